@@ -1146,3 +1146,20 @@ def test_sigterm_stops_a_parallel_match_as_ctrl_c_does(tmp_path: Path) -> None:
     assert (proc.returncode, "Traceback" in err) == (130, False), err
     report = json.loads(rep.read_text(encoding="utf-8"))
     assert report["interrupted"] is True and 0 < report["hands"] < 100000
+
+
+def test_a_builtin_bot_that_cannot_play_at_the_table_is_refused_when_made() -> None:
+    """``--bot value`` at a 4-seat OFC table (no value model ships for OFC with 4
+    players) joined, crashed at its first decision and played the match as a faulted
+    seat: the arena refuses it when it makes the bot (the bot's ``check_players``,
+    as ``make_bots``), naming the problem, before any hand; a table a model ships for
+    plays."""
+    from ofc_fast.errors import ArenaError
+
+    specs = [parse_bot_spec(s) for s in ("value", "random", "random", "random")]
+    with pytest.raises(
+        ArenaError, match=r"^--bot: value bot: no value model ships for OFC with 4"
+    ):
+        Arena("ofc", specs, 1).run()
+    report = Arena("ofc", specs[:2], 1).run()
+    assert [b["faults"] for b in report["bots"]] == [0, 0]

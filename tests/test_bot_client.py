@@ -538,3 +538,57 @@ def test_a_tcp_bot_the_arena_drops_says_so() -> None:
         with pytest.raises(ArenaError, match=f"127.0.0.1:{port} closed the connection"):
             play_bot("random", connect=port, token="guess")
         t.join(10)
+
+
+def test_the_client_warms_a_bot_up_for_the_hello_seat_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On ``hello`` the client called ``warm_up(rules)`` without the seat count it
+    knows, so a bot warmed up for 2 seats at a 3-seat table: it passes the hello's
+    ``seat_count`` as ``players=`` (the built-in bots' ``warm_up(rules, players)``),
+    and still calls a bot's own ``warm_up(rules)`` that takes none."""
+    from ofc_fast import rules
+    from ofc_fast.bots import HeuristicBot
+    from ofc_fast.bots import heuristic as heuristic_mod
+
+    hello = {"t": "hello", "proto": 1, "game_id": "ofc-pineapple", "seat_count": 3}
+    calls: list[tuple[Any, ...]] = []
+
+    class Seated:
+        def act(self, obs: Any) -> Any:  # pragma: no cover - never asked to act
+            raise AssertionError
+
+        def warm_up(self, rules: Any = None, players: Any = None) -> None:
+            calls.append(("seated", rules, players))
+
+    class Plain(Seated):
+        def warm_up(self, rules: Any = None) -> None:  # type: ignore[override]
+            calls.append(("plain", rules))
+
+    for bot in (Seated(), Plain()):
+        assert BotClient(bot, warm_up=True).feed(dict(hello)) == [{"t": "join"}]
+    assert calls == [("seated", rules.PINEAPPLE, 3), ("plain", rules.PINEAPPLE)]
+    seats: list[int] = []  # the heuristic bot rehearses at the seat count it is given
+    monkeypatch.setattr(heuristic_mod, "rehearse", lambda bot, r, n=2: seats.append(n))
+    BotClient(HeuristicBot(seed=0), warm_up=True).feed(dict(hello))
+    HeuristicBot(seed=0).warm_up(rules.OFC)
+    assert seats == [3, 2]
+
+
+def test_a_bot_that_cannot_play_at_the_hello_table_leaves_without_joining() -> None:
+    """``ofc-fast bot value`` at a 4-seat OFC arena (no value model ships for OFC with
+    4 players) joined, then failed every decision and played the filler placement
+    all match: at the hello (the table's rules and seat count known) the bot's
+    ``check_players`` refuses it, as ``make_bots`` does, and it leaves without
+    joining; at a table a model ships for it joins."""
+    from ofc_fast.errors import ArenaError
+
+    hello = {"t": "hello", "proto": 1, "game_id": "ofc", "seat_count": 4}
+    with pytest.raises(
+        ArenaError, match=r"^value bot: no value model ships for OFC with 4 players.*"
+    ) as info:
+        BotClient(make_bot("value", seed=0)).feed(hello)
+    assert str(info.value).endswith("the bot leaves without joining")
+    assert BotClient(make_bot("value", seed=0)).feed({**hello, "seat_count": 2}) == [
+        {"t": "join"}
+    ]

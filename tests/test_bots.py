@@ -1099,3 +1099,62 @@ def test_make_bot_names_a_factory_that_takes_no_rules_or_seed() -> None:
         unregister("coin")
     with pytest.raises(BotError, match=r"bad settings \['depth'\]"):
         make_bot("random", depth=2)  # a factory that takes them: its settings named
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "search", "value", "policy"])
+@pytest.mark.parametrize("table", ["pineapple", "ofc"])
+def test_every_bot_says_a_seat_not_to_act_has_nothing_to_play(
+    name: str, table: str
+) -> None:
+    """The observation of a seat that is not to act (no cards dealt to it): the
+    random and policy bots said "a normal decision deals 1 to 5 cards, got 0", the
+    others "seat N has nothing to play": one check, one message, from every bot."""
+    from ofc_fast.bots.policy import PolicyBot
+
+    if name == "policy":
+        bot: Bot = PolicyBot(lambda x, m: int(np.argmax(m)), table, 1)
+    else:
+        bot = make_bot(name, table, seed=1, **({"samples": 4} if name == "search" else {}))
+    game = Game(table, 2, seed=5)
+    idle = 1 - game.to_act
+    obs = game.observation(idle)
+    assert obs["dealt"] == []  # (the reference: that seat is dealt nothing)
+    with pytest.raises(GameError, match=rf"^seat {idle} has nothing to play$"):
+        bot.act(obs)
+
+
+def _moves_of(bot: Bot, seed: int) -> list[Move]:
+    """The moves ``bot`` plays in every seat of one heads-up deal of ``seed``."""
+    game = Game(rules.PINEAPPLE, 2, seed=seed)
+    moves = []
+    while not game.is_over:
+        move = bot.act(game.observation(game.to_act))
+        moves.append(move)
+        game.play(move)
+    return moves
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "search", "value", "policy"])
+def test_a_shallow_copy_of_a_bot_is_a_separate_bot(name: str) -> None:
+    """``copy.copy(RandomBot(seed=5))`` (the heuristic and search bots' too) shared
+    the original's random stream: the copy's decisions changed the original's later
+    moves, while deepcopy, pickling and Game/Match copies are separate.  A copy now
+    plays as the original would, and the original as a fresh bot of its seed."""
+    import copy
+
+    from ofc_fast.bots.policy import PolicyBot
+
+    def made() -> Bot:
+        if name == "policy":
+            return PolicyBot(lambda x, m: int(np.argmax(m)), "pineapple", 5)
+        return make_bot(
+            name, "pineapple", seed=5, **({"samples": 4} if name == "search" else {})
+        )
+
+    fresh = made()  # the reference: a bot of the seed, alone, deal 1 then deal 2
+    want_first, want_then = _moves_of(fresh, 1), _moves_of(fresh, 2)
+    bot = made()
+    twin = copy.copy(bot)
+    assert _moves_of(twin, 1) == want_first  # the copy: the original's moves
+    assert _moves_of(bot, 1) == want_first  # the original: untouched by the copy's
+    assert _moves_of(twin, 2) == _moves_of(bot, 2) == want_then

@@ -753,6 +753,26 @@ def test_an_unknown_opponent_is_refused_naming_the_bot_specs() -> None:
     assert "got 'nobot'" in text
 
 
+def test_a_bot_opponent_that_cannot_play_at_the_table_is_refused_when_made() -> None:
+    """``VectorEnv("ofc", players=4, opponents="value")`` (no value model ships for
+    OFC with 4 players) was made without error and failed at ``reset``: the env
+    refuses it when made, as ``make_bots`` does (the bot's ``check_players``); the
+    Gymnasium env's opponents too.  Where a model ships, the env is made."""
+    from ofc_fast.errors import BotError
+
+    want = r"no value model ships for OFC with 4 players"
+    with pytest.raises(BotError, match=want):
+        VectorEnv("ofc", players=4, num_envs=1, opponents="value", seed=1)
+    with pytest.raises(BotError, match=want):
+        VectorEnv("ofc", players=4, num_envs=1, opponents="value", learner=3, seed=1)
+    assert VectorEnv("ofc", players=2, num_envs=1, opponents="value", seed=1).players == 2
+    pytest.importorskip("gymnasium", reason="pip install gymnasium")
+    from ofc_fast.env.gym import OfcEnv
+
+    with pytest.raises(BotError, match=want):
+        OfcEnv("ofc", players=4, opponents="value")
+
+
 def test_environments_md_names_only_public_classes() -> None:
     """docs/environments.md named ``LearnerTables``, a class of the private module
     ``ofc_fast.env._learner`` that no public module lists: every class the page names

@@ -3261,3 +3261,36 @@ def test_every_curl_example_of_the_docs_runs_as_written(api: Api) -> None:
                     state = out
                 count += 1
     assert count >= 12
+
+
+def test_a_served_bot_that_cannot_play_at_the_table_is_refused_when_made() -> None:
+    """A game's bots are checked for its seat count by the bot's own
+    ``check_players`` (as ``make_bots``), not by a list of the server's: a
+    registered bot that plays only heads-up, asked for a 3-seat game, was made and
+    failed at its first decision; now a 422 naming the item, ``bots[1]``, and the
+    bot's own words."""
+    from ofc_fast.bots import RandomBot, register, unregister
+    from ofc_fast.errors import BotError
+    from ofc_fast.serve._sessions import GameSession as Session
+
+    class HeadsUp(RandomBot):
+        def check_players(self, players: int) -> None:
+            if players != 2:
+                raise BotError(f"heads-up bot: plays 2 seats, not {players}")
+
+    register("headsup", lambda rules=None, seed=None: HeadsUp(seed))
+    try:
+        body = {"rules": "pineapple", "players": 3, "you": 0, "bots": ["random", "headsup"]}
+        with pytest.raises(ApiError) as info:
+            Session("s1", body)
+        assert (info.value.status, info.value.field, info.value.error) == (
+            422,
+            "bots[1]",
+            "BotError",
+        )
+        assert "heads-up bot: plays 2 seats, not 3" in str(info.value)
+        assert (
+            Session("s2", {**body, "players": 2, "bots": ["headsup"]}).seats[1] == "headsup"
+        )
+    finally:
+        unregister("headsup")

@@ -44,7 +44,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..bots import make_bot
-from ..bots.registry import is_bot_spec
+from ..bots.registry import check_table, is_bot_spec
 from ..cli.options import count_problem
 from ..errors import ArenaError, BotError, MoveError, flag, quote
 from ..game import Game, GameResult, Move, deal_seed
@@ -345,6 +345,7 @@ class Arena:
                 bot = make_bot(
                     spec.target, self.rules, seed=deal_seed(self.seed, 10**6 + i)
                 )
+                check_table(bot, self.players)  # one that cannot play here: now
             except BotError as exc:  # (an unknown name said nothing of --bot)
                 raise ArenaError(f"--bot: {exc}") from None
             return InProcessEndpoint(BotClient(bot, strict=True))

@@ -14,8 +14,10 @@ bot as the observation's ``"deadline"``: the :func:`time.monotonic` time by whic
 ``act`` must return, a safety margin for the pipe already taken off
 (:func:`pipe_margin`); absent when the arena sets no deadline.  A bot may use it (the
 search bot fits its search into it) or ignore it.  A bot may also define
-``warm_up(rules)``: with ``warm_up=True`` (``ofc-fast bot``) the client calls it once
-after ``hello``, before it joins, so that tables are built before the first deadline.
+``warm_up(rules, players)``: with ``warm_up=True`` (``ofc-fast bot``) the client calls
+it once after ``hello`` with the hello's rules and seat count (``players=``, where the
+bot's ``warm_up`` takes it), before it joins, so that tables are built before the
+first deadline.
 
 >>> from ofc_fast.bots import make_bot
 >>> c = BotClient(make_bot("random", seed=1))
@@ -28,6 +30,7 @@ after ``hello``, before it joins, so that tables are built before the first dead
 
 from __future__ import annotations
 
+import inspect
 import socket
 import sys
 import time
@@ -37,7 +40,8 @@ from typing import Any, BinaryIO
 from .._native import ffi
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
-from ..errors import ArenaError, BotError, ProtocolError
+from ..bots.registry import check_table
+from ..errors import ArenaError, BotError, OfcError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
@@ -81,6 +85,17 @@ def pipe_margin(deadline_ms: int) -> float:
     return min(0.25 * d, 0.010 + 0.10 * d)
 
 
+def _seats_for(warm_up: Callable[..., Any], players: int) -> dict[str, int]:
+    """The keywords a bot's ``warm_up`` gets besides the rules: ``players``, the
+    hello's seat count, where it takes one (the built-in bots'); none for a
+    ``warm_up(rules)`` of its own."""
+    try:
+        inspect.signature(warm_up).bind(None, players=players)
+    except (TypeError, ValueError):  # no players= (or no signature to read)
+        return {}
+    return {"players": players}
+
+
 class BotClient:
     """One bot's end of the protocol, fed one arena message at a time.
 
@@ -93,12 +108,14 @@ class BotClient:
     bots: it counts the crash as a fault).  ``deadlines``: put the deadline into the observation
     (default: unless ``strict``; the arena never faults its in-process bots for time,
     so that their moves, and its report, do not depend on the machine's load);
-    ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
+    ``warm_up``: call the bot's ``warm_up(rules, players=seat_count)`` (if it has
+    one; ``warm_up(rules)`` where it takes no ``players``) on ``hello``;
     ``token``: sent in ``join`` (an arena's ``--token`` for its ``tcp:`` seats);
     ``rules``: the preset the bot was made for (``ofc-fast bot --rules``): a ``hello``
     for another game is refused with ArenaError before joining, so the bot leaves
-    (default: it plays the hello's game); ``clock``: the monotonic clock deadlines
-    are read on.  An ``act`` that carries a
+    (default: it plays the hello's game), as is a hello of a table the bot cannot
+    play at (its ``check_players``: a value bot with no model for the seat count);
+    ``clock``: the monotonic clock deadlines are read on.  An ``act`` that carries a
     ``seq`` (our arena numbers its acts) is answered with ``seq``, ``hand_no`` and
     ``seat`` echoed, so that a late answer can never be taken for the next one.
 
@@ -212,9 +229,16 @@ class BotClient:
                 self.bot.rules = self.rules
             except AttributeError:  # pragma: no cover - a read-only attribute
                 pass
+            try:  # a bot that cannot play at this table (make_bots' check): now
+                check_table(self.bot, self.players)
+            except OfcError as exc:
+                raise ArenaError(
+                    f"{exc} (the arena's hello: {game_id}, {self.players} seats): the "
+                    "bot leaves without joining"
+                ) from None
         warm = getattr(self.bot, "warm_up", None)
         if self.warm_up and self.rules is not None and callable(warm):
-            warm(self.rules)
+            warm(self.rules, **_seats_for(warm, self.players))
         self._new_hand()
 
     def _event(self, ev: Any) -> None:

@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import BotModelError, ModelError
-from ..game import GameError, Move
+from ..game import Move
 from ..learned.model import ModelSpec, ValueModel, check_spec, load_model, resolve_model
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ..solver import StayValue, solve_fantasyland
-from .base import ObservationLike, rules_of
+from .base import ObservationLike, dealt_cards, rules_of
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -112,9 +112,7 @@ def decision(
     """The rules to play ``obs`` under (``memo``: the bot's memo of :func:`rules_of`)
     and, for a full set, its move (None: a normal decision, for the bot to search)."""
     rules = rules_of(obs, own, memo)
-    dealt = list(obs["dealt"])
-    if not dealt:
-        raise GameError(f"seat {obs['seat']} has nothing to play")
+    dealt = dealt_cards(obs)
     if obs.get("full_set") or len(dealt) > 5:
         if rules.game is GameKind.CLASSIC:
             return rules, sets.act(obs)

@@ -1,6 +1,6 @@
 """Warming a bot up before a deadline runs: one rehearsal deal, whose decisions build
 the tables and caches the bot's first real decision would otherwise build on the
-clock (``ofc-fast bot`` calls a bot's ``warm_up(rules)`` after ``hello``)."""
+clock (``ofc-fast bot`` calls a bot's ``warm_up(rules, players)`` after ``hello``)."""
 
 from __future__ import annotations
 

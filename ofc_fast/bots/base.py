@@ -15,8 +15,13 @@ on, so that a bot can be rebuilt by name in another process:
 * the same seed and the same observations give the same moves; ``reset(seed)``
   (optional) re-seeds a bot in place between matches;
 * ``check_players(players)`` (optional) raises the OfcError of a table of ``players``
-  seats the bot cannot play at; :func:`~ofc_fast.bots.make_bots` calls it, so that
-  such a bot fails when it is made, not at its first decision.
+  seats the bot cannot play at; every maker of bots for a table calls it
+  (:func:`~ofc_fast.bots.registry.check_table`: :func:`~ofc_fast.bots.make_bots`,
+  the environments, the arena, the server), so that such a bot fails when it is
+  made, not at its first decision;
+* ``warm_up(rules, players)`` (optional) builds, before a deadline runs, what the
+  first decision at a table of ``rules`` and ``players`` seats would build on the
+  clock (``ofc-fast bot`` calls it after ``hello``).
 
 >>> from ofc_fast.bots import Bot, RandomBot
 >>> isinstance(RandomBot(seed=1), Bot)
@@ -25,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
@@ -32,13 +38,14 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
-from ..game import Move
+from ..game import GameError, Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation, missing_fields, position
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
-# names_bad_observations) are imported from this module by name, not public API
+# names_bad_observations, dealt_cards, SeparateCopies) are imported from this module
+# by name, not public API
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
@@ -72,6 +79,23 @@ class Bot(Protocol):
 
 
 _BotClass = TypeVar("_BotClass", bound=type)
+_Self = TypeVar("_Self", bound="SeparateCopies")
+
+
+class SeparateCopies:
+    """The built-in bots' base: ``copy.copy(bot)`` is a separate bot, with its own
+    random stream (and caches), as ``copy.deepcopy`` and pickling give, so that the
+    copy's decisions never change the original's later moves.
+
+    >>> import copy
+    >>> from ofc_fast.bots import RandomBot
+    >>> bot = RandomBot(seed=5)
+    >>> copy.copy(bot).rng is bot.rng
+    False
+    """
+
+    def __copy__(self: _Self) -> _Self:
+        return copy.deepcopy(self)
 
 
 def observation_problem(observation: object) -> OfcError | None:
@@ -153,6 +177,24 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
 
     cls.act = checked_act  # type: ignore[attr-defined]
     return cls
+
+
+def dealt_cards(observation: ObservationLike) -> list[int]:
+    """The cards dealt to the observed seat, to play; GameError "seat N has nothing
+    to play" when none are (the observation of a seat that is not to act): every
+    built-in bot's one check and message.
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=1)
+    >>> dealt_cards(g.observation(1 - g.to_act))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: seat 0 has nothing to play
+    """
+    dealt = list(observation["dealt"])
+    if not dealt:
+        raise GameError(f"seat {observation['seat']} has nothing to play")
+    return dealt
 
 
 def rules_of(

@@ -53,12 +53,19 @@ from .._native import lib
 from ..batch import rank5_batch
 from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError, RulesError, quote
-from ..game import GameError, Move, actions_for, move_for_action
+from ..game import Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..search import decision_actions, flag, given_actions
 from ..table import as_int
 from ._warm import rehearse
-from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
+from .base import (
+    ObservationLike,
+    SeparateCopies,
+    dealt_cards,
+    names_bad_observations,
+    rules_of,
+    unseen_cards,
+)
 from .model import (
     SETTING_MAX,
     HeuristicModel,
@@ -238,7 +245,7 @@ def _bool_setting(value: object, what: str) -> bool:
 
 
 @names_bad_observations
-class HeuristicBot:
+class HeuristicBot(SeparateCopies):
     """A fast Monte-Carlo heuristic (see the module doc).
 
     ``samples`` futures per move and ``arrangements`` ways of setting each (more: slower,
@@ -325,25 +332,24 @@ class HeuristicBot:
         """Start the random stream again from ``seed``."""
         self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
 
-    def warm_up(self, rules: RulesLike | None = None) -> None:
+    def warm_up(self, rules: RulesLike | None = None, players: int | None = None) -> None:
         """Build the tables the first decision needs (``rules``, else the bot's own,
-        else PINEAPPLE) by a rehearsal deal of a copy: this bot's random stream is
-        untouched.  ``ofc-fast bot`` calls it before joining, so that the first
-        decision is as fast as the others.
+        else PINEAPPLE; ``players`` seats, else 2) by a rehearsal deal of a copy: this
+        bot's random stream is untouched.  ``ofc-fast bot`` calls it before joining,
+        with the table's rules and seat count, so that the first decision is as fast
+        as the others.
 
-        >>> HeuristicBot(seed=0).warm_up()
+        >>> HeuristicBot(seed=0).warm_up("ofc", players=3)
         """
         table = as_rules(rules or self.rules or "pineapple", "heuristic bot warm_up")
-        rehearse(HeuristicBot(table, 0, **self.settings()), table)
+        rehearse(HeuristicBot(table, 0, **self.settings()), table, players or 2)
 
     # -- the interface
     def act(self, observation: ObservationLike) -> Move:
         """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
         model = value_model(rules_of(obs, self.rules, self._carried), self.model_settings)
-        dealt = list(obs["dealt"])
-        if not dealt:
-            raise GameError(f"seat {obs['seat']} has nothing to play")
+        dealt = dealt_cards(obs)
         if obs.get("full_set") or len(dealt) > 5:
             if model.classic:
                 return self._classic(model, dealt)

@@ -38,7 +38,7 @@ from ..game import Move
 from ..learned.model import rules_hash
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from .base import Bot, ObservationLike, names_bad_observations, rules_of
+from .base import Bot, ObservationLike, SeparateCopies, names_bad_observations, rules_of
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
@@ -209,7 +209,7 @@ def load_policy(path: str | Path) -> Policy:
 
 
 @names_bad_observations
-class PolicyBot:
+class PolicyBot(SeparateCopies):
     """A bot that plays ``policy`` on every normal decision (see the module
     docstring); ``obs_type``: what the policy reads (default: the policy's own
     ``obs_type`` attribute, else ``"features"``).  An illegal action from the policy

@@ -18,7 +18,13 @@ from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from .base import READ_ERRORS, ObservationLike, raise_bad_observation
+from .base import (
+    READ_ERRORS,
+    ObservationLike,
+    SeparateCopies,
+    dealt_cards,
+    raise_bad_observation,
+)
 from .heuristic import seed_setting
 
 __all__ = ["RandomBot"]
@@ -33,7 +39,7 @@ def _is_rules(value: str | RuleSet) -> bool:
     return True
 
 
-class RandomBot:
+class RandomBot(SeparateCopies):
     """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
     setting of uniformly random kept cards).  ``rules`` is accepted for the registry's
     sake and not needed: the observation says everything (a name that is no rule set
@@ -88,6 +94,7 @@ class RandomBot:
                 while r >= n:
                     r = getrandbits(k)
                 return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
+            dealt_cards(obs)  # a seat not to act: nothing to play, as every bot says
             if not obs.get("full_set"):
                 given_actions(obs)  # an empty list: refused, naming legal_actions
             return random_move(obs["dealt"], rows, obs["to_discard"], self.rng)

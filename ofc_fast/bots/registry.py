@@ -360,7 +360,22 @@ def make_bots(
         for i, n in enumerate(items)
     ]
     for bot in bots:  # a bot that cannot play at this table says so now
-        check = getattr(bot, "check_players", None)
-        if callable(check):
-            check(players)
+        check_table(bot, players)
     return bots
+
+
+def check_table(bot: object, players: int) -> None:
+    """Raise the OfcError of a table of ``players`` seats that ``bot`` cannot play at,
+    by the bot's optional ``check_players(players)`` (a bot without one plays at
+    any): what every maker of bots for a table calls (:func:`make_bots`, the
+    environments' opponents, the arena's and the server's bots), so that such a bot
+    fails when it is made, not at its first decision.
+
+    >>> check_table(make_bot("value", "ofc"), 4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BotError: value bot: no value model ships for OFC with 4 players; ...
+    """
+    check = getattr(bot, "check_players", None)
+    if callable(check):
+        check(players)

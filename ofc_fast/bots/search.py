@@ -44,7 +44,7 @@ from ._sets import (
     table_model,
 )
 from ._warm import rehearse
-from .base import ObservationLike, names_bad_observations
+from .base import ObservationLike, SeparateCopies, names_bad_observations
 from .heuristic import HeuristicBot, rules_setting, seed_setting
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
@@ -61,7 +61,7 @@ _REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the b
 
 
 @names_bad_observations
-class SearchBot:
+class SearchBot(SeparateCopies):
     """Search on every decision (see the module doc).
 
     ``time_budget``: seconds per normal decision (None: no limit, then ``samples``

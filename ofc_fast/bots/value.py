@@ -38,14 +38,14 @@ from ..rules.model import GameKind
 from ..search import decision_actions, search_model
 from ..solver import StayValue
 from ._sets import decision, fl_setting, model_errors, model_setting, table_model
-from .base import ObservationLike, names_bad_observations, unseen_cards
+from .base import ObservationLike, SeparateCopies, names_bad_observations, unseen_cards
 from .heuristic import HeuristicBot, rules_setting, seed_setting
 
 __all__ = ["ValueBot"]
 
 
 @names_bad_observations
-class ValueBot:
+class ValueBot(SeparateCopies):
     """Greedy on the learned value (see the module doc); ``fl_value``: the worth of
     Fantasyland next deal, as :class:`~ofc_fast.search.SearchModel` reads it.
 

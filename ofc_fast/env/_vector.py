@@ -280,6 +280,7 @@ class VectorEnv:
 
     def _make_bots(self) -> None:
         from ..bots import make_bot
+        from ..bots.registry import check_table
 
         self._bots = [
             [
@@ -295,6 +296,9 @@ class VectorEnv:
             ]
             for i in range(self.num_envs)
         ]
+        for bots in self._bots:  # a bot that cannot play at this table: refused now
+            for bot in bots:
+                check_table(bot, self.players)
 
     # -- the gymnasium.vector-shaped API
     @one_thread

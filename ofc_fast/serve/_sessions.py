@@ -23,10 +23,10 @@ from typing import Any
 
 from ..arena.history import deal_record
 from ..bots import Bot, bot_key, bot_names, make_bot
+from ..bots.registry import check_table
 from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..game.moves import MOVE_KEYS
-from ..learned.model import shipped_model
 from ._config import ServeConfig
 from ._fields import (
     CARD,
@@ -81,14 +81,6 @@ class GameSession:
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
-        if "value" in names and shipped_model(rules, players) is None:
-            shown = f"bots[{names.index('value')}]"
-            raise ApiError(
-                422,
-                shown,
-                f"{shown}: no value model ships for {rules.name} with {players} players",
-                error="BotError",
-            )
         fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland, items=INTEGER)
         with at_field("fantasyland", nested=True):  # the seed and seats: checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
@@ -102,13 +94,14 @@ class GameSession:
         for i, seat in enumerate(others):
             name = names[0] if len(names) == 1 else names[i]
             self.seats[seat] = name
-            with at_field("bots"):
+            with at_field(f"bots[{0 if len(names) == 1 else i}]"):  # (refused: now)
                 self.bots[seat] = make_bot(
                     name,
                     rules,
                     seed=(self.match.seed + 1 + seat) % 2**64,
                     **_BOT_SETTINGS.get(name, {}),
                 )
+                check_table(self.bots[seat], players)
         self.lock = threading.Lock()
         self.turn = asyncio.Lock()
         self.replies = Replies(_KEPT_REPLIES)  # of keyed moves and deals
