@@ -1016,13 +1016,18 @@ def test_advise_refuses_sampling_options_with_exact_yes(
     capsys: pytest.CaptureFixture, extra: list[str], option: str
 ) -> None:
     """``advise --exact yes --samples 300`` (or ``--model auto``, or ``--seed 5``)
-    printed the exact values, 0 samples, no value model: the option ignored, silently."""
+    printed the exact values, 0 samples, no value model: the option ignored, silently;
+    then its error said "an exact search (exact True) ... let exact be 'auto'", the
+    Python API's values, where the user typed ``--exact yes``."""
     position = ["--board", "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js", "--dealt", "2d 3d 4d"]
     position += ["--opponent", "2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"]
     code, out, err = run(capsys, "advise", *position, "--exact", "yes", *extra)
     assert code == 2 and out == ""
     said = err.removeprefix(f"ofc-fast: error: {option}: ")  # (the search's rule)
-    assert said != err and said.startswith("an exact search (exact True)"), err
+    # in the options as typed, not the Python values (``exact True``, ``'auto'``)
+    assert said != err and said.startswith("an exact search (--exact yes)"), err
+    assert f"leave {option} out, or use --exact auto" in said, err
+    assert "True" not in err and "'auto'" not in err and " exact be" not in err, err
     assert len(err.splitlines()) == 1
     code, out, _ = run(capsys, "advise", *position, "--exact", "auto", *extra, "--json")
     assert code == 0 and json.loads(out)
