@@ -1016,13 +1016,18 @@ def test_advise_refuses_sampling_options_with_exact_yes(
     capsys: pytest.CaptureFixture, extra: list[str], option: str
 ) -> None:
     """``advise --exact yes --samples 300`` (or ``--model auto``, or ``--seed 5``)
-    printed the exact values, 0 samples, no value model: the option ignored, silently."""
+    printed the exact values, 0 samples, no value model: the option ignored, silently;
+    then its error said "an exact search (exact True) ... let exact be 'auto'", the
+    Python API's values, where the user typed ``--exact yes``."""
     position = ["--board", "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js", "--dealt", "2d 3d 4d"]
     position += ["--opponent", "2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"]
     code, out, err = run(capsys, "advise", *position, "--exact", "yes", *extra)
     assert code == 2 and out == ""
     said = err.removeprefix(f"ofc-fast: error: {option}: ")  # (the search's rule)
-    assert said != err and said.startswith("an exact search (exact True)"), err
+    # in the options as typed, not the Python values (``exact True``, ``'auto'``)
+    assert said != err and said.startswith("an exact search (--exact yes)"), err
+    assert f"leave {option} out, or use --exact auto" in said, err
+    assert "True" not in err and "'auto'" not in err and " exact be" not in err, err
     assert len(err.splitlines()) == 1
     code, out, _ = run(capsys, "advise", *position, "--exact", "auto", *extra, "--json")
     assert code == 0 and json.loads(out)
@@ -1048,3 +1053,40 @@ def test_json_and_history_in_one_file_are_refused(
     assert code == 2 and out == "" and not path.exists()
     assert err.startswith("ofc-fast: error: --history: ") and "--json" in err, err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("history", ["h.jsonl", "h.json"])
+def test_parallel_play_streams_its_deals(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    history: str,
+) -> None:
+    """``play --workers N --json --history`` kept every deal's outcome and history
+    line in memory (``run.outcomes``, ``run.lines``) until the run ended: memory
+    grew with ``--hands``, where one process writes each deal as it ends."""
+    import ofc_fast.parallel as parallel
+
+    runs: list[object] = []
+    real = parallel.ParallelRun.__init__
+
+    def kept(self: object, *args: object, **kwargs: object) -> None:
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+        runs.append(self)
+
+    monkeypatch.setattr(parallel.ParallelRun, "__init__", kept)
+    hands = 23
+    out_json, hist = tmp_path / "out.json", tmp_path / history
+    argv = ["play", "--hands", str(hands), "--seed", "5", "--bots", "random"]
+    argv += ["--workers", "1", "--chunk-size", "4", "--independent"]
+    code, _, _ = run(capsys, *argv, "--json", str(out_json), "--history", str(hist))
+    assert code == 0 and runs
+    assert all(not r.outcomes and not r.lines for r in runs)  # type: ignore[attr-defined]
+    doc = json.loads(out_json.read_text(encoding="utf-8"))
+    assert [d["deal"] for d in doc["deals"]] == list(range(1, hands + 1))
+    assert doc["decisions"] > 0
+    text = hist.read_text(encoding="utf-8")
+    if history.endswith(".jsonl"):
+        assert [json.loads(x)["hand_no"] for x in text.splitlines()] == list(range(hands))
+    else:
+        assert len(json.loads(text)["deals"]) == hands

@@ -1307,3 +1307,21 @@ def test_a_run_keeps_a_bot_name_as_the_registry_keys_it() -> None:
     assert [name for name, _ in run.bots] == [bot_key(" RanDom "), spec]
     with pytest.raises(BotError, match="a bot name must be a non-empty string"):
         RunSpec.make("pineapple", 2, 1, 2, [(" ", {})])
+
+
+def test_play_parallel_keep_false_keeps_no_outcome_but_passes_each_chunk() -> None:
+    """``play_parallel(keep=False)``: the run's outcomes and lines stay empty (a long
+    run's memory), every chunk still goes to ``on_chunk`` in deal order, and the match
+    is booked as with ``keep=True``."""
+    from ofc_fast.parallel import RunSpec, play_parallel
+
+    spec = RunSpec.make("pineapple", 2, seed=11, hands=9, bots=[("random", {})])
+    kept = play_parallel(spec, chunk_size=4, history=True)
+    chunks: list = []
+    run = play_parallel(
+        spec, chunk_size=4, history=True, on_chunk=chunks.append, keep=False
+    )
+    assert run.outcomes == [] and run.lines == []
+    assert [o for c in chunks for o in c.outcomes] == kept.outcomes
+    assert [x for c in chunks for x in c.lines] == kept.lines
+    assert run.match.to_dict() == kept.match.to_dict()

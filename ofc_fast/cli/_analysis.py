@@ -11,7 +11,7 @@ from typing import Any
 from .. import rules as rules_mod
 from ..board import Board, Row, hand_cards
 from ..cards import cards_str, parse_cards
-from ..errors import GameError, RulesError
+from ..errors import GameError, RulesError, SearchError
 from ..fantasyland import fantasyland_cards
 from ..ranking import category, describe, kev_rank, rank
 from ..rules import GameKind
@@ -228,7 +228,15 @@ def run_advise(args: argparse.Namespace) -> int:
         ("--seed", {"seed": args.seed}),  # (None: not given, which --exact yes needs)
         ("--model", {"model": args.model}),
     ):
-        named(option, check_settings, exact=exact, **setting)
+        named(option, check_settings, **setting)  # the value itself
+        try:  # then with --exact (the search's rule), worded in the options typed
+            check_settings(exact=exact, **setting)
+        except SearchError:
+            raise SearchError(
+                f"{option}: an exact search (--exact yes) samples no future, with no "
+                f"value model (a time budget bounds its tree): leave {option} out, "
+                "or use --exact auto"
+            ) from None
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
     preset = load_rules(args.rules)

@@ -112,13 +112,7 @@ def run_play(args: argparse.Namespace) -> int:
     # each deal is written as it ends (--json: to a temporary file until the summary
     # is known), none is kept: a long match's memory does not grow with --hands
     deals = SpooledList() if args.json else None
-    hist_file = None
-    hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
-    histories = SpooledList("--history") if args.history and not hist_jsonl else None
-    if args.history:
-        with writing("--history", args.history):
-            # closed in the finally below, after the last deal is written
-            hist_file = open(args.history, "w", encoding="utf-8")  # noqa: SIM115
+    hist = HistoryFile(args.history) if args.history else None  # (closed below)
     advance, close = progress(args.hands, not quiet and show == 0 and args.hands >= 50)
     decisions = 0
 
@@ -128,14 +122,13 @@ def run_play(args: argparse.Namespace) -> int:
         i = match.hands_played
         if deals is not None:
             deals.append(deal_json(i, game.seed, result.to_dict(), None))
-        if hist_file is not None:
-            if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
+        if hist is not None:
+            if hist.histories is None:  # one hand-history line per deal (arena/history.py)
                 from ..arena.history import deal_record
 
-                with writing("--history", args.history):
-                    hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
-            elif histories is not None:
-                histories.append(game.history())
+                hist.write(json.dumps(deal_record(game, i - 1, names)))
+            else:
+                hist.histories.append(game.history())
         if i <= show and not quiet:
             print_deal(i, game, result, names)
         advance()
@@ -154,21 +147,8 @@ def run_play(args: argparse.Namespace) -> int:
         stop.requested = True
     finally:
         close()
-        if hist_file is not None:
-            with writing("--history", args.history):
-                try:
-                    if histories is not None:
-                        head = {
-                            "rules": preset.name,
-                            "players": players,
-                            "seed": match.seed,
-                            "bots": names,
-                        }
-                        write_json(hist_file, head, ("deals", histories))
-                finally:
-                    hist_file.close()
-                    if histories is not None:
-                        histories.close()
+        if hist is not None:
+            hist.close(preset, players, match.seed, names)
     elapsed = time.perf_counter() - t0
     summary = match.summary()
     interrupted = stop.requested
@@ -264,42 +244,48 @@ def play_parallel(
             )
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or json_only(args)
+    # each chunk's deals are written as they come back (--json: to a temporary file
+    # until the summary is known), none is kept: memory does not grow with --hands
+    deals = SpooledList() if args.json else None
+    hist = HistoryFile(args.history) if args.history else None  # (closed below)
+    decisions = units = 0
+    last_unit = -1
+
+    def on_chunk(res: Any) -> None:
+        nonlocal decisions, units, last_unit
+        for o in res.outcomes:
+            decisions += o["decisions"]
+            units += o["deal"] != last_unit  # (a unit's deals come together)
+            last_unit = o["deal"]
+            if deals is not None:
+                outcome = {k: v for k, v in o.items() if k != "declared"}  # (seats)
+                deals.append(deal_json(o["deal"] + 1, o["seed"], outcome, o["fl_deal"]))
+        for line in res.lines:  # (--history only)
+            assert hist is not None
+            if hist.histories is None:
+                hist.write(line)
+            else:
+                hist.histories.append(json.loads(line)["history"])
+
     t0 = time.perf_counter()
-    run, executor, interrupted = play_run(
-        args,
-        preset,
-        players,
-        names,
-        seed,
-        history=bool(args.history),
-        progress=not quiet and args.hands >= 50 and sys.stderr.isatty(),
-    )
+    try:
+        run, executor, interrupted = play_run(
+            args,
+            preset,
+            players,
+            names,
+            seed,
+            history=bool(args.history),
+            progress=not quiet and args.hands >= 50 and sys.stderr.isatty(),
+            on_chunk=on_chunk,
+        )
+    finally:
+        if hist is not None:
+            hist.close(preset, players, seed, names)
     elapsed = time.perf_counter() - t0
     match = run.match
-    decisions = sum(o["decisions"] for o in run.outcomes)
     if interrupted:
-        print(
-            f"interrupted: {units_played(run)} of {args.hands} deals played",
-            file=sys.stderr,
-        )
-    if args.history:
-        with (
-            writing("--history", args.history),
-            open(args.history, "w", encoding="utf-8") as f,
-        ):
-            if args.history.endswith(".jsonl"):
-                f.writelines(line + "\n" for line in run.lines)
-            else:
-                json.dump(
-                    {
-                        "rules": preset.name,
-                        "players": players,
-                        "seed": seed,
-                        "bots": names,
-                        "deals": [json.loads(line)["history"] for line in run.lines],
-                    },
-                    f,
-                )
+        print(f"interrupted: {units} of {args.hands} deals played", file=sys.stderr)
     chains = run.spec.fantasyland
     if not quiet:
         fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
@@ -317,7 +303,7 @@ def play_parallel(
             for s, d in enumerate(match.summary())
         ]
         what = (
-            f"{match.hands_played} deals ({units_played(run)} deals and the "
+            f"{match.hands_played} deals ({units} deals and the "
             f"Fantasyland deals they earned)"
             if chains
             else f"{match.hands_played} independent deals"
@@ -352,11 +338,7 @@ def play_parallel(
             f"{decisions:,} decisions in {elapsed:.2f} s "
             f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
         )
-    if args.json:
-        deals = SpooledList()
-        for o in run.outcomes:
-            outcome = {k: v for k, v in o.items() if k != "declared"}  # (seats only)
-            deals.append(deal_json(o["deal"] + 1, o["seed"], outcome, o["fl_deal"]))
+    if deals is not None:
         mode = "fantasyland-chains" if chains else "independent"
         stats: dict[str, Any] = {
             "seconds": elapsed,
@@ -367,6 +349,42 @@ def play_parallel(
             args, match, preset, names, deals, **stats, mode=mode, executor=executor
         )
     return 130 if interrupted else 0
+
+
+class HistoryFile:
+    """``play --history PATH``, opened before the first deal, each deal written as it
+    ends: a hand-history line (``.jsonl``: :meth:`write`), or its history spooled in
+    :attr:`histories` until :meth:`close` writes the whole JSON history; none kept in
+    memory.  An OSError is an OfcError naming ``--history``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.histories = None if path.endswith(".jsonl") else SpooledList("--history")
+        with writing("--history", path):
+            self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - close()
+
+    def write(self, line: str) -> None:
+        """One hand-history line (``.jsonl``)."""
+        with writing("--history", self.path):
+            self._file.write(line + "\n")
+
+    def close(self, preset: RuleSet, players: int, seed: int, names: list[str]) -> None:
+        """The whole JSON history's head and deals written (not ``.jsonl``), then the
+        file closed."""
+        with writing("--history", self.path):
+            try:
+                if self.histories is not None:
+                    head = {
+                        "rules": preset.name,
+                        "players": players,
+                        "seed": seed,
+                        "bots": names,
+                    }
+                    write_json(self._file, head, ("deals", self.histories))
+            finally:
+                self._file.close()
+                if self.histories is not None:
+                    self.histories.close()
 
 
 DEAL_KEYS = (
@@ -402,11 +420,6 @@ def deal_json(
         if k in result and (result[k] or k not in ("surrendered", "declared"))
     }
     return {"deal": deal, "seed": seed, **fields, "fl_deal": fl_deal}
-
-
-def units_played(run: Any) -> int:
-    """The units (a deal and the Fantasyland deals it earns) of a parallel run."""
-    return len({o["deal"] for o in run.outcomes})
 
 
 def emit_play_json(

@@ -64,10 +64,13 @@ def play_parallel(
     chunk_size: int = DEFAULT_CHUNK,
     history: bool = False,
     on_chunk: Callable[[ChunkResult], None] | None = None,
+    keep: bool = True,
 ) -> ParallelRun:
     """Play every deal of ``spec`` on ``executor`` (default: in this process), in
     chunks of ``chunk_size`` deals; ``history``: keep the hand-history lines;
-    ``on_chunk(result)`` is called per chunk in deal order (progress, writing).
+    ``on_chunk(result)`` is called per chunk in deal order (progress, writing);
+    ``keep=False``: the run keeps no outcome nor line, only its match (``on_chunk``
+    writes them as they come: a long run's memory does not grow with its deals).
 
     >>> spec = RunSpec.make("pineapple", players=2, seed=7, hands=4,
     ...                     bots=[("random", {}), ("random", {})])
@@ -84,8 +87,9 @@ def play_parallel(
     for res in in_order(ex.map_unordered(run_chunk, tasks)):
         for o in res.outcomes:
             book(run.match, o)
-        run.outcomes.extend(res.outcomes)
-        run.lines.extend(res.lines)
+        if keep:
+            run.outcomes.extend(res.outcomes)
+            run.lines.extend(res.lines)
         run.pids.add(res.pid)
         if on_chunk is not None:
             on_chunk(res)

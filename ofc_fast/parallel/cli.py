@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cli.options import (
@@ -157,10 +157,13 @@ def play_run(
     *,
     history: bool,
     progress: bool,
+    on_chunk: Callable[[Any], None],
 ) -> tuple[Any, str, bool]:
     """``ofc-fast play`` with ``--workers`` / ``--ray``: (the ParallelRun, the executor's
-    name, whether Ctrl-C stopped it).  After Ctrl-C the run holds the chunks that were
-    back, in deal order, up to the first one missing."""
+    name, whether Ctrl-C stopped it).  Each chunk goes to ``on_chunk`` in deal order,
+    as it comes; the run keeps none (its outcomes and lines are empty), only its match.
+    After Ctrl-C the match holds the chunks that were back, in deal order, up to the
+    first one missing."""
     from ._plan import book, new_match
     from ._progress import Progress
     from ._run import ParallelRun, play_parallel
@@ -168,10 +171,12 @@ def play_run(
     fantasyland = not getattr(args, "independent", False)
     spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)
     bar = Progress(args.hands, progress)
-    done: list[Any] = []  # the chunks played, in deal order
+    done = new_match(spec)  # the chunks played, booked in deal order
 
-    def on_chunk(res: Any) -> None:
-        done.append(res)
+    def took(res: Any) -> None:
+        on_chunk(res)
+        for o in res.outcomes:
+            book(done, o)
         bar.advance(res.stop - res.start)
 
     with executor_of(args) as ex:
@@ -181,16 +186,11 @@ def play_run(
                 ex,
                 chunk_size=args.chunk_size or DEFAULT_CHUNK,
                 history=history,
-                on_chunk=on_chunk,
+                on_chunk=took,
+                keep=False,
             )
         except KeyboardInterrupt:
-            run = ParallelRun(spec, new_match(spec))
-            for res in done:
-                for o in res.outcomes:
-                    book(run.match, o)
-                run.outcomes.extend(res.outcomes)
-                run.lines.extend(res.lines)
-            return run, ex.name, True
+            return ParallelRun(spec, done), ex.name, True
         finally:
             bar.close()
         return run, ex.name, False
