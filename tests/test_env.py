@@ -1398,7 +1398,7 @@ def test_reading_a_table_before_reset_is_a_game_error() -> None:
     assert env.observe("player_2")["observation"].any()
 
 
-@pytest.mark.parametrize("mode", ["human", "rgb_array", "text", 1])
+@pytest.mark.parametrize("mode", ["rgb_array", "text", "", 1])
 def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
     """A render mode outside ``metadata["render_modes"]`` is a GameError naming the
     modes when the env is made (before: accepted, and render() returned None, so
@@ -1409,6 +1409,36 @@ def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
         with pytest.raises(GameError, match=r"render_mode must be one of ansi"):
             make(render_mode=mode)
         assert make(render_mode=None).render() is None
+
+
+def test_single_game_envs_render_human_by_printing_the_ansi_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``render_mode="human"`` prints what ``"ansi"`` returns (Gymnasium's convention for
+    text envs) and returns None; both envs list it and PettingZoo's env a
+    ``render_fps`` (before: RenderModeError for "human", so PettingZoo's
+    ``render_test``, which makes the env with "human" first, failed)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    for make in (OfcEnv, pettingzoo_env):
+        ansi, human = make(render_mode="ansi"), make(render_mode="HUMAN")
+        assert {"ansi", "human"} <= set(human.metadata["render_modes"])
+        assert human.metadata["render_fps"] > 0 and human.render_mode == "human"
+        ansi.reset(seed=3)
+        human.reset(seed=3)
+        text = ansi.render()
+        assert isinstance(text, str) and "'seat'" in text
+        capsys.readouterr()
+        assert human.render() is None
+        assert capsys.readouterr().out == text + "\n"
+
+
+def test_pettingzoo_render_test_passes() -> None:
+    """PettingZoo's own render check (every mode in metadata, "human" first)."""
+    render_test = pytest.importorskip("pettingzoo.test", reason="pip install .[rl]")
+    render_test.render_test(
+        lambda render_mode=None: pettingzoo_env(render_mode=render_mode)
+    )
 
 
 def test_a_render_mode_refused_is_a_type_error_too() -> None:
