@@ -2334,3 +2334,27 @@ def test_vector_env_final_observations_need_final_obs() -> None:
     want = [features_of_encoding(on.final_encodings[i]) for i in ended]
     assert np.array_equal(on.final_observations(ended), np.array(want))
     assert copy.deepcopy(on).final_obs
+
+
+def test_gymnasium_makes_the_ids_by_module_prefix_without_an_import() -> None:
+    """Gymnasium 1.x has no plugin entry points: the documented way to make an id
+    without importing ofc_fast.env first is ``"ofc_fast.env:ofc_fast/..."``, in a
+    fresh interpreter (before: the docs gave no way, and a plain id is
+    NamespaceNotFound).  Reference: Gymnasium's env checker and the id's spec."""
+    pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    doc = (Path(__file__).parents[1] / "docs" / "environments.md").read_text("utf-8")
+    assert 'gymnasium.make("ofc_fast.env:ofc_fast/Pineapple-v0")' in doc
+    code = (
+        "import sys, gymnasium\n"
+        "assert 'ofc_fast.env' not in sys.modules\n"
+        "env = gymnasium.make('ofc_fast.env:ofc_fast/Pineapple-v0')\n"
+        "obs, _ = env.reset(seed=1)\n"
+        "print(env.spec.id, int(obs['action_mask'].sum()))\n"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["ofc_fast/Pineapple-v0", "232"]
