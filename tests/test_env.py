@@ -1418,7 +1418,7 @@ def test_reading_a_table_before_reset_is_a_game_error() -> None:
     assert env.observe("player_2")["observation"].any()
 
 
-@pytest.mark.parametrize("mode", ["human", "rgb_array", "text", 1])
+@pytest.mark.parametrize("mode", ["rgb_array", "text", "", 1])
 def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
     """A render mode outside ``metadata["render_modes"]`` is a GameError naming the
     modes when the env is made (before: accepted, and render() returned None, so
@@ -1429,6 +1429,36 @@ def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
         with pytest.raises(GameError, match=r"render_mode must be one of ansi"):
             make(render_mode=mode)
         assert make(render_mode=None).render() is None
+
+
+def test_single_game_envs_render_human_by_printing_the_ansi_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``render_mode="human"`` prints what ``"ansi"`` returns (Gymnasium's convention for
+    text envs) and returns None; both envs list it and PettingZoo's env a
+    ``render_fps`` (before: RenderModeError for "human", so PettingZoo's
+    ``render_test``, which makes the env with "human" first, failed)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    for make in (OfcEnv, pettingzoo_env):
+        ansi, human = make(render_mode="ansi"), make(render_mode="HUMAN")
+        assert {"ansi", "human"} <= set(human.metadata["render_modes"])
+        assert human.metadata["render_fps"] > 0 and human.render_mode == "human"
+        ansi.reset(seed=3)
+        human.reset(seed=3)
+        text = ansi.render()
+        assert isinstance(text, str) and "'seat'" in text
+        capsys.readouterr()
+        assert human.render() is None
+        assert capsys.readouterr().out == text + "\n"
+
+
+def test_pettingzoo_render_test_passes() -> None:
+    """PettingZoo's own render check (every mode in metadata, "human" first)."""
+    render_test = pytest.importorskip("pettingzoo.test", reason="pip install .[rl]")
+    render_test.render_test(
+        lambda render_mode=None: pettingzoo_env(render_mode=render_mode)
+    )
 
 
 def test_a_render_mode_refused_is_a_type_error_too() -> None:
@@ -2324,3 +2354,27 @@ def test_vector_env_final_observations_need_final_obs() -> None:
     want = [features_of_encoding(on.final_encodings[i]) for i in ended]
     assert np.array_equal(on.final_observations(ended), np.array(want))
     assert copy.deepcopy(on).final_obs
+
+
+def test_gymnasium_makes_the_ids_by_module_prefix_without_an_import() -> None:
+    """Gymnasium 1.x has no plugin entry points: the documented way to make an id
+    without importing ofc_fast.env first is ``"ofc_fast.env:ofc_fast/..."``, in a
+    fresh interpreter (before: the docs gave no way, and a plain id is
+    NamespaceNotFound).  Reference: Gymnasium's env checker and the id's spec."""
+    pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    doc = (Path(__file__).parents[1] / "docs" / "environments.md").read_text("utf-8")
+    assert 'gymnasium.make("ofc_fast.env:ofc_fast/Pineapple-v0")' in doc
+    code = (
+        "import sys, gymnasium\n"
+        "assert 'ofc_fast.env' not in sys.modules\n"
+        "env = gymnasium.make('ofc_fast.env:ofc_fast/Pineapple-v0')\n"
+        "obs, _ = env.reset(seed=1)\n"
+        "print(env.spec.id, int(obs['action_mask'].sum()))\n"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["ofc_fast/Pineapple-v0", "232"]

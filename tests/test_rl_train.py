@@ -731,3 +731,50 @@ def test_adapters_with_a_frozen_policy_opponent_copy_and_pickle_whole(sb3: Any) 
         want = play(env)
         for twin in twins:
             assert np.array_equal(play(twin), want), make.__name__
+
+
+@pytest.mark.parametrize("render_mode", [None, "ansi", "Human"])
+def test_vector_adapters_take_the_render_modes_of_the_single_env(
+    sb3: Any, render_mode: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both adapters take ``render_mode`` (Gymnasium's vector API passes it), None or a
+    mode of the single env, and GymVectorEnv's metadata lists them (before: a bare
+    TypeError "unexpected keyword argument 'render_mode'", no "render_modes").
+    Reference: table i renders what a one-table env reset with seed[i] renders."""
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    expected = []
+    for seed in (5, 6):
+        one = OfcEnv("pineapple", opponents="random", render_mode="ansi")
+        one.reset(seed=seed)
+        expected.append(one.render())
+    mode = None if render_mode is None else render_mode.lower()
+    gym_env = GymVectorEnv("pineapple", 2, opponent="random", render_mode=render_mode)
+    assert {"ansi", "human"} <= set(gym_env.metadata["render_modes"])
+    assert gym_env.metadata["render_fps"] > 0
+    sb3_env = VecEnv("pineapple", 2, opponent="random", render_mode=render_mode)
+    sb3_env.seed(5)
+    gym_env.reset(seed=[5, 6])
+    sb3_env.reset()
+    for env in (gym_env, sb3_env):
+        assert env.render_mode == mode
+        capsys.readouterr()
+        frames = env.render()
+        printed = capsys.readouterr().out
+        if mode == "ansi":
+            assert frames == tuple(expected) and printed == ""
+        else:
+            assert frames is None
+            assert printed == ("".join(f"{t}\n" for t in expected) if mode else "")
+
+
+def test_vector_adapters_refuse_a_render_mode_the_env_lacks(sb3: Any) -> None:
+    """A mode the single env lacks is its RenderModeError (a GameError and a
+    TypeError) naming the modes, not an unexpected-keyword TypeError."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.errors import RenderModeError
+
+    for make in (GymVectorEnv, VecEnv):
+        with pytest.raises(RenderModeError, match=r"render_mode must be one of ansi"):
+            make("pineapple", 2, opponent="random", render_mode="rgb_array")

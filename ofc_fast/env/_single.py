@@ -5,6 +5,7 @@ learner's tables too): the settings it fixes, Fantasyland sets by the solver."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
+def check_render_mode(render_mode: object, modes: Sequence[str]) -> str | None:
     """``render_mode`` when None, or one of ``modes`` (the adapter's
     ``metadata["render_modes"]``) in any case, lower-cased; else RenderModeError (a
     GameError and a TypeError: SB3's ``make_vec_env`` then makes the env without the

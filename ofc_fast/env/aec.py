@@ -37,7 +37,7 @@ from ..errors import GameError
 from ..rules import RuleSet
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
-from .gym import action_id, observation_space
+from .gym import RENDER_MODES, action_id, observation_space, render_text
 
 __all__ = ["OfcAECEnv"]
 
@@ -52,7 +52,8 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
         "name": "ofc_fast_v0",
         "is_parallelizable": False,
     }
@@ -168,10 +169,11 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The acting seat's observation as text (``render_mode="ansi"``), else
-        ``None``; GameError before :meth:`reset`."""
-        if self.render_mode != "ansi":
-            return None
+        """The acting seat's observation as text (``render_mode="ansi"``; ``"human"``
+        prints it), else ``None``; GameError before :meth:`reset`."""
+        return render_text(self.render_mode, self._view_text)
+
+    def _view_text(self) -> str:
         require_started(self._venv, "render")
         return str(
             self._venv.observation(0, self.possible_agents.index(self.agent_selection))

@@ -20,6 +20,7 @@ Gymnasium's envs do: its copies deal different hands.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -45,6 +46,23 @@ __all__ = ["OfcEnv"]
 
 OBS_HIGH = 17
 """The largest value of an encoding byte (a 17-card Fantasyland count)."""
+
+RENDER_MODES = ("ansi", "human")
+"""The render modes of every env: ``"ansi"`` returns the text, ``"human"`` prints it
+(Gymnasium's convention for text environments)."""
+
+
+def render_text(render_mode: str | None, text: Callable[[], str]) -> str | None:
+    """What ``render()`` of an env made with ``render_mode`` (checked by
+    :func:`check_render_mode`) does: ``"ansi"`` returns ``text()``, ``"human"`` prints
+    it to stdout and returns None, None renders nothing (``text`` is not called)."""
+    if render_mode is None:
+        return None
+    out = text()
+    if render_mode == "human":
+        print(out)
+        return None
+    return out
 
 
 def observation_space(obs_type: str = "bytes") -> spaces.Dict:
@@ -114,7 +132,7 @@ class OfcEnv(gymnasium.Env):
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -204,10 +222,11 @@ class OfcEnv(gymnasium.Env):
         return obs, reward, done, False, info
 
     def render(self) -> str | None:
-        """The learner's observation as text (``render_mode="ansi"``), else ``None``;
-        GameError before :meth:`reset`."""
-        if self.render_mode != "ansi":
-            return None
+        """The learner's observation as text (``render_mode="ansi"``; ``"human"``
+        prints it), else ``None``; GameError before :meth:`reset`."""
+        return render_text(self.render_mode, self._view_text)
+
+    def _view_text(self) -> str:
         require_started(self._venv, "render")
         view = self._end_view
         return str(

@@ -22,6 +22,7 @@ deal, ``dones`` marks its end and the observation is then already the next deal'
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -34,8 +35,9 @@ from ..errors import GameError
 from ..search import flag
 from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
-from .gym import OBS_HIGH
+from ._single import check_render_mode
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite, require_started
+from .gym import OBS_HIGH, RENDER_MODES, render_text
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
 
@@ -50,6 +52,28 @@ class _Adapter:
     """What both adapters over :class:`~ofc_fast.env._learner.LearnerTables` add."""
 
     tables: LearnerTables
+    render_mode: str | None
+
+    def _make_tables(self, args: Any, kwargs: dict[str, Any]) -> LearnerTables:
+        """The tables of ``args``, ``kwargs`` less ``render_mode``: None or one of the
+        single env's modes (RenderModeError else), kept for :meth:`render`."""
+        self.render_mode = check_render_mode(kwargs.pop("render_mode", None), RENDER_MODES)
+        self.tables = LearnerTables(*args, **kwargs)
+        return self.tables
+
+    def render(self, mode: str | None = None) -> Any:
+        """Each table's learner view as text, a tuple (``render_mode="ansi"``;
+        ``"human"`` prints them), else None (``mode``: SB3's, unused: the mode is the
+        one made with); GameError before a reset."""
+        texts = tuple(
+            render_text(self.render_mode, partial(self._table_text, i))
+            for i in range(self.tables.num_envs)
+        )
+        return texts if self.render_mode == "ansi" else None
+
+    def _table_text(self, table: int) -> str:
+        require_started(self.tables.venv, "render")
+        return str(self.tables.venv.observation(table, self.tables.learner))
 
     def action_masks(self) -> np.ndarray:
         """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
@@ -88,9 +112,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
 
     def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
         self.reward_scale = reward_scale
-        self.tables = LearnerTables(*args, **kwargs)
-        num_envs = self.tables.num_envs
-        self.render_mode = None
+        num_envs = self._make_tables(args, kwargs).num_envs
         super().__init__(
             num_envs, _obs_space(self.tables.venv.obs_type), spaces.Discrete(ACTION_SPACE)
         )
@@ -215,11 +237,14 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
     ((4, 696), dtype('bool'))
     """
 
-    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
+    metadata = {  # noqa: RUF012
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.tables = LearnerTables(*args, **kwargs)
-        self.num_envs = num_envs = self.tables.num_envs
+        self.num_envs = num_envs = self._make_tables(args, kwargs).num_envs
         obs_type = self.tables.venv.obs_type
         self.single_observation_space = _obs_space(obs_type)
         self.single_action_space = spaces.Discrete(ACTION_SPACE)
