@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -757,6 +758,72 @@ def test_every_builtin_bot_refuses_a_damaged_seat_or_boards(damage: str) -> None
         bot = make_bot(name, seed=1, **({"samples": 4} if name == "search" else {}))
         with pytest.raises(ObservationError, match=f"^observation: {part}"):
             bot.act(bad)  # type: ignore[arg-type]
+
+
+_SEAT_OUT_OF_RANGE = {  # damage -> the field the error names first
+    "seat -1": ({"seat": -1}, "seat"),
+    "seat = players": ({"seat": 2}, "seat"),
+    "seat True": ({"seat": True}, "seat"),
+    "players 7": ({"players": 7}, "players"),
+    "players 0": ({"players": 0}, "players"),
+    "players 1": ({"players": 1}, "players"),
+    "players 3, 2 boards": ({"players": 3}, "boards"),
+    "players 2, 3 boards": ({"boards": [[[], [], []]] * 3}, "boards"),
+    "players 4, 4 boards, a 3-seat game": (
+        {
+            "players": 4,
+            "boards": [[[], [], []]] * 4,
+            "fantasyland": [0] * 4,
+            "face_down_counts": [[0, 0, 0]] * 4,
+        },
+        "players",
+    ),
+}
+
+
+def _builtin_bots() -> list[Any]:
+    """Every built-in bot: the registry's and the policy bot."""
+    from ofc_fast.bots.policy import PolicyBot
+
+    made = [
+        make_bot(name, seed=1, **({"samples": 4} if name == "search" else {}))
+        for name in bot_names()
+    ]
+    return [*made, PolicyBot(lambda x, m: int(np.argmax(m)), "pineapple", 1)]
+
+
+@pytest.mark.parametrize("damage", _SEAT_OUT_OF_RANGE, ids=str)
+def test_every_builtin_bot_refuses_a_seat_out_of_range(damage: str) -> None:
+    """A negative seat (Python reads ``boards[-1]``: another seat's board), a bool
+    seat, a seat count no table has (``players=7``, ``0``) or one that does not fit
+    the boards, or more seats than the rules allow (Pineapple seats 2 to 3), got a
+    move from RandomBot, HeuristicBot and ValueBot while advise refused it: every
+    built-in bot refuses it alike, an ObservationError naming the field."""
+    from ofc_fast import advise
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    good = game.observation(game.to_act)
+    changes, field = _SEAT_OUT_OF_RANGE[damage]
+    bad = {**good, **changes}
+    # the independent reference: the seat must index the table's boards, the table
+    # must be one the rules seat
+    seat, players = bad["seat"], bad["players"]
+    assert (
+        type(seat) is not int
+        or not 0 <= seat < players
+        or not 2 <= players <= rules.PINEAPPLE.max_players
+        or len(bad["boards"]) != players
+    )
+    with pytest.raises(ObservationError, match=f"^observation: {field} must"):
+        advise(bad, samples=4)  # type: ignore[arg-type]
+    assert set(bot_names()) >= {"random", "heuristic", "search", "value"}
+    for bot in _builtin_bots():
+        if changes.get("players") == 4 and isinstance(bot, RandomBot):
+            continue  # it reads no rules (at most MAX_SEATS seats: 4 pass)
+        with pytest.raises(ObservationError, match=f"^observation: {field} must"):
+            bot.act(bad)
+        game.copy().play(bot.act(good))  # the well-formed one: a legal move
 
 
 def test_unseen_cards_names_a_malformed_observation() -> None:

@@ -112,7 +112,7 @@ def decision(
     """The rules to play ``obs`` under (``memo``: the bot's memo of :func:`rules_of`)
     and, for a full set, its move (None: a normal decision, for the bot to search)."""
     rules = rules_of(obs, own, memo)
-    dealt = dealt_cards(obs)
+    dealt = dealt_cards(obs, rules.max_players)
     if obs.get("full_set") or len(dealt) > 5:
         if rules.game is GameKind.CLASSIC:
             return rules, sets.act(obs)

@@ -40,12 +40,13 @@ import numpy as np
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import GameError, Move
 from ..rules import RuleSet, observation_rules
-from ..search import check_observation, missing_fields, position
+from ..search import check_observation, check_seat, missing_fields, position
+from ..table import MAX_SEATS
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
-# names_bad_observations, dealt_cards, SeparateCopies) are imported from this module
-# by name, not public API
+# names_bad_observations, observed_seat, dealt_cards, SeparateCopies) are imported
+# from this module by name, not public API
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
@@ -179,9 +180,38 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
     return cls
 
 
-def dealt_cards(observation: ObservationLike) -> list[int]:
-    """The cards dealt to the observed seat, to play; GameError "seat N has nothing
-    to play" when none are (the observation of a seat that is not to act): every
+def observed_seat(observation: ObservationLike, most: int = MAX_SEATS) -> int:
+    """The observed seat, whose board the bot plays: an int within 0..players-1, with
+    ``players`` an int within 2..``most`` (the most seats the table's rules allow)
+    and one board per player, else the ObservationError naming the field, as
+    :func:`ofc_fast.search.advise` raises (:func:`ofc_fast.search.check_seat`, which
+    a quick test of plain ints spares on a well-formed observation): every built-in
+    bot's check of every decision, so that no seat reads another seat's board.
+
+    >>> from ofc_fast.game import Game
+    >>> obs = Game("pineapple", players=2, seed=1).observation(0)
+    >>> observed_seat(dict(obs, seat=-1))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ObservationError: observation: seat must be an int within 0..1, got -1
+    """
+    seat = observation["seat"]
+    players = observation["players"]
+    if (
+        type(seat) is int  # (a bool's type is bool)
+        and type(players) is int
+        and 0 <= seat < players <= most
+        and players > 1
+        and len(observation["boards"]) == players
+    ):
+        return seat
+    return check_seat(observation, most)
+
+
+def dealt_cards(observation: ObservationLike, most: int = MAX_SEATS) -> list[int]:
+    """The cards dealt to the observed seat (:func:`observed_seat`, ``most``: the
+    most seats the table's rules allow), to play; GameError "seat N has nothing to
+    play" when none are (the observation of a seat that is not to act): every
     built-in bot's one check and message.
 
     >>> from ofc_fast.game import Game
@@ -191,9 +221,10 @@ def dealt_cards(observation: ObservationLike) -> list[int]:
     ...
     ofc_fast.errors.GameError: seat 0 has nothing to play
     """
+    seat = observed_seat(observation, most)
     dealt = list(observation["dealt"])
     if not dealt:
-        raise GameError(f"seat {observation['seat']} has nothing to play")
+        raise GameError(f"seat {seat} has nothing to play")
     return dealt
 
 

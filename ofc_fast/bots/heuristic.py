@@ -348,8 +348,9 @@ class HeuristicBot(SeparateCopies):
     def act(self, observation: ObservationLike) -> Move:
         """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
-        model = value_model(rules_of(obs, self.rules, self._carried), self.model_settings)
-        dealt = dealt_cards(obs)
+        rules = rules_of(obs, self.rules, self._carried)
+        model = value_model(rules, self.model_settings)
+        dealt = dealt_cards(obs, rules.max_players)
         if obs.get("full_set") or len(dealt) > 5:
             if model.classic:
                 return self._classic(model, dealt)

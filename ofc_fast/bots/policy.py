@@ -38,7 +38,14 @@ from ..game import Move
 from ..learned.model import rules_hash
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from .base import Bot, ObservationLike, SeparateCopies, names_bad_observations, rules_of
+from .base import (
+    Bot,
+    ObservationLike,
+    SeparateCopies,
+    names_bad_observations,
+    observed_seat,
+    rules_of,
+)
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
@@ -284,6 +291,7 @@ class PolicyBot(SeparateCopies):
         """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""
         obs = observation
         rules = rules_of(obs, self._own, self._carried)
+        observed_seat(obs, rules.max_players)  # no other seat's board, as every bot
         if rules is not self._judged:  # (made without rules: the table's, checked once)
             _check_trained_rules(self.policy, rules, self.path)
             self._judged = rules

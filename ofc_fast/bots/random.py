@@ -23,6 +23,7 @@ from .base import (
     ObservationLike,
     SeparateCopies,
     dealt_cards,
+    observed_seat,
     raise_bad_observation,
 )
 from .heuristic import seed_setting
@@ -79,9 +80,11 @@ class RandomBot(SeparateCopies):
         observation: the OfcError naming the problem, as ``names_bad_observations``)."""
         obs = observation
         try:
-            # the seat's three rows, read as every bot reads them: a damaged seat or
-            # boards fails here and is named by the one check (raise_bad_observation)
-            _front, _middle, _back = rows = obs["boards"][obs["seat"]]
+            # the seat's three rows, read as every bot reads them: a seat out of
+            # range, or players that do not fit the boards, is refused by the one
+            # check (observed_seat); damaged boards fail here and are named by
+            # raise_bad_observation
+            _front, _middle, _back = rows = obs["boards"][observed_seat(obs)]
             legal = obs.get("legal_actions")
             if legal:  # a normal decision: a uniformly random legal action id
                 # n.bit_length() random bits, drawn again while they reach n: what

@@ -55,6 +55,9 @@ from ._positions import (
     check_observation as check_observation,  # bots name a bad observation
 )
 from ._positions import (
+    check_seat as check_seat,  # bots check the observed seat alike
+)
+from ._positions import (
     decision_actions as decision_actions,  # the bots value the same actions
 )
 from ._positions import (

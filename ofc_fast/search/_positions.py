@@ -17,6 +17,7 @@ from ..game import Game, actions_for
 from ..game.observation import observation_record, read_observation, record_rounds
 from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
 from ..rules.model import GameKind
+from ..table import MAX_SEATS
 from ._checks import (
     fl_count,
     flag,
@@ -31,6 +32,7 @@ from ._checks import (
 __all__ = [
     "PositionPart",
     "check_observation",
+    "check_seat",
     "decision_actions",
     "given_actions",
     "make_observation",
@@ -91,23 +93,51 @@ def missing_fields(missing: Sequence[str], then: str = "") -> ObservationError:
     )
 
 
-def check_observation(obs: Mapping[str, Any]) -> None:
+def check_observation(obs: Mapping[str, Any], most: int = MAX_SEATS) -> None:
     """The fields position() reads, with their types and ranges
-    (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field)."""
+    (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field);
+    ``most``: the most seats the table's rules allow."""
     try:
-        _check_fields(obs)
+        _check_fields(obs, most)
     except ObservationError:
         raise
     except SearchError as exc:  # the shared checks' words, the observation's class
         raise ObservationError(str(exc)) from None
 
 
-def _check_fields(obs: Mapping[str, Any]) -> None:
+def check_seat(obs: Mapping[str, Any], most: int = MAX_SEATS) -> int:
+    """The observed ``seat``, checked with ``players`` (an int within 2..``most``,
+    the most seats the table's rules allow) and ``boards`` (one per player), as
+    :func:`check_observation` checks them: an ObservationError naming the field (a
+    missing one: KeyError).  The bots' check of every decision
+    (:func:`ofc_fast.bots.base.observed_seat` calls it when its quick test fails).
+
+    >>> check_seat({"players": 2, "seat": -1, "boards": [[], []]})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ObservationError: observation: seat must be an int within 0..1, got -1
+    """
+    try:
+        return _check_seat(obs, most)[0]
+    except ObservationError:
+        raise
+    except SearchError as exc:
+        raise ObservationError(str(exc)) from None
+
+
+def _check_seat(obs: Mapping[str, Any], most: int) -> tuple[int, int]:
+    """(seat, players) of :func:`check_seat`."""
+    players = int_in(obs["players"], "observation: players", 2, most)
+    seat = int_in(obs["seat"], "observation: seat", 0, players - 1)
+    _items(obs["boards"], "boards", players, "entries (one per player)")
+    return seat, players
+
+
+def _check_fields(obs: Mapping[str, Any], most: int) -> None:
     missing = [key for key in _OBS_FIELDS if key not in obs]
     if missing:
         raise missing_fields(missing)
-    players = int_in(obs["players"], "observation: players", 2, 4)
-    int_in(obs["seat"], "observation: seat", 0, players - 1)
+    _seat, players = _check_seat(obs, most)
     # each error names the part at fault first (``legal_actions[0] must``), for a
     # caller to name its own field (ofc-fast serve: observation.legal_actions[0])
     boards, fl, hidden = (
@@ -258,7 +288,7 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     <cdata 'struct ofc_search_pos *' owning ... bytes>
     """
     rules = search_rules(rules, "position")
-    check_observation(obs)
+    check_observation(obs, rules.max_players)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
         raise SearchError(
             "advise covers normal decisions; a full set (Fantasyland, "
