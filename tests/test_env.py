@@ -1366,6 +1366,39 @@ def test_deals_without_an_agent_decision_are_bounded(name: str) -> None:
     run_isolated(NO_DECISION_SCRIPTS[name])
 
 
+@pytest.mark.parametrize("deals_before", [0, 1])
+def test_a_reset_mask_that_fails_at_a_later_env_leaves_the_earlier_ones_fresh(
+    deals_before: int,
+) -> None:
+    """``reset(options={"reset_mask": m})`` dealt environments 0..k-1 and raised at
+    environment k (its deals without an agent decision) before the bots played and
+    the features were written: environment 0 showed the features of its last deal,
+    or a bot seat's decision as the agent's.  They are as a twin's ``next_deal`` of
+    that environment alone leaves them; the error is still raised."""
+    helpers: dict[str, object] = {}
+    exec(STAY_FOREVER, helpers)
+    rules = helpers["stay_rules"]("22")  # type: ignore[operator]
+    env, twin = (
+        VectorEnv(rules, num_envs=2, opponents="heuristic", obs_type="features", seed=0)
+        for _ in range(2)
+    )
+    env.reset()
+    twin.reset()
+    for _ in range(deals_before):  # (1: a deal where the bot's seat acts first)
+        env.next_deal(0)
+        twin.next_deal(0)
+    for seat in (0, 1):  # environment 1's seats both stay in Fantasyland for good
+        env._slots[1].fl[seat] = 14
+    env._slots[1].game.step = env._slots[1].game.nsteps
+    with pytest.raises(GameError, match="env 1: 1000 deals in a row"):
+        env.reset(options={"reset_mask": np.array([True, True])})
+    twin.next_deal(0)
+    assert int(env.seats[0]) == int(twin.seats[0]) == 0
+    np.testing.assert_array_equal(env.observations[0], twin.observations[0])
+    np.testing.assert_array_equal(env.action_masks[0], twin.action_masks[0])
+    assert int(env.seats[1]) == -1 and not env.started
+
+
 # ------------------------------------------- audit: order of calls, render modes
 
 

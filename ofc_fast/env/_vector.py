@@ -381,17 +381,20 @@ class VectorEnv:
 
     def _deal_on(self, envs: Sequence[int] | np.ndarray) -> None:
         """Start the next deal of the matches of environments ``envs`` (indices):
-        :meth:`next_deal` and :meth:`reset`'s ``reset_mask``."""
+        :meth:`next_deal` and :meth:`reset`'s ``reset_mask``.  An environment that
+        fails stops the deals there, and raises after the bots and features of those
+        dealt before it are brought up to date (their rows as a success leaves them)."""
+        status = env = 0
         for env in envs:
             status = lib.ofc_vecenv_reset(self._c, self._slots, int(env), 1, 0, self._out)
-            if status == _E_NO_DECISION:
-                raise no_decision_error(self, int(env))
             if status:
-                raise status_error(
-                    status, "the vector environment could not deal", GameError
-                )
+                break
         self._play_bots()
         self._write_features()
+        if status == _E_NO_DECISION:  # (the environment then needs a reset())
+            raise no_decision_error(self, int(env))
+        if status:
+            raise status_error(status, "the vector environment could not deal", GameError)
 
     @one_thread
     def step(
