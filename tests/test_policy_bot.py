@@ -192,37 +192,6 @@ def test_a_module_of_the_current_folder_is_a_spec_for_the_ofc_fast_command(
     assert report["bots"] == ["mybot_here:MyBot", "random"] and report["hands"] == 2
 
 
-def test_a_spec_of_the_current_folder_leaves_the_import_path_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A ``module:attribute`` spec found in the current folder appended that folder
-    to ``sys.path`` for good: any later ``import`` of the process could resolve a
-    module of that folder.  A module and a folder package's submodule both import,
-    and the path is as it was."""
-    import sys
-
-    here = str(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [p for p in sys.path if p and p != here])
-    bot = "from ofc_fast.bots import RandomBot as Bot\n"
-    (tmp_path / "cwd_only_bot.py").write_text(bot, encoding="utf-8")
-    (tmp_path / "cwd_only_pkg").mkdir()
-    (tmp_path / "cwd_only_pkg" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "cwd_only_pkg" / "bots.py").write_text(bot, encoding="utf-8")
-    (tmp_path / "cwd_only_other.py").write_text("X = 1\n", encoding="utf-8")
-    before = list(sys.path)
-    names = ("cwd_only_bot", "cwd_only_pkg", "cwd_only_pkg.bots", "cwd_only_other")
-    try:
-        assert isinstance(make_bot("cwd_only_bot:Bot"), RandomBot)
-        assert isinstance(make_bot("cwd_only_pkg.bots:Bot"), RandomBot)
-        assert sys.path == before
-        with pytest.raises(ModuleNotFoundError):
-            importlib.import_module("cwd_only_other")  # not reachable by a plain import
-    finally:
-        for name in names:
-            sys.modules.pop(name, None)
-
-
 def test_is_bot_spec() -> None:
     yes = ["policy:a/b.npz", "policy:C:/x.zip", "pkg.mod:Bot", "m:factory.attr"]
     no = ["heuristic", "cmd:python bot.py", "tcp:9000", "policy:", ":x", "a b:c", 3]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
-import importlib.util
 import inspect
 import os
 import sys
@@ -151,27 +150,18 @@ def is_bot_spec(text: object) -> bool:
 
 def _import_module(module: str) -> Any:
     """The module ``module`` names: from the import path, else, where its top-level
-    package is a module of the current folder, from there, as ``python -m ofc_fast``
-    finds it (the ``ofc-fast`` command's path starts at its script's folder, so
-    ``--bots mybot:MyBot`` found no ``mybot.py``).  ``sys.path`` is left as it was:
-    only that top-level module is loaded from the folder (a worker process, making
-    its bots from the spec, finds it the same way)."""
+    package is a module of the current folder, from there (the folder appended to
+    the path, as ``python -m ofc_fast`` has it first: the ``ofc-fast`` command's path
+    starts at its script's folder, so ``--bots mybot:MyBot`` found no ``mybot.py``)."""
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
         top, here = module.partition(".")[0], os.getcwd()
         if exc.name != top or here in sys.path:
             raise
-        found = importlib.machinery.PathFinder.find_spec(top, [here])
-        if found is None or found.loader is None:
+        if importlib.machinery.PathFinder.find_spec(top, [here]) is None:
             raise
-        loaded = importlib.util.module_from_spec(found)
-        sys.modules[top] = loaded  # as an import does: its submodules find it
-        try:
-            found.loader.exec_module(loaded)
-        except BaseException:
-            sys.modules.pop(top, None)
-            raise
+        sys.path.append(here)
         return importlib.import_module(module)
 
 
