@@ -2,12 +2,16 @@
 (CHANGELOG.md aside, which records history) cites the rules or design page under an
 old outside name, an issue of a tracker by number, or a path of the machine the project
 was written on.  The rules are ``docs/rules.md`` and the design is ``docs/design.md``.
+And no regular expression of the package uses syntax newer than the oldest Python it
+supports (3.10, ``requires-python``): possessive quantifiers (``*+``) and atomic groups
+(``(?>...)``), Python 3.11's, fail there only when the module is imported.
 
 Needs a git checkout (the list of tracked files); skipped in an unpacked sdist.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -76,4 +80,78 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
         if b"\0" in data:  # binary: a model, an image
             continue
         bad += [f"{rel}: {hit}" for hit in offending_lines(data.decode("utf-8", "replace"))]
+    assert not bad, "\n".join(bad)
+
+
+# The package's regular expressions: the Python 3.11 syntax that 3.10 refuses.
+QUANTIFIER_END = re.compile(r"[*+?]|\{[0-9]*,?[0-9]*\}")
+RE_CALLS = {"compile", "search", "match", "fullmatch", "finditer", "findall", "sub", "subn"}
+
+
+def newer_regex_syntax(pattern: str) -> list[str]:
+    """What of Python 3.11's regular expression syntax ``pattern`` uses: ``"possessive
+    at N"`` for a quantifier followed by ``+``, ``"atomic group at N"`` for ``(?>``
+    (escapes and character classes skipped)."""
+    found = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":  # a class: up to its first unescaped ] (one first is literal)
+            i += 2 if pattern[i + 1 : i + 2] == "^" else 1
+            i += 1 if pattern[i : i + 1] == "]" else 0
+            while i < len(pattern) and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+            i += 1
+            continue
+        if pattern.startswith("(?>", i):
+            found.append(f"atomic group at {i}")
+        quantifier = QUANTIFIER_END.match(pattern, i)
+        if quantifier and i > 0 and pattern[i - 1 : i] != "(":
+            end = quantifier.end()
+            if pattern[end : end + 1] == "+":
+                found.append(f"possessive at {end}")
+            i = end + 1 if pattern[end : end + 1] in ("+", "?") else end
+            continue
+        i += 1
+    return found
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r'"(?:[^"\\]++|\\.)*+"?', ["possessive at 11", "possessive at 18"]),
+        (
+            r"[ \t]*+:|a?+|b{2,3}+",
+            ["possessive at 6", "possessive at 11", "possessive at 19"],
+        ),
+        (r"(?>ab|a)c", ["atomic group at 0"]),
+        (r'"[^"\\]*(?:\\.[^"\\]*)*"?([ \t\n\r]*:)?', []),
+        (r"\++|[*+]+|[]+]+|a+?|\{+|(?:x)+", []),
+    ],
+)
+def test_newer_regex_syntax_finds_what_it_names(pattern: str, expected: list[str]) -> None:
+    assert newer_regex_syntax(pattern) == expected
+
+
+def test_no_regular_expression_needs_python_3_11() -> None:
+    bad = []
+    for path in sorted((ROOT / "ofc_fast").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re"
+                and node.func.attr in RE_CALLS
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                continue
+            rel = path.relative_to(ROOT).as_posix()
+            for hit in newer_regex_syntax(node.args[0].value):
+                bad.append(f"{rel}:{node.lineno}: {hit}")
     assert not bad, "\n".join(bad)

@@ -2403,6 +2403,27 @@ def test_a_body_declared_in_a_charset_other_than_utf_8_is_415_naming_it(
         assert got[0] == 200, got
 
 
+def test_a_body_declared_in_a_utf_8_alias_or_us_ascii_is_read(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """``charset=utf8`` (a common alias of UTF-8) and ``charset=us-ascii`` (a subset of
+    UTF-8: every US-ASCII body is the same UTF-8 text) were refused with 415; they are
+    read as UTF-8.  A charset of no known name is still a 415 naming it."""
+    text = json.dumps({"hands": ["As Ks Qs Js Ts"]}).encode("ascii")
+    for charset in ("utf8", "UTF8", "utf_8", '"utf8"', "us-ascii", "US-ASCII", "ascii"):
+        headers = {"Content-Type": f"application/json; charset={charset}"}
+        got = server.request("POST", "/v1/evaluate", raw=text, headers=headers)
+        assert got[0] == 200, (charset, got)
+    for charset in ("no-such-charset", "utf-8-sig", "x" * 300):
+        declared = {"Content-Type": f"application/json; charset={charset}"}
+        status, headers, out = server.request(
+            "POST", "/v1/evaluate", raw=text, headers=declared
+        )
+        assert (status, out["field"]) == (415, "Content-Type"), out
+        assert charset[:40] in out["detail"], out
+        check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+
+
 def test_each_operation_documents_exactly_the_refusals_it_gives(
     server: Server, doc: dict[str, Any]
 ) -> None:

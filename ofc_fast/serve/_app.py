@@ -16,6 +16,7 @@ document (``ofc_fast.serve._problems``); an access-log line goes to the
 from __future__ import annotations
 
 import asyncio
+import codecs
 import functools
 import json
 import logging
@@ -172,7 +173,10 @@ def _check_charset(headers: dict[bytes, bytes]) -> None:
     server reads every body so, where a body in another charset would be refused as
     not UTF-8 or, its bytes UTF-8 too, read as another text than the client meant.
 
+    Any name of UTF-8 (``utf8``) or of US-ASCII, its subset (``us-ascii``), is read.
+
     >>> _check_charset({b"content-type": b'application/json; charset="UTF-8"'})
+    >>> _check_charset({b"content-type": b"application/json; charset=us-ascii"})
     >>> _check_charset({b"content-type": b"application/json; charset=latin-1"})
     Traceback (most recent call last):
     ...
@@ -180,14 +184,29 @@ def _check_charset(headers: dict[bytes, bytes]) -> None:
     """
     for param in headers.get(b"content-type", b"").split(b";")[1:]:
         name, _, value = param.partition(b"=")
-        charset = value.strip().strip(b'"')
-        if name.strip().lower() == b"charset" and charset.lower() != b"utf-8":
+        charset = value.strip().strip(b'"').decode("latin-1")
+        if name.strip().lower() == b"charset" and _codec(charset) not in _UTF_8_CODECS:
             raise ApiError(
                 415,
                 "Content-Type",
-                f"charset {charset.decode('latin-1')[:40]}: send the body in UTF-8 "
-                "(or no charset)",
+                f"charset {charset[:40]}: send the body in UTF-8 (or no charset)",
             )
+
+
+_UTF_8_CODECS = frozenset({"utf-8", "ascii"})
+"""The codecs (:func:`codecs.lookup` names) of the charsets a body is read in: UTF-8
+and US-ASCII, whose every text is the same UTF-8 bytes."""
+
+
+def _codec(charset: str) -> str | None:
+    """The :func:`codecs.lookup` name of ``charset`` (``"utf-8"`` for ``utf8``), or
+    None for a name no codec has (or one longer than any charset's: 40, RFC 2978)."""
+    if len(charset) > 40:
+        return None
+    try:
+        return codecs.lookup(charset).name
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
+        return None
 
 
 def _check_coding(headers: dict[bytes, bytes]) -> None:
@@ -356,11 +375,13 @@ class _ManyValues(ValueError):
 
 
 _UNCALLED = re.compile(
-    r'"(?:[^"\\]++|\\.)*+"?([ \t\n\r]*+:)?|\[|true|false|null', re.DOTALL
+    r'"[^"\\]*(?:\\.[^"\\]*)*"?([ \t\n\r]*:)?|\[|true|false|null', re.DOTALL
 )
 """What the JSON parser makes without calling back (an array, a string, ``true``,
 ``false``, ``null``), and a key (a string then ``:``, group 1), in a body's text: each
-character read once (possessive; a string left open runs to the end)."""
+character read once (a string's loop unrolled, its pieces disjoint, and all after it
+optional: nothing backtracks into it; a string left open runs to the end).  No
+possessive quantifiers: Python 3.10, which the package supports, has none."""
 
 
 class _Values:
