@@ -251,22 +251,29 @@ def test_learner_tables_refuse_fantasyland_decisions() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "name"),
+    ("kwargs", "name", "said"),
     [
-        (dict(autoreset=False), "autoreset"),
-        (dict(final_obs=False), "final_obs"),
-        (dict(opponents="heuristic"), "opponents"),
+        (dict(autoreset=False), "autoreset", "sets autoreset="),
+        (dict(final_obs=False), "final_obs", "sets final_obs="),
+        (dict(opponents="heuristic"), "opponents", "take opponent=, not opponents="),
     ],
 )
-def test_learner_tables_name_the_settings_they_fix(kwargs: dict, name: str) -> None:
+def test_learner_tables_name_the_settings_they_fix(
+    kwargs: dict, name: str, said: str
+) -> None:
     """A VectorEnv keyword the learner's tables (the SB3 adapters) set themselves,
     given with another value, is a GameError naming it, as in the single-game envs
     (before: autoreset=False was taken and the first deal's end stopped the run with
     a MoveError; final_obs and opponents were a TypeError "got multiple values"); the
-    value they set is accepted."""
-    with pytest.raises(GameError, match=f"sets {name}="):
+    value they set is accepted; the adapters take their opponents as
+    ``opponent=`` and refuse any ``opponents=``, saying so."""
+    with pytest.raises(GameError, match=said):
         LearnerTables("pineapple", 2, 2, 0, "random", **kwargs)
-    fixed = {"autoreset": True, "final_obs": True, "opponents": "random"}[name]
+    if name == "opponents":  # any opponents= (the adapters take opponent=)
+        with pytest.raises(GameError, match=said):
+            LearnerTables("pineapple", 2, 2, 0, "random", opponents="random")
+        return
+    fixed = {"autoreset": True, "final_obs": True}[name]
     t = LearnerTables("pineapple", 2, 2, 0, "random", **{name: fixed})
     t.reset()
     for _ in range(12):  # past the first deal's end
