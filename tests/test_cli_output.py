@@ -1158,3 +1158,33 @@ def test_a_play_that_fails_leaves_no_temporary_file_open(
     assert code == 2
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["h.json", "h.jsonl"])
+def test_a_play_that_fails_after_two_deals_writes_their_history(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+) -> None:
+    """``play --history`` is written whole at the end (docs/cli.md): a match whose
+    third deal raises still writes the two deals it played."""
+    real = ofc.Match.play
+    calls: list[int] = []
+
+    def play(self: ofc.Match, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise ofc.GameError("the bot failed")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ofc.Match, "play", play)
+    history = tmp_path / name
+    code, _, err = run(capsys, "play", "--hands", "5", "--quiet", "--history", str(history))
+    assert code == 2 and err == "ofc-fast: error: the bot failed\n"
+    text = history.read_text(encoding="utf-8")
+    if name.endswith(".jsonl"):
+        assert [json.loads(x)["hand_no"] for x in text.splitlines()] == [0, 1]
+    else:
+        assert len(json.loads(text)["deals"]) == 2
+    assert os.listdir(tmp_path) == [name]
