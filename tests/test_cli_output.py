@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scripts import checkout_file, package_env
@@ -651,7 +652,9 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # wait until some deals are on record
-            if hist.exists() and hist.stat().st_size > 20_000:
+            # (--history is written into a temporary file beside it, renamed at the end)
+            spool = [p for p in tmp_path.iterdir() if p.name.startswith(".deals.jsonl.")]
+            if spool and spool[0].stat().st_size > 20_000:
                 break
             time.sleep(0.1)
         proc.send_signal(sig)
@@ -668,6 +671,7 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(
     assert sum(doc["totals"]) == 0 and len(doc["deals"]) == played
     lines = hist.read_text().splitlines()
     assert len(lines) == played and json.loads(lines[-1])
+    assert sorted(os.listdir(tmp_path)) == ["deals.jsonl", "result.json"]
 
 
 def test_ctrl_c_while_the_command_line_starts_is_one_line(
@@ -1090,3 +1094,97 @@ def test_parallel_play_streams_its_deals(
         assert [json.loads(x)["hand_no"] for x in text.splitlines()] == list(range(hands))
     else:
         assert len(json.loads(text)["deals"]) == hands
+
+
+def _fail_before_any_deal(
+    monkeypatch: pytest.MonkeyPatch, no_module: Any, parallel: bool
+) -> list[str]:
+    """The options of a ``play`` that fails before its first deal: a parallel run
+    without Ray (``--ray auto``), one process whose first deal raises."""
+    if parallel:
+        no_module("ray")
+        return ["--ray", "auto"]
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise ofc.GameError("the bot failed")
+
+    monkeypatch.setattr(ofc.Match, "play", fail)
+    return []
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("name", ["keep.json", "keep.jsonl"])
+def test_a_play_that_fails_before_any_deal_leaves_the_history_file(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    no_module: Any,
+    tmp_path: Path,
+    parallel: bool,
+    name: str,
+) -> None:
+    """``play --ray auto --history keep.json`` without Ray (exit 2) replaced the
+    user's keep.json with an empty history: it is written whole, at the end."""
+    keep = tmp_path / name
+    keep.write_text('{"precious": true}\n', encoding="utf-8")
+    options = _fail_before_any_deal(monkeypatch, no_module, parallel)
+    argv = ["play", "--hands", "4", "--quiet", *options, "--history", str(keep)]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith("ofc-fast: error: "), err
+    assert keep.read_text(encoding="utf-8") == '{"precious": true}\n'
+    assert os.listdir(tmp_path) == [name]  # (no temporary file left)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_play_that_fails_leaves_no_temporary_file_open(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    no_module: Any,
+    tmp_path: Path,
+    parallel: bool,
+) -> None:
+    """The temporary files of ``play --json PATH --history PATH`` (the deals, the
+    histories) were closed only by a run that ended: one that raised left them open
+    (a ResourceWarning)."""
+    import gc
+    import warnings
+
+    options = _fail_before_any_deal(monkeypatch, no_module, parallel)
+    argv = ["play", "--hands", "4", "--quiet", *options]
+    argv += ["--json", str(tmp_path / "o.json"), "--history", str(tmp_path / "h.json")]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        code, _, _ = run(capsys, *argv)
+        gc.collect()
+    assert code == 2
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["h.json", "h.jsonl"])
+def test_a_play_that_fails_after_two_deals_writes_their_history(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+) -> None:
+    """``play --history`` is written whole at the end (docs/cli.md): a match whose
+    third deal raises still writes the two deals it played."""
+    real = ofc.Match.play
+    calls: list[int] = []
+
+    def play(self: ofc.Match, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise ofc.GameError("the bot failed")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ofc.Match, "play", play)
+    history = tmp_path / name
+    code, _, err = run(capsys, "play", "--hands", "5", "--quiet", "--history", str(history))
+    assert code == 2 and err == "ofc-fast: error: the bot failed\n"
+    text = history.read_text(encoding="utf-8")
+    if name.endswith(".jsonl"):
+        assert [json.loads(x)["hand_no"] for x in text.splitlines()] == [0, 1]
+    else:
+        assert len(json.loads(text)["deals"]) == 2
+    assert os.listdir(tmp_path) == [name]

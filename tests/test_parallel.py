@@ -1325,3 +1325,36 @@ def test_play_parallel_keep_false_keeps_no_outcome_but_passes_each_chunk() -> No
     assert [o for c in chunks for o in c.outcomes] == kept.outcomes
     assert [x for c in chunks for x in c.lines] == kept.lines
     assert run.match.to_dict() == kept.match.to_dict()
+
+
+def test_ctrl_c_while_a_parallel_play_writes_a_chunk_keeps_the_json_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while ``play --workers N --json`` wrote a chunk's deals cut it there:
+    the report's ``deals`` held part of a chunk its summary did not count.  The
+    chunk is now booked and written whole, then the run stops."""
+    from ofc_fast.cli import options
+    from ofc_fast.parallel import LocalExecutor
+    from ofc_fast.parallel import cli as parallel_cli
+
+    monkeypatch.setattr(parallel_cli, "make_executor", lambda *a: LocalExecutor())
+    real = options.SpooledList.append
+
+    def append(self: Any, item: Any) -> None:
+        if self.count == 1:  # Ctrl-C after the first deal is written
+            os.kill(os.getpid(), signal.SIGINT)
+        real(self, item)
+
+    monkeypatch.setattr(options.SpooledList, "append", append)
+    out = tmp_path / "out.json"
+    args = ["play", "--players", "2", "--bots", "random", "--hands", "12", "--seed", "4"]
+    args += ["--workers", "1", "--chunk-size", "3", "--independent", "--quiet"]
+    code = main([*args, "--json", str(out)])
+    capsys.readouterr()
+    assert code == 130
+    doc = json.loads(out.read_text())
+    assert doc["interrupted"] is True
+    assert [d["deal"] for d in doc["deals"]] == [1, 2, 3]  # the first chunk, whole
+    assert doc["hands"] == 3
+    for s in range(2):  # the totals are those of the deals on record
+        assert doc["totals"][s] == sum(d["net"][s] for d in doc["deals"])

@@ -5,12 +5,15 @@ Ctrl-C stops between two deals (registered by :func:`add_commands`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
+from ..files import atomic_file
 from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
@@ -39,6 +42,14 @@ if TYPE_CHECKING:
 __all__ = ["add_commands"]
 
 SHOW_DEALS = 10  # print every deal of a match this short
+SEAT_JUSTIFY: tuple[Justify, ...] = ("right", "left") + ("right",) * 6
+"""The columns of a summary per seat: seat, bot, then its figures."""
+
+
+def seat_columns(fantasyland: str) -> list[str]:
+    """The columns of a summary per seat, ``fantasyland`` the title of its share of
+    Fantasyland deals."""
+    return ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", fantasyland, "roy/deal"]
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -109,114 +120,109 @@ def run_play(args: argparse.Namespace) -> int:
         if args.show is not None
         else (args.hands if args.hands <= SHOW_DEALS else 0)
     )
-    # each deal is written as it ends (--json: to a temporary file until the summary
-    # is known), none is kept: a long match's memory does not grow with --hands
-    deals = SpooledList() if args.json else None
-    hist = HistoryFile(args.history) if args.history else None  # (closed below)
-    advance, close = progress(args.hands, not quiet and show == 0 and args.hands >= 50)
-    decisions = 0
-
-    def on_deal(game: Any, result: Any) -> None:
-        nonlocal decisions
-        decisions += game.decisions
-        i = match.hands_played
-        if deals is not None:
-            deals.append(deal_json(i, game.seed, result.to_dict(), None))
-        if hist is not None:
-            if hist.histories is None:  # one hand-history line per deal (arena/history.py)
-                from ..arena.history import deal_record
-
-                hist.write(json.dumps(deal_record(game, i - 1, names)))
-            else:
-                hist.histories.append(game.history())
-        if i <= show and not quiet:
-            print_deal(i, game, result, names)
-        advance()
-
-    from ..arena import sigterm_as_sigint
-
-    t0 = time.perf_counter()
-    stop = StopOnSigint()
-    try:
-        with stop, sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
-            for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
-                if match.is_over or stop.requested:
-                    break
-                match.play(bots, 1, on_deal=on_deal)
-    except KeyboardInterrupt:  # a second Ctrl-C: stop at once
-        stop.requested = True
-    finally:
-        close()
-        if hist is not None:
-            hist.close(preset, players, match.seed, names)
-    elapsed = time.perf_counter() - t0
-    summary = match.summary()
-    interrupted = stop.requested
-    if interrupted:
-        print(
-            f"interrupted: {match.hands_played} of {args.hands} deals played",
-            file=sys.stderr,
+    with contextlib.ExitStack() as files:  # (closed however the match ends)
+        # each deal is written as it ends (--json: to a temporary file until the summary
+        # is known), none is kept: a long match's memory does not grow with --hands
+        head = {"rules": preset.name, "players": players, "seed": match.seed, "bots": names}
+        deals = files.enter_context(SpooledList()) if args.json else None
+        hist = (
+            files.enter_context(HistoryFile(args.history, head)) if args.history else None
         )
-    if not quiet:
-        cols = ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", "in FL", "roy/deal"]
-        just: list[Justify] = [
-            "right",
-            "left",
-            "right",
-            "right",
-            "right",
-            "right",
-            "right",
-            "right",
-        ]
-        if match.stacks is not None:
-            cols.append("stack")
-            just.append("right")
-        rows = []
-        for s, d in enumerate(summary):
-            ci = d["ci95"]
-            row = [
-                s,
-                names[s],
-                f"{d['mean']:+.2f}",
-                f"±{ci:.2f}" if ci is not None else "-",
-                f"{d['total']:+d}",
-                pct(d["foul_rate"]),
-                pct(d["fantasyland_rate"]),
-                f"{d['mean_royalties']:.2f}",
-            ]
+        advance, close = progress(args.hands, not quiet and show == 0 and args.hands >= 50)
+        decisions = 0
+
+        def on_deal(game: Any, result: Any) -> None:
+            nonlocal decisions
+            decisions += game.decisions
+            i = match.hands_played
+            if deals is not None:
+                deals.append(deal_json(i, game.seed, result.to_dict(), None))
+            if hist is not None:
+                if (
+                    hist.histories is None
+                ):  # one hand-history line per deal (arena/history.py)
+                    from ..arena.history import deal_record
+
+                    hist.write(json.dumps(deal_record(game, i - 1, names)))
+                else:
+                    hist.append(game.history())
+            if i <= show and not quiet:
+                print_deal(i, game, result, names)
+            advance()
+
+        from ..arena import sigterm_as_sigint
+
+        t0 = time.perf_counter()
+        stop = StopOnSigint()
+        try:
+            with stop, sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
+                for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
+                    if match.is_over or stop.requested:
+                        break
+                    match.play(bots, 1, on_deal=on_deal)
+        except KeyboardInterrupt:  # a second Ctrl-C: stop at once
+            stop.requested = True
+        finally:
+            close()
+        elapsed = time.perf_counter() - t0
+        summary = match.summary()
+        interrupted = stop.requested
+        if interrupted:
+            print(
+                f"interrupted: {match.hands_played} of {args.hands} deals played",
+                file=sys.stderr,
+            )
+        if not quiet:
+            cols = seat_columns("in FL")
+            just = list(SEAT_JUSTIFY)
             if match.stacks is not None:
-                row.append(d["stack"])
-            rows.append(row)
-        table(
-            f"{preset.name}: {match.hands_played} deals, {players} players, seed "
-            f"{match.seed}",
-            cols,
-            rows,
-            justify=just,
-        )
-        wrap(
-            f"Points per deal with a 95% confidence interval ({interval_method()}); "
-            f"fouls and deals played in Fantasyland as shares of the deals; mean "
-            f"royalties per deal."
-        )
-        print(
-            f"{decisions:,} decisions in {elapsed:.2f} s "
-            f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
-        )
-        if match.is_over and match.hands_played < args.hands:
-            print("the match ended early: fewer than two seats have chips left")
-    if deals is not None:
-        run: dict[str, Any] = {
-            "seconds": elapsed,
-            "decisions": decisions,
-            "interrupted": interrupted,
-        }
-        # (the keys of a parallel run's JSON too: one shape)
-        emit_play_json(
-            args, match, preset, names, deals, **run, mode="match", executor=None
-        )
-    return 130 if interrupted else 0
+                cols.append("stack")
+                just.append("right")
+            rows = []
+            for s, d in enumerate(summary):
+                ci = d["ci95"]
+                row = [
+                    s,
+                    names[s],
+                    f"{d['mean']:+.2f}",
+                    f"±{ci:.2f}" if ci is not None else "-",
+                    f"{d['total']:+d}",
+                    pct(d["foul_rate"]),
+                    pct(d["fantasyland_rate"]),
+                    f"{d['mean_royalties']:.2f}",
+                ]
+                if match.stacks is not None:
+                    row.append(d["stack"])
+                rows.append(row)
+            table(
+                f"{preset.name}: {match.hands_played} deals, {players} players, seed "
+                f"{match.seed}",
+                cols,
+                rows,
+                justify=just,
+            )
+            wrap(
+                f"Points per deal with a 95% confidence interval ({interval_method()}); "
+                f"fouls and deals played in Fantasyland as shares of the deals; mean "
+                f"royalties per deal."
+            )
+            print(
+                f"{decisions:,} decisions in {elapsed:.2f} s "
+                f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+            )
+            if match.is_over and match.hands_played < args.hands:
+                print("the match ended early: fewer than two seats have chips left")
+        if deals is not None:
+            run: dict[str, Any] = {
+                "seconds": elapsed,
+                "decisions": decisions,
+                "interrupted": interrupted,
+            }
+            # (the keys of a parallel run's JSON too: one shape)
+            emit_play_json(
+                args, match, preset, names, deals, **run, mode="match", executor=None
+            )
+        return 130 if interrupted else 0
 
 
 def play_parallel(
@@ -244,31 +250,34 @@ def play_parallel(
             )
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or json_only(args)
-    # each chunk's deals are written as they come back (--json: to a temporary file
-    # until the summary is known), none is kept: memory does not grow with --hands
-    deals = SpooledList() if args.json else None
-    hist = HistoryFile(args.history) if args.history else None  # (closed below)
-    decisions = units = 0
-    last_unit = -1
+    with contextlib.ExitStack() as files:  # (closed however the run ends)
+        # each chunk's deals are written as they come back (--json: to a temporary file
+        # until the summary is known), none is kept: memory does not grow with --hands
+        head = {"rules": preset.name, "players": players, "seed": seed, "bots": names}
+        deals = files.enter_context(SpooledList()) if args.json else None
+        hist = (
+            files.enter_context(HistoryFile(args.history, head)) if args.history else None
+        )
+        decisions = units = 0
+        last_unit = -1
 
-    def on_chunk(res: Any) -> None:
-        nonlocal decisions, units, last_unit
-        for o in res.outcomes:
-            decisions += o["decisions"]
-            units += o["deal"] != last_unit  # (a unit's deals come together)
-            last_unit = o["deal"]
-            if deals is not None:
-                outcome = {k: v for k, v in o.items() if k != "declared"}  # (seats)
-                deals.append(deal_json(o["deal"] + 1, o["seed"], outcome, o["fl_deal"]))
-        for line in res.lines:  # (--history only)
-            assert hist is not None
-            if hist.histories is None:
-                hist.write(line)
-            else:
-                hist.histories.append(json.loads(line)["history"])
+        def on_chunk(res: Any) -> None:
+            nonlocal decisions, units, last_unit
+            for o in res.outcomes:
+                decisions += o["decisions"]
+                units += o["deal"] != last_unit  # (a unit's deals come together)
+                last_unit = o["deal"]
+                if deals is not None:
+                    outcome = {k: v for k, v in o.items() if k != "declared"}  # (seats)
+                    deals.append(deal_json(o["deal"] + 1, o["seed"], outcome, o["fl_deal"]))
+            for line in res.lines:  # (--history only)
+                assert hist is not None
+                if hist.histories is None:
+                    hist.write(line)
+                else:
+                    hist.append(json.loads(line)["history"])
 
-    t0 = time.perf_counter()
-    try:
+        t0 = time.perf_counter()
         run, executor, interrupted = play_run(
             args,
             preset,
@@ -279,112 +288,113 @@ def play_parallel(
             progress=not quiet and args.hands >= 50 and sys.stderr.isatty(),
             on_chunk=on_chunk,
         )
-    finally:
-        if hist is not None:
-            hist.close(preset, players, seed, names)
-    elapsed = time.perf_counter() - t0
-    match = run.match
-    if interrupted:
-        print(f"interrupted: {units} of {args.hands} deals played", file=sys.stderr)
-    chains = run.spec.fantasyland
-    if not quiet:
-        fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
-        rows = [
-            [
-                s,
-                names[s],
-                f"{d['mean']:+.2f}",
-                f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-",
-                f"{d['total']:+d}",
-                pct(d["foul_rate"]),
-                pct(d[fl_key]),
-                f"{d['mean_royalties']:.2f}",
+        elapsed = time.perf_counter() - t0
+        match = run.match
+        if interrupted:
+            print(f"interrupted: {units} of {args.hands} deals played", file=sys.stderr)
+        chains = run.spec.fantasyland
+        if not quiet:
+            fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
+            rows = [
+                [
+                    s,
+                    names[s],
+                    f"{d['mean']:+.2f}",
+                    f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-",
+                    f"{d['total']:+d}",
+                    pct(d["foul_rate"]),
+                    pct(d[fl_key]),
+                    f"{d['mean_royalties']:.2f}",
+                ]
+                for s, d in enumerate(match.summary())
             ]
-            for s, d in enumerate(match.summary())
-        ]
-        what = (
-            f"{match.hands_played} deals ({units} deals and the "
-            f"Fantasyland deals they earned)"
-            if chains
-            else f"{match.hands_played} independent deals"
-        )
-        table(
-            f"{preset.name}: {what}, {players} players, seed {seed}, {executor}",
-            [
-                "seat",
-                "bot",
-                "pts/deal",
-                "95% CI",
-                "total",
-                "fouls",
-                "in FL" if chains else "FL earned",
-                "roy/deal",
-            ],
-            rows,
-            justify=["right", "left", "right", "right", "right", "right", "right", "right"],
-        )
-        wrap(
-            (
-                "Each deal with the Fantasyland deals it earns (--workers/--ray): "
-                "Fantasyland is played, deals played in Fantasyland as a share of "
-                "the deals. "
+            what = (
+                f"{match.hands_played} deals ({units} deals and the "
+                f"Fantasyland deals they earned)"
                 if chains
-                else "Independent deals (--independent): no Fantasyland is played, "
-                "the Fantasyland earned is shown as a share of the deals. "
+                else f"{match.hands_played} independent deals"
             )
-            + f"Points per deal with a 95% confidence interval ({interval_method()})."
-        )
-        print(
-            f"{decisions:,} decisions in {elapsed:.2f} s "
-            f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
-        )
-    if deals is not None:
-        mode = "fantasyland-chains" if chains else "independent"
-        stats: dict[str, Any] = {
-            "seconds": elapsed,
-            "decisions": decisions,
-            "interrupted": interrupted,
-        }
-        emit_play_json(
-            args, match, preset, names, deals, **stats, mode=mode, executor=executor
-        )
-    return 130 if interrupted else 0
+            table(
+                f"{preset.name}: {what}, {players} players, seed {seed}, {executor}",
+                seat_columns("in FL" if chains else "FL earned"),
+                rows,
+                justify=SEAT_JUSTIFY,
+            )
+            wrap(
+                (
+                    "Each deal with the Fantasyland deals it earns (--workers/--ray): "
+                    "Fantasyland is played, deals played in Fantasyland as a share of "
+                    "the deals. "
+                    if chains
+                    else "Independent deals (--independent): no Fantasyland is played, "
+                    "the Fantasyland earned is shown as a share of the deals. "
+                )
+                + f"Points per deal with a 95% confidence interval ({interval_method()})."
+            )
+            print(
+                f"{decisions:,} decisions in {elapsed:.2f} s "
+                f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+            )
+        if deals is not None:
+            mode = "fantasyland-chains" if chains else "independent"
+            stats: dict[str, Any] = {
+                "seconds": elapsed,
+                "decisions": decisions,
+                "interrupted": interrupted,
+            }
+            emit_play_json(
+                args, match, preset, names, deals, **stats, mode=mode, executor=executor
+            )
+        return 130 if interrupted else 0
 
 
 class HistoryFile:
-    """``play --history PATH``, opened before the first deal, each deal written as it
-    ends: a hand-history line (``.jsonl``: :meth:`write`), or its history spooled in
-    :attr:`histories` until :meth:`close` writes the whole JSON history; none kept in
-    memory.  An OSError is an OfcError naming ``--history``."""
+    """``play --history PATH``, opened before the first deal (``with``), each deal
+    written as it ends: a hand-history line (``.jsonl``: :meth:`write`), or its
+    history (:meth:`append`) spooled until the block ends and the whole JSON history,
+    ``head`` and its deals, is written; none kept in memory.  The file is written
+    whole or not at all (:func:`ofc_fast.files.atomic_file`): a run that fails
+    before its first deal leaves the file that was there; one stopped later (Ctrl-C,
+    an error) writes the deals it played.  An OSError is an OfcError naming
+    ``--history``."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, head: dict[str, Any]) -> None:
         self.path = path
-        self.histories = None if path.endswith(".jsonl") else SpooledList("--history")
-        with writing("--history", path):
-            self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - close()
+        self.head = head
+        self.deals = 0  # written so far
+        self.histories: SpooledList | None = None
+        self._files = contextlib.ExitStack()
+
+    def __enter__(self) -> HistoryFile:
+        with contextlib.ExitStack() as files:  # (all closed if one fails to open)
+            if not self.path.endswith(".jsonl"):
+                self.histories = files.enter_context(SpooledList("--history"))
+            with writing("--history", self.path):
+                raw = files.enter_context(atomic_file(self.path))
+            self._text = io.TextIOWrapper(raw, encoding="utf-8")
+            self._files = files.pop_all()
+        return self
 
     def write(self, line: str) -> None:
         """One hand-history line (``.jsonl``)."""
         with writing("--history", self.path):
-            self._file.write(line + "\n")
+            self._text.write(line + "\n")
+        self.deals += 1
 
-    def close(self, preset: RuleSet, players: int, seed: int, names: list[str]) -> None:
-        """The whole JSON history's head and deals written (not ``.jsonl``), then the
-        file closed."""
-        with writing("--history", self.path):
-            try:
-                if self.histories is not None:
-                    head = {
-                        "rules": preset.name,
-                        "players": players,
-                        "seed": seed,
-                        "bots": names,
-                    }
-                    write_json(self._file, head, ("deals", self.histories))
-            finally:
-                self._file.close()
-                if self.histories is not None:
-                    self.histories.close()
+    def append(self, history: dict[str, Any]) -> None:
+        """One deal's history (the JSON history)."""
+        assert self.histories is not None
+        self.histories.append(history)
+        self.deals += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        if exc[0] is not None and not self.deals:  # failed before any deal:
+            self._files.__exit__(*exc)  # the temporary file dropped, PATH as it was
+            return
+        with writing("--history", self.path), self._files:
+            if self.histories is not None:
+                write_json(self._text, self.head, ("deals", self.histories))
+            self._text.detach()  # (flushed into the file, which atomic_file renames)
 
 
 DEAL_KEYS = (
@@ -434,22 +444,19 @@ def emit_play_json(
 ) -> None:
     """The ``--json`` record of ``ofc-fast play``: the match, its rules and bots,
     timing, ``extra`` fields (``interrupted``, ``mode``, ``executor``), then the
-    deals (their temporary file dropped after)."""
-    try:
-        emit_json(
-            args,
-            {
-                **match.to_dict(),
-                "rule_set": preset.to_dict(),
-                "bots": names,
-                "seconds": seconds,
-                "decisions": decisions,
-                **extra,
-            },
-            ("deals", deals),
-        )
-    finally:
-        deals.close()
+    deals."""
+    emit_json(
+        args,
+        {
+            **match.to_dict(),
+            "rule_set": preset.to_dict(),
+            "bots": names,
+            "seconds": seconds,
+            "decisions": decisions,
+            **extra,
+        },
+        ("deals", deals),
+    )
 
 
 def add_commands(sub: Any) -> None:

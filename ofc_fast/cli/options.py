@@ -414,7 +414,7 @@ class SpooledList:
     def __init__(self, option: str = "--json") -> None:
         self.option = option  # the output it is for, named in an error
         with self._spooling():
-            # closed by close(), or with the object (a command that failed half-way)
+            # closed by close() or at the end of a ``with`` block
             self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self.count = 0
 
@@ -447,6 +447,13 @@ class SpooledList:
     def close(self) -> None:
         """Drop the temporary file."""
         self._file.close()
+
+    def __enter__(self) -> SpooledList:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """The temporary file dropped however the block ends (a match that raised)."""
+        self.close()
 
 
 def emit_json(

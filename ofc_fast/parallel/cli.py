@@ -71,8 +71,8 @@ only share the CPUs (and each holds its own copy of the bots)."""
 
 MAX_PLANNED_HANDS = 10_000_000
 """``--hands`` of a run planned up front (``--workers``, ``--ray``, ``selfplay``) is at
-most this many: every chunk is listed before the first is played, and a ``play``
-keeps every deal's outcome (about 1.2 kB a deal) for its summary."""
+most this many: every chunk is listed before the first is played (a ``play`` writes
+each chunk's deals as it comes back, and keeps only each deal's points)."""
 
 
 def check_workers(workers: int | None) -> None:
@@ -164,6 +164,7 @@ def play_run(
     as it comes; the run keeps none (its outcomes and lines are empty), only its match.
     After Ctrl-C the match holds the chunks that were back, in deal order, up to the
     first one missing."""
+    from ..arena import sigint_deferred
     from ._plan import book, new_match
     from ._progress import Progress
     from ._run import ParallelRun, play_parallel
@@ -174,9 +175,10 @@ def play_run(
     done = new_match(spec)  # the chunks played, booked in deal order
 
     def took(res: Any) -> None:
-        on_chunk(res)
-        for o in res.outcomes:
-            book(done, o)
+        with sigint_deferred():  # booked and written whole: Ctrl-C after both
+            for o in res.outcomes:
+                book(done, o)
+            on_chunk(res)
         bar.advance(res.stop - res.start)
 
     with executor_of(args) as ex:
