@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ __all__ = [
     "atomic_file",
     "atomic_write",
     "check_writable",
+    "remove_leftovers",
     "temporary_path",
     "written_in_place",
 ]
@@ -74,6 +76,31 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         with open(tmp, "xb"):
             pass
         tmp.unlink()
+
+
+_LEFTOVER = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp")
+
+
+def remove_leftovers(folder: Path) -> list[str]:
+    """Remove from ``folder`` the temporary files (:func:`temporary_path`'s
+    ``.<name>.<pid>.<hex>.tmp``) that writers killed before their rename left there,
+    each as large as what it was writing; return their names.  For a folder that one
+    run holds (its lock taken), as that run starts or resumes: no other writer's
+    file is in flight.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in (".a.npz.7.0123abcd.tmp", ".a.tmp", "a.npz.tmp"):
+    ...         Path(folder, name).touch()
+    ...     print(remove_leftovers(Path(folder)), sorted(os.listdir(folder)))
+    ['.a.npz.7.0123abcd.tmp'] ['.a.tmp', 'a.npz.tmp']
+    """
+    removed = []
+    for stray in sorted(folder.glob(".*.tmp")):
+        if _LEFTOVER.fullmatch(stray.name) and not stray.is_dir():
+            stray.unlink(missing_ok=True)
+            removed.append(stray.name)
+    return removed
 
 
 @contextlib.contextmanager
