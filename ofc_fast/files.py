@@ -1,6 +1,8 @@
-"""Output files that a kill never leaves half-written (:func:`atomic_write`): the
-arena's ``--json`` report and HTML pages, the value models and training steps of
-:mod:`ofc_fast.learned`, the self-play shards and manifests of :mod:`ofc_fast.parallel`.
+"""Output files that a kill never leaves half-written (:func:`atomic_file`): every
+command's ``--json`` file (:mod:`ofc_fast.cli.options`), the value
+models, training steps, run files and reports of :mod:`ofc_fast.learned`, the
+self-play shards and manifests of :mod:`ofc_fast.parallel`; the arena's HTML pages
+take their names from :func:`temporary_path` and :func:`written_in_place`.
 
 A new file is written beside its target under a name of its own
 (:func:`temporary_path`), then renamed over it: a reader sees the old file or the new
@@ -61,17 +63,18 @@ def temporary_path(target: Path) -> Path:
 
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Raise the :class:`OSError` that :func:`atomic_file` would meet writing ``path``,
-    before any work: an existing file that takes no writing (read-only, ``/proc``'s)
-    and, for a path not :func:`written_in_place`, a folder that takes no new file
-    (read-only, or a name too long for its temporary file), tried by making and
-    removing one of its temporary files.
+    before any work: an existing regular file that takes no writing (read-only,
+    ``/proc``'s) and, for a path not :func:`written_in_place` or not there, a folder
+    that takes no new file (read-only, ``/proc``, or a name too long for its
+    temporary file), tried by making and removing one of its temporary files.
 
     >>> check_writable("/dev/null")
     """
-    if os.path.exists(path):
+    exists = os.path.exists(path)
+    if os.path.isfile(path):  # (not a FIFO: opening one waits for its reader)
         with open(path, "ab"):  # (nothing written)
             pass
-    if not written_in_place(path):
+    if not exists or not written_in_place(path):  # (/proc/x.json: its folder's)
         tmp = temporary_path(Path(os.path.realpath(path)))
         with open(tmp, "xb"):
             pass
