@@ -76,9 +76,9 @@ from ofc_fast.timing import (
     machine_info,
     output_file,
     per_unit_ns,
+    print_or_write_json,
     rate_text,
     time_runner,
-    write_json,
 )
 
 __all__ = ["TARGETS", "deal", "main", "reference_key", "reference_score_ofc"]
@@ -1030,7 +1030,7 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
             "agreement": agreement,
             "notes": notes,
         }
-        write_json(doc, args.json, json_out)
+        print_or_write_json(doc, args.json, json_out)
 
     if failed:
         return 1

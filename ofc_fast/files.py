@@ -1,6 +1,8 @@
-"""Output files that a kill never leaves half-written (:func:`atomic_write`): the
-arena's ``--json`` report and HTML pages, the value models and training steps of
-:mod:`ofc_fast.learned`, the self-play shards and manifests of :mod:`ofc_fast.parallel`.
+"""Output files that a kill never leaves half-written (:func:`atomic_file`): every
+command's ``--json`` file (:mod:`ofc_fast.cli.options`), the value
+models, training steps, run files and reports of :mod:`ofc_fast.learned`, the
+self-play shards and manifests of :mod:`ofc_fast.parallel`; the arena's HTML pages
+take their names from :func:`temporary_path` and :func:`written_in_place`.
 
 A new file is written beside its target under a name of its own
 (:func:`temporary_path`), then renamed over it: a reader sees the old file or the new
@@ -13,25 +15,38 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["atomic_file", "atomic_write", "temporary_path", "written_in_place"]
+__all__ = [
+    "atomic_file",
+    "atomic_write",
+    "check_writable",
+    "remove_leftovers",
+    "temporary_path",
+    "written_in_place",
+]
 
 
 def written_in_place(path: str | os.PathLike[str]) -> bool:
     """Whether the output ``path`` is there and is no regular file: a device
     (``/dev/null``), a FIFO, ``/dev/stdout``.  Such a file is written to as it is:
     the temporary file and rename of the other outputs would put a regular file in
-    its place (as root, over ``/dev/null`` itself).
+    its place (as root, over ``/dev/null`` itself).  Every path under ``/dev/`` or
+    ``/proc/`` is one, even where it leads to a regular file (``/dev/stdout`` of a
+    ``> out.json``): a rename would replace the link itself.
 
     >>> written_in_place("/dev/null"), written_in_place("no-such-file.json")
     (True, False)
     """
-    p = Path(path)
-    return p.exists() and not p.is_file()
+    if os.path.abspath(path).startswith(("/dev/", "/proc/")):
+        return True  # (/dev/stdout redirected to a file: that file, written as it is)
+    real = os.path.realpath(path)
+    return os.path.exists(real) and not os.path.isfile(real)
 
 
 def temporary_path(target: Path) -> Path:
@@ -46,13 +61,60 @@ def temporary_path(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise the :class:`OSError` that :func:`atomic_file` would meet writing ``path``,
+    before any work: an existing regular file that takes no writing (read-only,
+    ``/proc``'s) and, for a path not :func:`written_in_place` or not there, a folder
+    that takes no new file (read-only, ``/proc``, or a name too long for its
+    temporary file), tried by making and removing one of its temporary files.
+
+    >>> check_writable("/dev/null")
+    """
+    exists = os.path.exists(path)
+    if os.path.isfile(path):  # (not a FIFO: opening one waits for its reader)
+        with open(path, "ab"):  # (nothing written)
+            pass
+    if not exists or not written_in_place(path):  # (/proc/x.json: its folder's)
+        tmp = temporary_path(Path(os.path.realpath(path)))
+        with open(tmp, "xb"):
+            pass
+        tmp.unlink()
+
+
+_LEFTOVER = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp")
+
+
+def remove_leftovers(folder: Path) -> list[str]:
+    """Remove from ``folder`` the temporary files (:func:`temporary_path`'s
+    ``.<name>.<pid>.<hex>.tmp``) that writers killed before their rename left there,
+    each as large as what it was writing; return their names.  For a folder that one
+    run holds (its lock taken), as that run starts or resumes: no other writer's
+    file is in flight.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in (".a.npz.7.0123abcd.tmp", ".a.tmp", "a.npz.tmp"):
+    ...         Path(folder, name).touch()
+    ...     print(remove_leftovers(Path(folder)), sorted(os.listdir(folder)))
+    ['.a.npz.7.0123abcd.tmp'] ['.a.tmp', 'a.npz.tmp']
+    """
+    removed = []
+    for stray in sorted(folder.glob(".*.tmp")):
+        if _LEFTOVER.fullmatch(stray.name) and not stray.is_dir():
+            stray.unlink(missing_ok=True)
+            removed.append(stray.name)
+    return removed
+
+
 @contextlib.contextmanager
 def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """A binary file to write the new contents of ``path`` into, bit by bit (a long
     ``play``'s deals), renamed over ``path`` when the block ends, flushed to disk,
-    with the permissions a new file gets (the umask's).  A write or rename that fails
-    (a full disk, a folder at ``path``, Ctrl-C) removes the temporary file: ``path``
-    is as it was.  A ``path`` :func:`written_in_place` is written to as it is.
+    with the permissions of the file it replaces (a new file: the umask's).  A
+    symbolic link stays one: the file it leads to gets the new contents (its
+    temporary file beside that one).  A write or rename that fails (a full disk, a
+    folder at ``path``, Ctrl-C) removes the temporary file: ``path`` is as it was.  A
+    ``path`` :func:`written_in_place` is written to as it is.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -63,15 +125,21 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     True
     b'new' ['a.txt']
     """
-    target = Path(path)
-    if written_in_place(target):
-        with open(target, "wb") as f:
+    if written_in_place(path):
+        with open(path, "wb") as f:
             yield f
         return
+    target = Path(os.path.realpath(path))
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = None  # (a new file)
     tmp = temporary_path(target)
     f = open(tmp, "wb")  # noqa: SIM115 - closed below (one not made is none of ours)
     try:
         with f:
+            if mode is not None:
+                os.chmod(f.fileno(), mode)
             yield f
             f.flush()
             os.fsync(f.fileno())

@@ -504,7 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, json_out)
 
 
-def write_json(doc: dict[str, Any], path: str, json_out: TextIO) -> None:
+def print_or_write_json(doc: dict[str, Any], path: str, json_out: TextIO) -> None:
     """``--json [PATH]``: the document alone on ``json_out`` for "-", else written to
     PATH (and a line saying so on standard output)."""
     if path == "-":
@@ -573,7 +573,7 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
             ],
             "agreement": {"ok": not failed, "failed": failed},
         }
-        write_json(doc, args.json, json_out)
+        print_or_write_json(doc, args.json, json_out)
     if failed:
         return 1
     return 2 if missed and args.strict else 0

@@ -141,6 +141,56 @@ def test_an_existing_file_that_takes_no_writing_is_refused_before_the_match(
         assert err.count("\n") == 1
 
 
+def _refused_before_the_match(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, path: Path
+) -> str:
+    """``play --json path``'s error, the match never played."""
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the match was played")
+
+    monkeypatch.setattr(ofc.Match, "play", played)
+    code, out, err = run(
+        capsys, "play", "--hands", "2", "--bots", "random", "--json", str(path)
+    )
+    assert (code, out) == (2, "")
+    assert err.startswith(f"ofc-fast: error: --json: cannot write {str(path)!r}: ")
+    return err
+
+
+def test_an_existing_file_whose_temporary_file_cannot_be_made_is_refused_before_the_match(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``play --json FILE`` where FILE exists and takes writing but the new file
+    written beside it cannot be made (here: its longer name is too long, even for
+    root) passed the check, played the whole match, then failed writing it."""
+    path = tmp_path / ("r" * 240)
+    path.write_text("old")
+    with pytest.raises(OSError):  # (what the writer runs into: a longer name beside it)
+        open(tmp_path / ("." + path.name + ".1234.abcdabcd.tmp"), "x").close()
+    err = _refused_before_the_match(capsys, monkeypatch, path)
+    assert "File name too long" in err
+    assert path.read_text() == "old" and os.listdir(tmp_path) == [path.name]
+
+
+@pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() == 0,
+    reason="run on a machine where a folder's permissions bind (not as root)",
+)
+def test_an_existing_file_in_a_read_only_folder_is_refused_before_the_match(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A writable file in a folder that takes no new file (chmod 555) passed the
+    check; the writer, which makes a new file beside it, failed after the match."""
+    path = tmp_path / "out.json"
+    path.write_text("old")
+    tmp_path.chmod(0o555)
+    try:
+        _refused_before_the_match(capsys, monkeypatch, path)
+    finally:
+        tmp_path.chmod(0o755)
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
 @pytest.mark.parametrize("suffix", [".json", ".jsonl"])
 def test_a_history_that_fills_the_disk_names_history(

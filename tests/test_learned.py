@@ -2329,3 +2329,23 @@ def test_write_model_writes_a_fifo_in_place(tmp_path: Path) -> None:
     finally:
         os.close(reader)
     assert [f.name for f in tmp_path.iterdir()] == ["pipe.ofcvm"]
+
+
+def test_training_removes_what_a_killed_run_left(tmp_path: Path) -> None:
+    """A run killed while writing a step or model left its hidden temporary file
+    (``.<name>.<pid>.<hex>.tmp``, as large as the file), a new one each time; the
+    run that resumes removes them, and no file of the user's."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    left = [".positions.npz.4242.0123abcd.tmp", ".pineapple-2p.ofcvm.7.deadbeef.tmp"]
+    mine = [".notes.tmp", "positions.npz.tmp", ".a.b.tmp"]
+    for name in left + mine:
+        (out / name).write_bytes(b"x" * 100)
+    assert main(args) == 0
+    names = set(os.listdir(out))
+    assert not names & set(left)
+    assert set(mine) <= names

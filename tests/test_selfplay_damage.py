@@ -304,3 +304,28 @@ def test_selfplay_dataset_checks_its_seed_first(tmp_path: Path, seed: Any) -> No
 
     with pytest.raises(TableError, match=r"^seed: "):
         selfplay_dataset(tmp_path / "missing", seed=seed)
+
+
+def test_a_shard_write_that_fails_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shard's .npz was written to ``shard-N.npz.tmp`` and renamed, unflushed to
+    disk and left behind when its write failed (a full disk): the write fails as
+    it did and the folder holds no part of the shard."""
+    import errno
+
+    import ofc_fast.parallel.selfplay as selfplay_mod
+
+    def full(path: Any, arrays: Any) -> None:
+        if isinstance(path, (str, Path)):
+            path = open(path, "wb")  # noqa: SIM115 - (the old call: a path)
+        path.write(b"PK\x03\x04 half a shard")
+        path.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(selfplay_mod, "write_npz", full)
+    with pytest.raises(OSError, match="No space left"):
+        selfplay(spec(), tmp_path, shard_size=2, progress=False)
+    assert not [
+        p.name for p in tmp_path.iterdir() if p.name.startswith(("shard", ".shard"))
+    ]

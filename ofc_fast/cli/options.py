@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
-from ..files import atomic_file, atomic_write
+from ..files import atomic_file, atomic_write, check_writable
 from ..table import check_stacks
 
 __all__ = [
@@ -326,12 +326,7 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     if not os.path.isdir(folder):
         return f"cannot write {path!r}: no folder {folder!r}"
     try:
-        if os.path.isfile(path):  # one that takes no writing (read-only, /proc's)
-            with open(path, "a", encoding="utf-8"):  # (nothing written)
-                pass
-        elif not os.path.exists(path):  # a folder that takes no new file (/proc)
-            with tempfile.TemporaryFile(dir=folder):
-                pass
+        check_writable(path)  # (what the writer meets: a file, a folder's new file)
     except OSError as exc:
         return f"cannot write {path!r}: {exc.strerror}"
     return None

@@ -16,12 +16,12 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import ModelError
-from ..files import atomic_write
+from ..files import atomic_write, remove_leftovers
 
-__all__ = ["Run", "read_json", "write_json"]
+__all__ = ["Run", "read_json", "save_run_json"]
 
 
-def write_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
+def save_run_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
     """A run's JSON file, written whole or not at all (a kill leaves the old one)."""
     atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
 
@@ -66,7 +66,7 @@ class Run:
             if differs:  # the files first: a kill between finds the old config
                 for name in sorted({f for k in differs for f in redo[k]}):
                     (out / name).unlink(missing_ok=True)
-                write_json(cfg, config, sort_keys=True)
+                save_run_json(cfg, config, sort_keys=True)
         elif steps := sorted(p.name for p in out.glob("*.npz")):
             raise ModelError(  # (their settings are unknown: trusted, they mixed)
                 f"{out} holds saved steps ({', '.join(steps[:3])}"
@@ -75,7 +75,8 @@ class Run:
                 "steps to start again"
             )
         else:
-            write_json(cfg, config, sort_keys=True)
+            save_run_json(cfg, config, sort_keys=True)
+        remove_leftovers(out)  # (what a killed run's writes left: model-sized)
         cost = out / "cost.json"
         self.cost: dict[str, float] = read_json(cost) if cost.exists() else {}
         if not all(isinstance(v, (int, float)) for v in self.cost.values()):
@@ -121,7 +122,7 @@ class Run:
         cast(Any, np.savez)(buf, **arrays)
         atomic_write(path, buf.getvalue())
         self.cost[name] = round(time.perf_counter() - t0, 2)
-        write_json(self.out / "cost.json", self.cost)
+        save_run_json(self.out / "cost.json", self.cost)
         return arrays
 
 

@@ -66,7 +66,7 @@ from ._data import (
 )
 from ._fit import c_check, require_torch
 from ._report import markdown, report_files
-from ._run import Run, read_json, write_json
+from ._run import Run, read_json, save_run_json
 from .model import FEATURES, ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -557,7 +557,7 @@ def train(
             "c_vs_fit_max_abs_diff": c_check(model, saved),
         }
         report_files(report, run.out, say)
-        write_json(report_path, report)
+        save_run_json(report_path, report)
         return report
 
 

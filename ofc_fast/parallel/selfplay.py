@@ -55,16 +55,15 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from ..errors import GameError, SelfPlayError, quote
-from ..files import atomic_write
+from ..files import atomic_file, atomic_write, remove_leftovers
 from ._executors import Executor, LocalExecutor, whole_count
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
@@ -87,9 +86,10 @@ DEFAULT_SHARD = 100
 _KINDS = ("npz", "jsonl")
 
 
-def write_npz(path: str | Path, arrays: dict[str, np.ndarray]) -> None:
+def write_npz(path: str | Path | BinaryIO, arrays: dict[str, np.ndarray]) -> None:
     """``np.savez_compressed`` with fixed member times, so the same arrays give the
-    same bytes (``np.load`` reads it).
+    same bytes (``np.load`` reads it), into a file or an open one (a shard's
+    :func:`~ofc_fast.files.atomic_file`).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "a.npz"
@@ -165,9 +165,8 @@ def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
     name = _shard_name(k)
     npz, jsonl = out / f"{name}.npz", out / f"{name}.jsonl"
     assert res.arrays is not None
-    tmp = out / f"{name}.npz.tmp"
-    write_npz(tmp, res.arrays)
-    os.replace(tmp, npz)
+    with atomic_file(npz) as f:
+        write_npz(f, res.arrays)
     atomic_write(jsonl, "".join(line + "\n" for line in res.lines).encode("utf-8"))
     return {
         "index": k,
@@ -305,9 +304,10 @@ def _selfplay(
                 f"another --out"
             )
         shards = _intact_shards(out, old, spec.chunks(shard_size), progress)
-    # what a kill left: write_npz's shard-*.npz.tmp, atomic_write's hidden
-    # .<name>.<pid>.<hex>.tmp (and the <name>.tmp of earlier versions)
-    for pattern in ("shard-*.tmp", ".shard-*.tmp", f"{MANIFEST}.tmp", f".{MANIFEST}.*.tmp"):
+    # what a kill left: atomic_file's hidden .<name>.<pid>.<hex>.tmp (and the
+    # shard-*.npz.tmp and <name>.tmp of earlier versions)
+    remove_leftovers(out)
+    for pattern in ("shard-*.tmp", ".shard-*.tmp", f"{MANIFEST}.tmp"):
         for stray in out.glob(pattern):
             stray.unlink(missing_ok=True)
     tasks = [

@@ -1,0 +1,75 @@
+"""Output files (:mod:`ofc_fast.files`): a symbolic link stays one and the file it
+leads to gets the new contents; a replaced file keeps its permissions;
+``/dev/stdout`` redirected to a file is written to as it is, never replaced."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from scripts import package_env
+
+from ofc_fast.files import atomic_write
+
+
+def test_a_symlinked_output_stays_a_link_and_its_file_gets_the_contents(
+    tmp_path: Path,
+) -> None:
+    """``--json link.json`` (``ln -s real/out.json link.json``) put a regular file in
+    place of the link, the file it led to left as it was."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "out.json").write_bytes(b"old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real / "out.json")
+    atomic_write(link, b"new")
+    assert link.is_symlink()
+    assert os.readlink(link) == str(real / "out.json")
+    assert (real / "out.json").read_bytes() == b"new"
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "real"]
+    assert os.listdir(real) == ["out.json"]
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444])
+def test_a_replaced_file_keeps_its_permissions(tmp_path: Path, mode: int) -> None:
+    """An existing 0600 file (a private report) became 0644 (the umask's)."""
+    out = tmp_path / "report.json"
+    out.write_bytes(b"old")
+    out.chmod(mode)
+    atomic_write(out, b"new")
+    assert stat.S_IMODE(out.stat().st_mode) == mode
+    assert out.read_bytes() == b"new"
+
+
+WRITE_STDOUT = """
+import os, sys
+from ofc_fast.files import written_in_place, atomic_write
+# (the old code renamed over /dev/stdout here: never let it reach atomic_write)
+if not written_in_place("/dev/stdout"):
+    sys.exit("/dev/stdout would be replaced")
+atomic_write("/dev/stdout", b'{"a": 1}\\n')
+"""
+
+
+@pytest.mark.skipif(not os.path.islink("/dev/stdout"), reason="run on Linux (/dev/stdout)")
+def test_dev_stdout_redirected_to_a_file_is_written_in_place(tmp_path: Path) -> None:
+    """``ofc-fast eval X --json /dev/stdout > out.json``: /dev/stdout leads to a
+    regular file, so it counted as one; the writer made a temporary file in /dev and
+    renamed it over the /dev/stdout link (as root) or failed (Permission denied)."""
+    before = os.readlink("/dev/stdout")
+    out = tmp_path / "out.json"
+    with open(out, "wb") as f:
+        done = subprocess.run(
+            [sys.executable, "-c", WRITE_STDOUT],
+            stdout=f,
+            stderr=subprocess.PIPE,
+            env=package_env(),
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == b'{"a": 1}\n'
+    assert os.path.islink("/dev/stdout") and os.readlink("/dev/stdout") == before
