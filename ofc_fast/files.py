@@ -55,10 +55,24 @@ def temporary_path(target: Path) -> Path:
     ``.report.json.4215.d186afad.tmp``: no file of the user's (``report.json.tmp``)
     and no other writer's is taken over.
 
+    A long name keeps its first :data:`NAME_BYTES` bytes in the temporary name, so
+    that a file whose name is near the file system's limit (255 bytes) can be
+    replaced too.
+
     >>> temporary_path(Path("out", "report.json")).name.startswith(".report.json.")
     True
+    >>> len(temporary_path(Path("r" * 250)).name) < 255
+    True
     """
-    return target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    name = target.name.encode("utf-8", "surrogateescape")[:NAME_BYTES]
+    short = name.decode("utf-8", "ignore")  # (no half of a character at the cut)
+    return target.with_name(f".{short}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+NAME_BYTES = 200
+"""The most bytes of a target's name that :func:`temporary_path` keeps: with the
+dot, the process id, the random part and ``.tmp`` (at most 33 bytes), the temporary
+name stays inside the 255 bytes file systems allow a name."""
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:

@@ -162,14 +162,20 @@ def test_an_existing_file_whose_temporary_file_cannot_be_made_is_refused_before_
     capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """``play --json FILE`` where FILE exists and takes writing but the new file
-    written beside it cannot be made (here: its longer name is too long, even for
-    root) passed the check, played the whole match, then failed writing it."""
-    path = tmp_path / ("r" * 240)
+    written beside it cannot be made passed the check, played the whole match, then
+    failed writing it. Here the writer's temporary file (``files.temporary_path``, the
+    one place its name comes from) is put in a folder that does not exist, which
+    binds even for root (the read-only folder below does not)."""
+    import ofc_fast.files
+
+    path = tmp_path / "out.json"
     path.write_text("old")
-    with pytest.raises(OSError):  # (what the writer runs into: a longer name beside it)
-        open(tmp_path / ("." + path.name + ".1234.abcdabcd.tmp"), "x").close()
+    gone = tmp_path / "no-such-folder"
+    monkeypatch.setattr(
+        ofc_fast.files, "temporary_path", lambda target: gone / f".{target.name}.tmp"
+    )
     err = _refused_before_the_match(capsys, monkeypatch, path)
-    assert "File name too long" in err
+    assert "No such file or directory" in err
     assert path.read_text() == "old" and os.listdir(tmp_path) == [path.name]
 
 

@@ -73,3 +73,17 @@ def test_dev_stdout_redirected_to_a_file_is_written_in_place(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == b'{"a": 1}\n'
     assert os.path.islink("/dev/stdout") and os.readlink("/dev/stdout") == before
+
+
+def test_a_file_whose_name_is_near_the_limit_can_be_replaced(tmp_path: Path) -> None:
+    """A file named with 240 characters could not be replaced: its temporary name
+    (the whole name and 22 more characters) passed the file system's 255 bytes, and
+    the write failed "File name too long". The temporary name keeps the first 200
+    bytes of the name (a character of several bytes never cut in two)."""
+    for name in ("r" * 240 + ".json", "é" * 126):
+        target = tmp_path / name
+        target.write_bytes(b"old")
+        atomic_write(target, b"new")
+        assert target.read_bytes() == b"new"
+        assert os.listdir(tmp_path) == [name]
+        target.unlink()
