@@ -153,7 +153,7 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     try:
         with f:
             if mode is not None:
-                os.chmod(f.fileno(), mode)
+                os.chmod(tmp, mode)  # (by name: Windows changes no mode by descriptor)
             yield f
             f.flush()
             os.fsync(f.fileno())
