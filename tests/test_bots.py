@@ -1140,9 +1140,10 @@ def test_make_bots_refuses_a_model_file_of_another_seat_count(name: str) -> None
     BotModelError naming the bot and both seat counts; at 2 seats it plays."""
     from pathlib import Path
 
+    import ofc_fast  # (the package under test: a checkout's, or an installed wheel's)
     from ofc_fast.errors import BotModelError
 
-    two = str(Path(__file__).parents[1] / "ofc_fast/learned/models/pineapple-2p.ofcvm")
+    two = str(Path(ofc_fast.__file__).parent / "learned/models/pineapple-2p.ofcvm")
     kw: dict[str, object] = {"model": two}
     if name == "search":  # (reproducible, and quick)
         kw.update(samples=4, time_budget=None)

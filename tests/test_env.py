@@ -2401,8 +2401,8 @@ def test_gymnasium_makes_the_ids_by_module_prefix_without_an_import() -> None:
     fresh interpreter (before: the docs gave no way, and a plain id is
     NamespaceNotFound).  Reference: Gymnasium's env checker and the id's spec."""
     pytest.importorskip("gymnasium", reason="pip install .[rl]")
-    doc = (Path(__file__).parents[1] / "docs" / "environments.md").read_text("utf-8")
-    assert 'gymnasium.make("ofc_fast.env:ofc_fast/Pineapple-v0")' in doc
+    from scripts import checkout_file, package_env
+
     code = (
         "import sys, gymnasium\n"
         "assert 'ofc_fast.env' not in sys.modules\n"
@@ -2414,6 +2414,12 @@ def test_gymnasium_makes_the_ids_by_module_prefix_without_an_import() -> None:
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=package_env(),
     )
     assert out.stdout.split() == ["ofc_fast/Pineapple-v0", "232"]
+    doc = checkout_file("docs/environments.md").read_text("utf-8")
+    assert 'gymnasium.make("ofc_fast.env:ofc_fast/Pineapple-v0")' in doc
