@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import sys
 import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..files import atomic_file
 from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
@@ -24,6 +22,7 @@ from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
+    atomic_text,
     check_count,
     check_output,
     emit_json,
@@ -353,7 +352,7 @@ class HistoryFile:
     written as it ends: a hand-history line (``.jsonl``: :meth:`write`), or its
     history (:meth:`append`) spooled until the block ends and the whole JSON history,
     ``head`` and its deals, is written; none kept in memory.  The file is written
-    whole or not at all (:func:`ofc_fast.files.atomic_file`): a run that fails
+    whole or not at all (:func:`~ofc_fast.cli.options.atomic_text`): a run that fails
     before its first deal leaves the file that was there; one stopped later (Ctrl-C,
     an error) writes the deals it played.  An OSError is an OfcError naming
     ``--history``."""
@@ -370,8 +369,7 @@ class HistoryFile:
             if not self.path.endswith(".jsonl"):
                 self.histories = files.enter_context(SpooledList("--history"))
             with writing("--history", self.path):
-                raw = files.enter_context(atomic_file(self.path))
-            self._text = io.TextIOWrapper(raw, encoding="utf-8")
+                self._text = files.enter_context(atomic_text(self.path))
             self._files = files.pop_all()
         return self
 
@@ -394,7 +392,6 @@ class HistoryFile:
         with writing("--history", self.path), self._files:
             if self.histories is not None:
                 write_json(self._text, self.head, ("deals", self.histories))
-            self._text.detach()  # (flushed into the file, which atomic_file renames)
 
 
 DEAL_KEYS = (

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
@@ -43,6 +43,7 @@ __all__ = [
     "add_json_option",
     "add_rules_option",
     "add_stacks_option",
+    "atomic_text",
     "check_count",
     "check_folder",
     "check_output",
@@ -451,6 +452,25 @@ class SpooledList:
         self.close()
 
 
+@contextlib.contextmanager
+def atomic_text(path: str) -> Iterator[TextIO]:
+    """:func:`ofc_fast.files.atomic_file` as a UTF-8 text file: an output written bit
+    by bit (``--json``, ``play --history``), renamed over ``path`` when the block
+    ends, or dropped on an error (``path`` as it was).
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     with atomic_text(os.path.join(folder, "out.json")) as f:
+    ...         _ = f.write("{}")
+    ...     print(open(os.path.join(folder, "out.json")).read(), os.listdir(folder))
+    {} ['out.json']
+    """
+    with atomic_file(path) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8")
+        yield text
+        text.detach()  # (flushed into the file, which atomic_file renames)
+
+
 def emit_json(
     args: argparse.Namespace,
     doc: Any,
@@ -463,10 +483,8 @@ def emit_json(
         write_json(sys.stdout, doc, last)
         sys.stdout.write("\n")
         return
-    with writing("--json", args.json), atomic_file(args.json) as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8")
+    with writing("--json", args.json), atomic_text(args.json) as text:
         write_json(text, doc, last)
-        text.detach()  # (flushed into the file, which atomic_file closes)
 
 
 def write_json(out: Any, doc: Any, last: tuple[str, SpooledList] | None = None) -> None:
