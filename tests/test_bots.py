@@ -961,6 +961,23 @@ def test_search_bot_names_a_bad_deadline_as_a_malformed_observation() -> None:
     assert isinstance(bot.act({**obs, "deadline": None}), Move)
 
 
+def test_search_bot_plays_its_samples_under_a_far_deadline() -> None:
+    """A bot of samples and no time budget, given a deadline further away than
+    advise's largest time_budget (1e6 s), plays its samples: the same move as with
+    no deadline.  It raised a SearchError about a time_budget the bot was not given
+    (the deadline's 80% share passed on as the budget, uncapped)."""
+    import time
+
+    from ofc_fast.bots import SearchBot
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    plain = SearchBot(seed=4, samples=16, time_budget=None, model=None).act(obs)
+    for ahead in (2e6, 1e12):
+        bot = SearchBot(seed=4, samples=16, time_budget=None, model=None)
+        assert bot.act({**obs, "deadline": time.monotonic() + ahead}) == plain
+
+
 @pytest.mark.parametrize("name", ["heuristic", "search", "value"])
 def test_a_seed_given_first_to_a_rules_first_bot_says_so(name: str) -> None:
     """HeuristicBot, SearchBot and ValueBot take (rules, seed), RandomBot (seed,

@@ -56,7 +56,7 @@ _OVERRUN = 0.04  # what a search may overrun its budget by, before one is measur
 _SHARE = 0.8  # of the time left, what the search may plan on (the rest: load spikes)
 _DECAY = 0.97  # per decision, how fast an old overrun is forgotten
 _WARM_UP_LIMIT = 2.0  # seconds after which warm_up starts no more rehearsals
-_BUDGET_MAX = 1e6  # advise's largest time_budget (s): the opening's is capped there
+_BUDGET_MAX = 1e6  # advise's largest time_budget (s): the opening's, a deadline's capped
 _REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
 
@@ -252,7 +252,8 @@ class SearchBot(SeparateCopies):
             left -= self._overrun.get(len(dealt), _OVERRUN)
             if left < MIN_SEARCH:
                 return self._sets.act(obs)  # a fast move rather than a missed deadline
-            budget, clock = (left if budget is None else min(budget, left)), "wall"
+            # (no budget of its own: the deadline's, within advise's largest)
+            budget, clock = min(left, _BUDGET_MAX if budget is None else budget), "wall"
         return self._search(obs, rules, budget, clock, deadline is not None)
 
     def _search(
