@@ -683,6 +683,41 @@ def test_lazy_advice_records_equal_the_eager_ones() -> None:
             assert a == b
 
 
+def test_advice_records_go_through_dataclasses_asdict_and_astuple() -> None:
+    """dataclasses.asdict and astuple of an Advice (the standard way to turn a
+    dataclass into data) raised MoveError "bad placement ...: expected a (card, row)
+    pair": they rebuild a tuple, as the Move is, from its items, which the Move's
+    constructor did not take.  Now each gives the fields, the move an equal Move
+    (sent to the same rows: a Discard stays a discard), whatever move it is."""
+    import dataclasses
+
+    names = (
+        "action",
+        "move",
+        "ev",
+        "stderr",
+        "exact",
+        "samples",
+        "foul",
+        "fantasyland",
+        "royalties",
+        "model",
+    )
+    g = Game(P, 2, seed=5)
+    later = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+    for obs in (g.observation(g.to_act), later):
+        for a in advise(obs, samples=2, seed=3)[:3]:
+            as_dict = dataclasses.asdict(a)
+            assert list(as_dict) == list(names)
+            assert all(as_dict[n] == getattr(a, n) for n in names)
+            assert type(as_dict["move"]) is ofc.Move
+            assert as_dict["move"].rows() == a.move.rows()
+            assert as_dict["move"].discards == a.move.discards
+            assert dataclasses.astuple(a) == tuple(getattr(a, n) for n in names)
+    for move in (ofc.Move([("As", 0)], "2c"), ofc.Move(declare="six_pairs")):
+        assert dataclasses.astuple(dataclasses.replace(a, move=move))[1] == move
+
+
 def test_advise_builds_only_the_moves_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """An opening advise built 232 Moves (about a sixth of a one-sample opening's
     time); reading the best record's move builds one, reading it again none."""

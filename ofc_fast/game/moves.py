@@ -227,6 +227,8 @@ class Move(tuple):  # type: ignore[type-arg]
                     f"bad placements {_short(placements)}: expected (card, row) pairs",
                     "bad_move",
                 ) from None
+            if len(items) == 4 and type(items[3]) is bool and discard is declare is None:
+                return cls._of_state(*items)  # its own items, as dataclasses.asdict gives
             for item in items:
                 try:
                     card, row = item
@@ -405,8 +407,7 @@ class Move(tuple):  # type: ignore[type-arg]
     def _of_state(
         cards: tuple[int, ...], dests: tuple[int, ...], declare: str | None, surrender: bool
     ) -> Move:
-        """An unpickled move, its fields checked as the constructor makes them
-        (MoveError for an edited or damaged pickle)."""
+        """An unpickled move, or one from its items: fields checked (else MoveError)."""
         if not (
             type(cards) is tuple
             and type(dests) is tuple
