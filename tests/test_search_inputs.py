@@ -73,6 +73,39 @@ def test_best_completion_bad_settings_are_named(kwargs: dict[str, Any], match: s
         best_completion("Qh / 9s 9h / As Ks", "2c 5d Ts", P, **kwargs)
 
 
+@pytest.mark.parametrize("given", [1, 9, 10, 12, 14])
+def test_best_completion_refuses_rounds_that_deal_other_than_the_cards(given: int) -> None:
+    """The rounds deal 11 cards (three Pineapple streets and a last round of 2); the
+    C call reads that many from the cards given (it takes no count).  With 10 given
+    it read past them: a completion holding 2c, a card never given (the byte after
+    the buffer); with 12 the last was silently left out; with 9 a CardError about a
+    card twice.  Now a SearchError names the rounds and the cards."""
+    board = "Qh / 9s 9h / As Ks"
+    deck = [
+        "5d",
+        "Ts",
+        "3c",
+        "4c",
+        "6c",
+        "7c",
+        "8c",
+        "Kd",
+        "Kh",
+        "Kc",
+        "Qd",
+        "Qc",
+        "Jc",
+        "Jd",
+    ]
+    rounds = [(3, 1), (3, 1), (3, 1), (2, 0)]
+    with pytest.raises(SearchError, match=f"rounds deal 11 cards, cards holds {given}"):
+        best_completion(board, " ".join(deck[:given]), P, rounds=rounds)
+    done = best_completion(board, " ".join(deck[:11]), P, rounds=rounds)
+    placed = set(str(done.board).replace("/", " ").split())
+    assert placed - set(board.replace("/", " ").split()) <= set(deck[:11])
+    assert len(placed) == 13
+
+
 def test_best_completion_takes_the_three_rule_forms() -> None:
     """A RuleSet, a preset name and an arena game id give the same completion and
     model (the one resolver, ofc_fast.rules.as_rules)."""

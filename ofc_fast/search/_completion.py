@@ -64,9 +64,10 @@ def best_completion(
     model: SearchModel | None = None,
 ) -> Completion:
     """The completion of largest value of a partial board with the cards still to
-    come: ``rounds`` lists (cards dealt, cards discarded) per round in order (default:
-    one round keeping every card); ``fantasyland``: the Fantasyland count of this hand
-    (0: a normal hand, entry rule).  Exact for ``policy="best"``.
+    come: ``rounds`` lists (cards dealt, cards discarded) per round in order, dealing
+    ``cards`` in that order (default: one round keeping every card); ``fantasyland``:
+    the Fantasyland count of this hand (0: a normal hand, entry rule).  Exact for
+    ``policy="best"``.
 
     >>> from ofc_fast import rules
     >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,
@@ -78,6 +79,11 @@ def best_completion(
     rows = rows_of(board)
     ids = parse_cards(cards)
     rounds = [(len(ids), 0)] if rounds is None else _round_list(rounds)
+    need = sum(n for n, _ in rounds)
+    if need != len(ids):  # (the C call reads as many cards as the rounds deal)
+        raise SearchError(
+            f"best_completion: rounds deal {need} cards, cards holds {len(ids)}"
+        )
     if model is None:
         model = search_model(rules)
     elif not isinstance(model, SearchModel):
