@@ -106,6 +106,19 @@ def test_best_completion_refuses_rounds_that_deal_other_than_the_cards(given: in
     assert len(placed) == 13
 
 
+def test_best_completion_of_a_finished_board_without_cards_values_it() -> None:
+    """A finished board and no card to come (the default rounds: one round of every
+    card) was a SearchError, "the cards dealt and to come do not fill the free
+    slots", which they do; rounds=[] worked.  Now the board comes back valued, as
+    with rounds=[]: a fouled board too."""
+    done = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"  # QQ front: 14 cards (PINEAPPLE)
+    c = best_completion(done, "", P)
+    assert (str(c.board), c.foul, c.fantasyland, c.leaves) == (done, False, 14, 1)
+    assert c == best_completion(done, [], P, rounds=[])
+    fouled = best_completion("Ah Ad 2c / 9s 9h 9d 5c 5d / As Ks Qs Js 3d", "", P)
+    assert (fouled.foul, fouled.fantasyland, fouled.value) == (True, 0, -1000.0)
+
+
 def test_best_completion_takes_the_three_rule_forms() -> None:
     """A RuleSet, a preset name and an arena game id give the same completion and
     model (the one resolver, ofc_fast.rules.as_rules)."""

@@ -65,7 +65,8 @@ def best_completion(
 ) -> Completion:
     """The completion of largest value of a partial board with the cards still to
     come: ``rounds`` lists (cards dealt, cards discarded) per round in order, dealing
-    ``cards`` in that order (default: one round keeping every card); ``fantasyland``:
+    ``cards`` in that order (default: one round keeping every card, none without
+    cards: a finished board is valued as it is); ``fantasyland``:
     the Fantasyland count of this hand (0: a normal hand, entry rule).  Exact for
     ``policy="best"``.
 
@@ -78,7 +79,8 @@ def best_completion(
     rules = search_rules(rules, "best_completion")
     rows = rows_of(board)
     ids = parse_cards(cards)
-    rounds = [(len(ids), 0)] if rounds is None else _round_list(rounds)
+    default = [(len(ids), 0)] if ids else []  # (no card to come: no round)
+    rounds = default if rounds is None else _round_list(rounds)
     need = sum(n for n, _ in rounds)
     if need != len(ids):  # (the C call reads as many cards as the rounds deal)
         raise SearchError(
