@@ -54,11 +54,12 @@ class Advice:
     """One legal move and its value: ``ev`` (the move's points against the modelled
     opponent play plus the Fantasyland worth: a value to rank moves by, not a fair
     estimate of the deal; see the module doc), ``stderr`` (standard error of ``ev``;
-    0 when exact), ``exact`` and ``samples`` (sampled futures behind ``ev``; 0 when
-    exact).  What the seat's own board does, counted in C over the same rollouts (or,
-    when exact, the expectation over every draw under the completion the search
-    picks): ``foul`` (the probability that it fouls), ``fantasyland`` (the probability
-    that it enters or keeps Fantasyland) and ``royalties`` (its expected royalties).
+    0 when exact, and from fewer than 2 samples: no spread measured), ``exact`` and
+    ``samples`` (sampled futures behind ``ev``; 0 when exact).  What the seat's own
+    board does, counted in C over the same rollouts (or, when exact, the expectation
+    over every draw under the completion the search picks): ``foul`` (the
+    probability that it fouls), ``fantasyland`` (the probability that it enters or
+    keeps Fantasyland) and ``royalties`` (its expected royalties).
     ``model``: the name of the learned value model that placed the searcher's cards in
     the rollouts (None: rollouts without one, or exact values).  A record unpacks as
     ``(move, ev, stderr, exact)``, the pinned shape of :func:`advise`'s list.  The
@@ -247,7 +248,8 @@ def advise(
     """Every legal move of the seat to act with its expected points, best first.
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
-    (seconds): sample in batches of 16 until it is spent (then the sample count, and
+    (seconds): sample in batches of 16 until it is spent, no batch past it by more
+    than one sample of the moves (the first sample timed; then the sample count, and
     so the advice, depends on the machine: pass ``samples`` to reproduce); ``seed``:
     of the sampled futures (None: 0); ``clock``:
     what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
@@ -489,37 +491,37 @@ def _sampled(
     target = samples if samples is not None else (None if time_budget else 256)
     active = list(range(n))
     done = 0
+    rate = None  # under a time budget: seconds per sample and move, as last measured
     start = clock()
     while True:
         batch = _BATCH if target is None else min(_BATCH, target - done)
         ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
         ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
         ffi.memmove(out_stats, bytes(stats_size * len(active)), stats_size * len(active))
-        st = lib.ofc_search_rollouts_stats(
-            *(
-                *args[:-2],
-                bytes(actions[i] for i in active),
-                len(active),
-                policy,
-                seed,
-                done,
-                batch,
-                out_sum,
-                out_sq,
-                out_stats,
-            )
-        )
-        if st != OK:
-            raise_status(st, "advise")
+        moves, ran = bytes(actions[i] for i in active), 0
+        while ran < batch:  # (the C call adds to the sums: one batch, however split)
+            step = batch - ran
+            if time_budget is not None:  # no batch far past the budget: one sample
+                # first, then as many as the time left has room for (at least one)
+                left = time_budget - (clock() - start)
+                step = 1 if rate is None else max(1, min(step, int(left / rate)))
+            t = clock()
+            call = (*args[:-2], moves, len(active), policy, seed, done + ran, step)
+            st = lib.ofc_search_rollouts_stats(*(*call, out_sum, out_sq, out_stats))
+            if st != OK:
+                raise_status(st, "advise")
+            rate, ran = max(clock() - t, 1e-9) / step, ran + step
+            if time_budget is not None and clock() - start >= time_budget:
+                break
         for j, i in enumerate(active):
             total[i] += out_sum[j]
             squares[i] += out_sq[j]
-            counts[i] += batch
+            counts[i] += ran
             st_j = out_stats[j]
             sums[i][0] += st_j.foul
             sums[i][1] += st_j.fantasyland
             sums[i][2] += st_j.royalties
-        done += batch
+        done += ran
         spent = clock() - start
         if (
             (target is not None and done >= target)
@@ -529,11 +531,13 @@ def _sampled(
             break
         if prune and len(active) > _KEEP:
             active.sort(key=lambda i: -total[i] / counts[i])
-            active = sorted(active[: max(_KEEP, len(active) // 2)])
+            kept = sorted(active[: max(_KEEP, len(active) // 2)])
+            rate = None if rate is None else rate * len(kept) / len(active)
+            active = kept
             for i in active:
                 survived[i] += 1
             if then is not None and len(active) <= _SWITCH:
-                policy, then = then, None
+                policy, then, rate = then, None, None  # (its cost: measured again)
                 for i in active:
                     total[i] = squares[i] = counts[i] = 0
                     sums[i] = [0.0, 0.0, 0.0]
