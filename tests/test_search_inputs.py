@@ -119,6 +119,27 @@ def test_best_completion_of_a_finished_board_without_cards_values_it() -> None:
     assert (fouled.foul, fouled.fantasyland, fouled.value) == (True, 0, -1000.0)
 
 
+def test_numpy_settings_give_plain_json_able_advice() -> None:
+    """samples=np.int64(20) (a count read from an array) is a valid setting, but
+    each record's samples came back a NumPy int (and foul a NumPy float), so
+    json.dumps of Advice.as_dict() raised TypeError.  Now the records are those of
+    samples=20, of plain Python types."""
+    import json
+
+    g = Game(P, 2, seed=5)
+    plain = advise(g, samples=20, seed=3, prune=True)
+    for n in (np.int64(20), np.int32(20), np.uint8(20)):
+        got = advise(g, samples=n, seed=np.uint64(3), prune=True)  # type: ignore[arg-type]
+        assert got == plain
+        for a in got:
+            fields = a.as_dict()
+            assert {type(fields[k]) for k in ("samples", "action")} == {int}
+            assert {type(fields[k]) for k in ("ev", "stderr", "foul", "royalties")} == {
+                float
+            }
+        json.dumps([a.as_dict() for a in got])
+
+
 def test_best_completion_takes_the_three_rule_forms() -> None:
     """A RuleSet, a preset name and an arena game id give the same completion and
     model (the one resolver, ofc_fast.rules.as_rules)."""

@@ -290,7 +290,9 @@ def advise(
     (True, 32, False)
     """
     check_settings(samples, time_budget, exact, policy, seed, clock, prune, model=model)
-    seed = 0 if seed is None else seed
+    # NumPy ints as plain ones (the records' sample counts: JSON-able ints)
+    seed = 0 if seed is None else int(seed)
+    samples = None if samples is None else int(samples)
     if should_stop is not None and not callable(should_stop):
         raise SearchError(
             f"should_stop must be None or a callable, got {quote(should_stop)}"
