@@ -45,7 +45,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .batch import int_array
-from .errors import GameError, quote
+from .errors import GameError, flag, quote
 from .game import ACTION_SPACE, Game
 
 __all__ = [
@@ -80,23 +80,32 @@ _NO_SEAT = 255
 _ROWS = ((0, 3), (3, 5), (8, 5))  # each row's first slot and size
 
 
-def _small(value: Any, what: str, top: int) -> int:
-    """``value`` as an int 0..top, else GameError naming ``what`` (TypeError or
-    ValueError for no number: the caller's)."""
-    n = int(value)
-    if not 0 <= n <= top:
-        raise GameError(f"observation: {what} must be 0..{top}, got {quote(value)}")
-    return n
+def _is_int(value: object) -> bool:
+    """Whether ``value`` is an int, Python's or NumPy's: never a bool, a float or text
+    (which int() would cut or read silently)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _small(value: Any, what: str, top: int, low: int = 0) -> int:
+    """``value`` as an int low..top (:func:`_is_int`), else GameError naming ``what``."""
+    if not _is_int(value):
+        raise GameError(
+            f"observation: {what} must be an int {low}..{top}, got {quote(value)}"
+        )
+    if not low <= value <= top:
+        raise GameError(f"observation: {what} must be {low}..{top}, got {quote(value)}")
+    return int(value)
 
 
 def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
-    """At most ``most`` card ids 0..51, else GameError naming ``what``."""
-    ids = [int(c) for c in cards]
-    if len(ids) > most or any(not 0 <= c < 52 for c in ids):
+    """At most ``most`` card ids 0..51 (:func:`_is_int`), else GameError naming
+    ``what`` (TypeError for no sequence: the caller's)."""
+    ids = list(cards)
+    if len(ids) > most or not all(_is_int(c) and 0 <= c < 52 for c in ids):
         raise GameError(
             f"observation: {what} must be at most {most} card ids 0..51, got {quote(cards)}"
         )
-    return ids
+    return [int(c) for c in ids]
 
 
 def _c_observation(obs: Mapping[str, Any]) -> Any:
@@ -105,19 +114,19 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
     _check_observation(obs, "observation")
     o = ffi.new("ofc_observation *")
     try:
-        players, seat = int(obs["players"]), int(obs["seat"])
-        if not (2 <= players <= MAX_SEATS and 0 <= seat < players):
-            raise ValueError("seat")
-        o.seat, o.players = seat, players
+        players = _small(obs["players"], "players", MAX_SEATS, 2)
+        o.seat = seat = _small(obs["seat"], "seat", players - 1)
+        o.players = players
         o.button = _small(obs["button"], "button", players - 1)
         o.kind = _KIND[obs["game"]]
         to_act = obs["to_act"]
         o.to_act = _NO_SEAT if to_act is None else _small(to_act, "to_act", players - 1)
-        o.is_over, o.street = bool(obs["is_over"]), int(obs["street"])
+        o.is_over = flag(obs["is_over"], "observation: is_over", GameError)
+        o.street = _small(obs["street"], "street", 255)
         ffi.buffer(o.board)[:] = b"\xff" * (MAX_SEATS * 13)
         for s in range(players):
             o.fl[s] = _small(obs["fantasyland"][s], f"fantasyland[{s}]", 17)
-            o.discard_count[s] = int(obs["discard_counts"][s])
+            o.discard_count[s] = _small(obs["discard_counts"][s], f"discard_counts[{s}]", 4)
             for row, (start, size) in enumerate(_ROWS):
                 cards = _card_ids(obs["boards"][s][row], f"boards[{s}][{row}]", size)
                 o.count[s][row] = len(cards)
@@ -129,11 +138,12 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         dealt = _card_ids(obs["dealt"], "dealt", int(lib.OFC_GAME_MAX_DEALT))
         o.discards[0 : len(discards)] = discards
         o.discard_count[seat] = len(discards)
-        o.n, o.k = len(dealt), int(obs["to_discard"])
+        o.n, o.k = len(dealt), _small(obs["to_discard"], "to_discard", len(dealt))
         o.dealt[0 : len(dealt)] = dealt
-        o.full, o.face_down = bool(obs.get("full_set")), bool(obs.get("face_down"))
-        o.future_cards = int(obs["future_cards"])
-        o.future_discards = int(obs["future_discards"])
+        o.full = flag(obs.get("full_set", False), "observation: full_set", GameError)
+        o.face_down = flag(obs.get("face_down", False), "observation: face_down", GameError)
+        o.future_cards = _small(obs["future_cards"], "future_cards", 255)
+        o.future_discards = _small(obs["future_discards"], "future_discards", 255)
     except GameError:
         raise  # a field named above
     except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
@@ -154,14 +164,10 @@ def _check_observation(obs: object, fn: str) -> None:
 
 
 def _lowball(obs: Mapping[str, Any]) -> int:
-    """The observation's ``lowball`` flag as 0 or 1, else GameError naming it."""
+    """The observation's ``lowball`` flag as 0 or 1 (absent: 0), else GameError naming
+    it (a number, a text or an array, whose truth value would be read silently)."""
     value = obs.get("lowball")
-    try:
-        return int(bool(value))
-    except (TypeError, ValueError):  # an array of several values, a failing __bool__
-        raise GameError(
-            f"observation: lowball must be true or false, got {quote(value)}"
-        ) from None
+    return 0 if value is None else int(flag(value, "observation: lowball", GameError))
 
 
 def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
