@@ -526,6 +526,18 @@ def test_settle_names_a_declaration_that_is_an_array():
     assert won.net == ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net
 
 
+def test_settle_reads_numpys_true_as_a_declaration_of_the_best_natural():
+    """settle(declared={seat: np.True_}) (a flag from a NumPy mask) was refused with
+    "seat 0 declared np.True_ but holds six_pairs", as if the hand made no natural:
+    NumPy's True declares the seat's best natural, as True does.  The expected nets
+    are the rules' units for six pairs (MALAYAN: 4) against an ordinary hand."""
+    six_pairs = "2s 2d 3s 3h 4s 4d 5s 5d 9s 9d Ts Td Jh"
+    assert ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.True_}).net == [4, -4]
+    assert ofc.settle([B, six_pairs], rules.MALAYAN, declared={1: np.True_}).net == [-4, 4]
+    with pytest.raises(BoardError, match="seat 0 declared"):
+        ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.False_})
+
+
 class _NoRepr:
     """An object whose repr fails (a hostile or broken caller's value)."""
 

@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import is_many, parse_cards
@@ -250,9 +252,10 @@ def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
 
 
 def _declaration(name: object) -> int:
-    """C code of a declaration: True = the best natural, a natural's name = its id; any
-    other value an id C refuses (so the error names the seat's naturals)."""
-    if name is True:
+    """C code of a declaration: True (NumPy's too) = the best natural, a natural's
+    name = its id; any other value an id C refuses (so the error names the seat's
+    naturals)."""
+    if isinstance(name, (bool, np.bool_)) and name:
         return int(lib.OFC_DECLARE_BEST)
     if isinstance(name, str) and name in NATURAL_NAMES:  # `in`: no array's ==
         return NATURAL_NAMES.index(name)
