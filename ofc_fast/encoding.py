@@ -47,6 +47,7 @@ from ._native import ffi, lib
 from .batch import int_array
 from .errors import GameError, flag, quote
 from .game import ACTION_SPACE, Game
+from .table import as_int
 
 __all__ = [
     "CARD_PLANES",
@@ -80,32 +81,30 @@ _NO_SEAT = 255
 _ROWS = ((0, 3), (3, 5), (8, 5))  # each row's first slot and size
 
 
-def _is_int(value: object) -> bool:
-    """Whether ``value`` is an int, Python's or NumPy's: never a bool, a float or text
-    (which int() would cut or read silently)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
 def _small(value: Any, what: str, top: int, low: int = 0) -> int:
-    """``value`` as an int low..top (:func:`_is_int`), else GameError naming ``what``."""
-    if not _is_int(value):
+    """``value`` as an int low..top (:func:`ofc_fast.table.as_int`: a Python or NumPy
+    int, never a bool, a float or text, which int() would cut or read silently), else
+    GameError naming ``what``."""
+    n = as_int(value)
+    if n is None:
         raise GameError(
             f"observation: {what} must be an int {low}..{top}, got {quote(value)}"
         )
-    if not low <= value <= top:
+    if not low <= n <= top:
         raise GameError(f"observation: {what} must be {low}..{top}, got {quote(value)}")
-    return int(value)
+    return n
 
 
 def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
-    """At most ``most`` card ids 0..51 (:func:`_is_int`), else GameError naming
-    ``what`` (TypeError for no sequence: the caller's)."""
-    ids = list(cards)
-    if len(ids) > most or not all(_is_int(c) and 0 <= c < 52 for c in ids):
+    """At most ``most`` card ids 0..51 (ints as :func:`_small` reads them), else
+    GameError naming ``what`` (TypeError for no sequence: the caller's)."""
+    ids = [as_int(c) for c in cards]
+    good = [c for c in ids if c is not None and 0 <= c < 52]
+    if len(ids) > most or len(good) != len(ids):
         raise GameError(
             f"observation: {what} must be at most {most} card ids 0..51, got {quote(cards)}"
         )
-    return [int(c) for c in ids]
+    return good
 
 
 def _c_observation(obs: Mapping[str, Any]) -> Any:
