@@ -538,6 +538,30 @@ def test_settle_reads_numpys_true_as_a_declaration_of_the_best_natural():
         ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.False_})
 
 
+def test_numpy_flags_and_ints_are_read_as_the_values_they_are():
+    """solve_fantasyland(alternatives=np.True_) raised "alternatives must be True or
+    False, got np.True_" and score_evaluated(ties=np.int64(1)) "ties -1, 0 or 1":
+    each refused the value its message asks for.  NumPy's bools and ints now give
+    the answer of Python's; bools as ties, floats and text stay errors."""
+    from ofc_fast.errors import SearchError
+
+    fl = solve_fantasyland(FL_HAND, rules.PINEAPPLE, alternatives=np.True_)
+    want = solve_fantasyland(FL_HAND, rules.PINEAPPLE, alternatives=True)
+    assert (fl.best_stay, fl.best_no_stay) == (want.best_stay, want.best_no_stay)
+    assert fl.best_stay is not None
+    with pytest.raises(SearchError, match="alternatives must be True or False"):
+        solve_fantasyland(FL_HAND, rules.PINEAPPLE, alternatives="no")
+    a = evaluate_for_scoring(ofc.Board.parse(A), rules.OFC)
+    b = evaluate_for_scoring(ofc.Board.parse(B), rules.OFC)
+    for ties in (-1, 0, 1):
+        for given in (np.int64(ties), np.int8(ties)):
+            got = score_evaluated(a, b, rules.OFC, ties=given)  # type: ignore[arg-type]
+            assert got == score_evaluated(a, b, rules.OFC, ties=ties)
+    for bad in (True, np.True_, 1.0, 2, "1"):
+        with pytest.raises(BoardError, match="ties -1, 0 or 1"):
+            score_evaluated(a, b, rules.OFC, ties=bad)  # type: ignore[arg-type]
+
+
 class _NoRepr:
     """An object whose repr fails (a hostile or broken caller's value)."""
 
