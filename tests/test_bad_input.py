@@ -562,6 +562,19 @@ def test_numpy_flags_and_ints_are_read_as_the_values_they_are():
             score_evaluated(a, b, rules.OFC, ties=bad)  # type: ignore[arg-type]
 
 
+def test_apply_stakes_reads_numpy_seats_and_amounts():
+    """apply_stakes refused NumPy ints ("transfer seat: expected an int, got
+    np.int64(0)"), as from an array of pairs or nets; they now give the Python ints'
+    answer (EX-3: A has 8 chips, wins 6 from B, pays C only 2); bools and floats stay
+    BoardErrors."""
+    stacks = [8, 20, 20, 20]
+    given = [((np.int64(0), np.uint8(1)), np.int32(6)), ((np.int8(2), 0), np.int64(6))]
+    assert ofc.apply_stakes(given, stacks, "chips") == [6, 2]
+    for bad in (((True, 1), 6), ((0, 1), 6.0), ((0, 1), np.float64(6)), ((0, 1), True)):
+        with pytest.raises(BoardError, match="expected an int"):
+            ofc.apply_stakes([bad], stacks, "chips")
+
+
 class _NoRepr:
     """An object whose repr fails (a hostile or broken caller's value)."""
 

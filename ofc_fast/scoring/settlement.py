@@ -32,7 +32,7 @@ from ..errors import BoardError, CardError, RulesError, TableError, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
-from ..table import check_players, check_seat, check_stacks
+from ..table import as_int, check_players, check_seat, check_stacks
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
@@ -105,10 +105,12 @@ class Settlement:
 
 
 def _int(value: object, what: str) -> int:
-    """A plain int (bools and floats refused) or BoardError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """An int, Python's or NumPy's (:func:`ofc_fast.table.as_int`: bools and floats
+    refused), or BoardError naming ``what``."""
+    n = as_int(value)
+    if n is None:
         raise BoardError(f"{what}: expected an int, got {quote(value)}")
-    return int(value)
+    return n
 
 
 _E = TypeVar("_E", SettlementStart, StakesModel)
