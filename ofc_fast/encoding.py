@@ -139,8 +139,8 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         o.discard_count[seat] = len(discards)
         o.n, o.k = len(dealt), _small(obs["to_discard"], "to_discard", len(dealt))
         o.dealt[0 : len(dealt)] = dealt
-        o.full = flag(obs.get("full_set", False), "observation: full_set", GameError)
-        o.face_down = flag(obs.get("face_down", False), "observation: face_down", GameError)
+        o.full = _optional_flag(obs, "full_set")
+        o.face_down = _optional_flag(obs, "face_down")
         o.future_cards = _small(obs["future_cards"], "future_cards", 255)
         o.future_discards = _small(obs["future_discards"], "future_discards", 255)
     except GameError:
@@ -162,11 +162,11 @@ def _check_observation(obs: object, fn: str) -> None:
         )
 
 
-def _lowball(obs: Mapping[str, Any]) -> int:
-    """The observation's ``lowball`` flag as 0 or 1 (absent: 0), else GameError naming
-    it (a number, a text or an array, whose truth value would be read silently)."""
-    value = obs.get("lowball")
-    return 0 if value is None else int(flag(value, "observation: lowball", GameError))
+def _optional_flag(obs: Mapping[str, Any], key: str) -> bool:
+    """The observation's flag ``key`` (absent or None: False), else GameError naming it
+    (a number, a text or an array, whose truth value would be read silently)."""
+    value = obs.get(key)
+    return False if value is None else flag(value, f"observation: {key}", GameError)
 
 
 def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
@@ -180,7 +180,8 @@ def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     ((828,), dtype('uint8'))
     """
     out = np.zeros(ENCODING_SIZE, np.uint8)
-    lib.ofc_encode(_c_observation(obs), _lowball(obs), ffi.from_buffer("uint8_t[]", out))
+    lowball = int(_optional_flag(obs, "lowball"))
+    lib.ofc_encode(_c_observation(obs), lowball, ffi.from_buffer("uint8_t[]", out))
     return out
 
 

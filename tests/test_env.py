@@ -2054,6 +2054,8 @@ def test_encode_bytes_names_fields_out_of_range(
         ("future_cards", 12.5, "future_cards"),
         ("is_over", "no", "is_over"),
         ("lowball", "no", "lowball"),
+        ("full_set", 0, "full_set"),
+        ("face_down", "false", "face_down"),
     ],
 )
 def test_encode_bytes_refuses_floats_bools_and_text_for_integers(
@@ -2077,6 +2079,8 @@ def test_encode_bytes_refuses_floats_bools_and_text_for_integers(
         "lowball": np.False_,
     }
     assert (encode_bytes(numpy_obs) == reference_encoding(obs)).all()
+    absent = {**obs, "full_set": None, "face_down": None, "lowball": None}  # as False
+    assert (encode_bytes(absent) == reference_encoding(obs)).all()
 
 
 def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
