@@ -290,7 +290,10 @@ def planes(x: np.ndarray) -> np.ndarray:
     >>> planes(encode_bytes(obs)).shape
     (15, 13, 4)
     """
-    x = np.asarray(x)
+    try:
+        x = np.asarray(x)
+    except (ValueError, TypeError):  # a ragged nesting of lists
+        raise GameError(f"planes: encodings are an array, got {quote(x)}") from None
     if x.ndim == 0 or x.shape[-1] != ENCODING_SIZE:
         raise GameError(
             f"planes: encodings have a last axis of {ENCODING_SIZE}, got shape {x.shape}"

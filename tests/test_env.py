@@ -2083,6 +2083,18 @@ def test_encode_bytes_refuses_floats_bools_and_text_for_integers(
     assert (encode_bytes(absent) == reference_encoding(obs)).all()
 
 
+def test_planes_names_a_ragged_list_of_encodings() -> None:
+    """planes() of a ragged nesting of lists raised NumPy's ValueError ("setting an
+    array element with a sequence"): a GameError naming planes; a rectangular list
+    still gives its (..., 15, 13, 4) planes."""
+    ragged = [[0] * ENCODING_SIZE, [0] * (ENCODING_SIZE - 1)]
+    with pytest.raises(GameError, match="planes: encodings are an array"):
+        planes(ragged)
+    with pytest.raises(GameError, match="planes: encodings are an array"):
+        planes([[0] * ENCODING_SIZE, [[0]] * ENCODING_SIZE])
+    assert planes([[0] * ENCODING_SIZE] * 2).shape == (2, 15, 13, 4)
+
+
 def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
     """``metadata["autoreset_mode"]`` names a ``gymnasium.vector.AutoresetMode`` (as
     Gymnasium's vector envs do): same-step, or disabled with ``autoreset=False``."""
