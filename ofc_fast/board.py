@@ -26,6 +26,7 @@ from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, p
 from .errors import BoardError, CardError, OfcError, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
+from .table import as_int
 
 __all__ = ["ROW_SIZES", "Board", "BoardEval", "Row"]
 
@@ -382,13 +383,14 @@ def as_board(value: Board | str | Iterable[int]) -> Board:
     return Board.from_cards(value)
 
 
-@lru_cache(maxsize=256)
 def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
     """Every way to split ``front + middle + back`` positions into the three rows: an
     ``(N, front + middle + back)`` read-only int array, each line the front positions,
     then the middle ones, then the back ones (each group ascending); N = n! / (front!
     middle! back!).  The default is every setting of 13 cards (72,072); the same list
-    serves the bots' searches and the engine's enumeration of full sets.
+    serves the bots' searches and the engine's enumeration of full sets (built once
+    per sizes: the same array each call).  Sizes are ints (NumPy's too) >= 0, at most
+    17 positions in all, else BoardError, checked on every call.
 
     >>> s = row_splits()
     >>> s.shape, s[0].tolist()
@@ -396,14 +398,22 @@ def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
     >>> row_splits(1, 1, 0).tolist()
     [[0, 1], [1, 0]]
     """
-    for size in (front, middle, back):
-        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-            raise BoardError(
-                f"row_splits: row sizes must be integers >= 0, got {(front, middle, back)}"
-            )
+    sizes = [as_int(size) for size in (front, middle, back)]  # never a bool or a float
+    ints = [s for s in sizes if s is not None and s >= 0]
+    if len(ints) != 3:
+        raise BoardError(
+            f"row_splits: row sizes must be integers >= 0, got {(front, middle, back)}"
+        )
+    if sum(ints) > 17:
+        raise BoardError(f"row_splits: at most 17 positions, got {sum(ints)}")
+    return _row_splits(*ints)
+
+
+@lru_cache(maxsize=256)
+def _row_splits(front: int, middle: int, back: int) -> np.ndarray:
+    """:func:`row_splits` of checked sizes (Python ints: the cache never answers a
+    call its checks would refuse, as True == 1 and 1.0 == 1 share one key)."""
     n = front + middle + back
-    if n > 17:
-        raise BoardError(f"row_splits: at most 17 positions, got {n}")
     out = []
     for f in combinations(range(n), front):
         rest = [i for i in range(n) if i not in f]

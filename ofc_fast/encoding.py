@@ -45,8 +45,9 @@ import numpy as np
 
 from ._native import ffi, lib
 from .batch import int_array
-from .errors import GameError, quote
+from .errors import GameError, flag, quote
 from .game import ACTION_SPACE, Game
+from .table import as_int
 
 __all__ = [
     "CARD_PLANES",
@@ -80,23 +81,30 @@ _NO_SEAT = 255
 _ROWS = ((0, 3), (3, 5), (8, 5))  # each row's first slot and size
 
 
-def _small(value: Any, what: str, top: int) -> int:
-    """``value`` as an int 0..top, else GameError naming ``what`` (TypeError or
-    ValueError for no number: the caller's)."""
-    n = int(value)
-    if not 0 <= n <= top:
-        raise GameError(f"observation: {what} must be 0..{top}, got {quote(value)}")
+def _small(value: Any, what: str, top: int, low: int = 0) -> int:
+    """``value`` as an int low..top (:func:`ofc_fast.table.as_int`: a Python or NumPy
+    int, never a bool, a float or text, which int() would cut or read silently), else
+    GameError naming ``what``."""
+    n = as_int(value)
+    if n is None:
+        raise GameError(
+            f"observation: {what} must be an int {low}..{top}, got {quote(value)}"
+        )
+    if not low <= n <= top:
+        raise GameError(f"observation: {what} must be {low}..{top}, got {quote(value)}")
     return n
 
 
 def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
-    """At most ``most`` card ids 0..51, else GameError naming ``what``."""
-    ids = [int(c) for c in cards]
-    if len(ids) > most or any(not 0 <= c < 52 for c in ids):
+    """At most ``most`` card ids 0..51 (ints as :func:`_small` reads them), else
+    GameError naming ``what`` (TypeError for no sequence: the caller's)."""
+    ids = [as_int(c) for c in cards]
+    good = [c for c in ids if c is not None and 0 <= c < 52]
+    if len(ids) > most or len(good) != len(ids):
         raise GameError(
             f"observation: {what} must be at most {most} card ids 0..51, got {quote(cards)}"
         )
-    return ids
+    return good
 
 
 def _c_observation(obs: Mapping[str, Any]) -> Any:
@@ -105,19 +113,19 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
     _check_observation(obs, "observation")
     o = ffi.new("ofc_observation *")
     try:
-        players, seat = int(obs["players"]), int(obs["seat"])
-        if not (2 <= players <= MAX_SEATS and 0 <= seat < players):
-            raise ValueError("seat")
-        o.seat, o.players = seat, players
+        players = _small(obs["players"], "players", MAX_SEATS, 2)
+        o.seat = seat = _small(obs["seat"], "seat", players - 1)
+        o.players = players
         o.button = _small(obs["button"], "button", players - 1)
         o.kind = _KIND[obs["game"]]
         to_act = obs["to_act"]
         o.to_act = _NO_SEAT if to_act is None else _small(to_act, "to_act", players - 1)
-        o.is_over, o.street = bool(obs["is_over"]), int(obs["street"])
+        o.is_over = flag(obs["is_over"], "observation: is_over", GameError)
+        o.street = _small(obs["street"], "street", 255)
         ffi.buffer(o.board)[:] = b"\xff" * (MAX_SEATS * 13)
         for s in range(players):
             o.fl[s] = _small(obs["fantasyland"][s], f"fantasyland[{s}]", 17)
-            o.discard_count[s] = int(obs["discard_counts"][s])
+            o.discard_count[s] = _small(obs["discard_counts"][s], f"discard_counts[{s}]", 4)
             for row, (start, size) in enumerate(_ROWS):
                 cards = _card_ids(obs["boards"][s][row], f"boards[{s}][{row}]", size)
                 o.count[s][row] = len(cards)
@@ -129,11 +137,12 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         dealt = _card_ids(obs["dealt"], "dealt", int(lib.OFC_GAME_MAX_DEALT))
         o.discards[0 : len(discards)] = discards
         o.discard_count[seat] = len(discards)
-        o.n, o.k = len(dealt), int(obs["to_discard"])
+        o.n, o.k = len(dealt), _small(obs["to_discard"], "to_discard", len(dealt))
         o.dealt[0 : len(dealt)] = dealt
-        o.full, o.face_down = bool(obs.get("full_set")), bool(obs.get("face_down"))
-        o.future_cards = int(obs["future_cards"])
-        o.future_discards = int(obs["future_discards"])
+        o.full = _optional_flag(obs, "full_set")
+        o.face_down = _optional_flag(obs, "face_down")
+        o.future_cards = _small(obs["future_cards"], "future_cards", 255)
+        o.future_discards = _small(obs["future_discards"], "future_discards", 255)
     except GameError:
         raise  # a field named above
     except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
@@ -153,15 +162,11 @@ def _check_observation(obs: object, fn: str) -> None:
         )
 
 
-def _lowball(obs: Mapping[str, Any]) -> int:
-    """The observation's ``lowball`` flag as 0 or 1, else GameError naming it."""
-    value = obs.get("lowball")
-    try:
-        return int(bool(value))
-    except (TypeError, ValueError):  # an array of several values, a failing __bool__
-        raise GameError(
-            f"observation: lowball must be true or false, got {quote(value)}"
-        ) from None
+def _optional_flag(obs: Mapping[str, Any], key: str) -> bool:
+    """The observation's flag ``key`` (absent or None: False), else GameError naming it
+    (a number, a text or an array, whose truth value would be read silently)."""
+    value = obs.get(key)
+    return False if value is None else flag(value, f"observation: {key}", GameError)
 
 
 def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
@@ -175,7 +180,8 @@ def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     ((828,), dtype('uint8'))
     """
     out = np.zeros(ENCODING_SIZE, np.uint8)
-    lib.ofc_encode(_c_observation(obs), _lowball(obs), ffi.from_buffer("uint8_t[]", out))
+    lowball = int(_optional_flag(obs, "lowball"))
+    lib.ofc_encode(_c_observation(obs), lowball, ffi.from_buffer("uint8_t[]", out))
     return out
 
 
@@ -284,7 +290,10 @@ def planes(x: np.ndarray) -> np.ndarray:
     >>> planes(encode_bytes(obs)).shape
     (15, 13, 4)
     """
-    x = np.asarray(x)
+    try:
+        x = np.asarray(x)
+    except (ValueError, TypeError):  # a ragged nesting of lists
+        raise GameError(f"planes: encodings are an array, got {quote(x)}") from None
     if x.ndim == 0 or x.shape[-1] != ENCODING_SIZE:
         raise GameError(
             f"planes: encodings have a last axis of {ENCODING_SIZE}, got shape {x.shape}"

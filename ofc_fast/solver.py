@@ -30,7 +30,7 @@ from typing import Any, TypeAlias
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str
-from .errors import SearchError, quote
+from .errors import SearchError, flag, quote
 from .rules import CLASSIC_1_6, PINEAPPLE, RulesLike, as_rules
 from .rules.compiled import compile_rules, compiled, compiled_fl
 
@@ -259,8 +259,7 @@ def solve_fantasyland(
     ids = hand_cards(cards, 13, 17, "solve_fantasyland")
     rules = as_rules(rules, "solve_fantasyland")
     sv = stay_values(rules, stay_value)
-    if not isinstance(alternatives, bool):  # "no" is no False
-        raise SearchError(f"alternatives must be True or False, got {quote(alternatives)}")
+    alternatives = flag(alternatives, "alternatives", SearchError)  # "no" is no False
     out = ffi.new("ofc_fl_solution *")
     flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
     ev = ev_tables(rules)

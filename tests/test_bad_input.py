@@ -526,6 +526,55 @@ def test_settle_names_a_declaration_that_is_an_array():
     assert won.net == ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net
 
 
+def test_settle_reads_numpys_true_as_a_declaration_of_the_best_natural():
+    """settle(declared={seat: np.True_}) (a flag from a NumPy mask) was refused with
+    "seat 0 declared np.True_ but holds six_pairs", as if the hand made no natural:
+    NumPy's True declares the seat's best natural, as True does.  The expected nets
+    are the rules' units for six pairs (MALAYAN: 4) against an ordinary hand."""
+    six_pairs = "2s 2d 3s 3h 4s 4d 5s 5d 9s 9d Ts Td Jh"
+    assert ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.True_}).net == [4, -4]
+    assert ofc.settle([B, six_pairs], rules.MALAYAN, declared={1: np.True_}).net == [-4, 4]
+    with pytest.raises(BoardError, match="seat 0 declared"):
+        ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.False_})
+
+
+def test_numpy_flags_and_ints_are_read_as_the_values_they_are():
+    """solve_fantasyland(alternatives=np.True_) raised "alternatives must be True or
+    False, got np.True_" and score_evaluated(ties=np.int64(1)) "ties -1, 0 or 1":
+    each refused the value its message asks for.  NumPy's bools and ints now give
+    the answer of Python's; bools as ties, floats and text stay errors."""
+    from ofc_fast.errors import SearchError
+
+    fl = solve_fantasyland(FL_HAND, rules.PINEAPPLE, alternatives=np.True_)
+    want = solve_fantasyland(FL_HAND, rules.PINEAPPLE, alternatives=True)
+    assert (fl.best_stay, fl.best_no_stay) == (want.best_stay, want.best_no_stay)
+    assert fl.best_stay is not None
+    with pytest.raises(SearchError, match="alternatives must be True or False"):
+        solve_fantasyland(FL_HAND, rules.PINEAPPLE, alternatives="no")
+    a = evaluate_for_scoring(ofc.Board.parse(A), rules.OFC)
+    b = evaluate_for_scoring(ofc.Board.parse(B), rules.OFC)
+    for ties in (-1, 0, 1):
+        for given in (np.int64(ties), np.int8(ties)):
+            got = score_evaluated(a, b, rules.OFC, ties=given)  # type: ignore[arg-type]
+            assert got == score_evaluated(a, b, rules.OFC, ties=ties)
+    for bad in (True, np.True_, 1.0, 2, "1"):
+        with pytest.raises(BoardError, match="ties -1, 0 or 1"):
+            score_evaluated(a, b, rules.OFC, ties=bad)  # type: ignore[arg-type]
+
+
+def test_apply_stakes_reads_numpy_seats_and_amounts():
+    """apply_stakes refused NumPy ints ("transfer seat: expected an int, got
+    np.int64(0)"), as from an array of pairs or nets; they now give the Python ints'
+    answer (EX-3: A has 8 chips, wins 6 from B, pays C only 2); bools and floats stay
+    BoardErrors."""
+    stacks = [8, 20, 20, 20]
+    given = [((np.int64(0), np.uint8(1)), np.int32(6)), ((np.int8(2), 0), np.int64(6))]
+    assert ofc.apply_stakes(given, stacks, "chips") == [6, 2]
+    for bad in (((True, 1), 6), ((0, 1), 6.0), ((0, 1), np.float64(6)), ((0, 1), True)):
+        with pytest.raises(BoardError, match="expected an int"):
+            ofc.apply_stakes([bad], stacks, "chips")
+
+
 class _NoRepr:
     """An object whose repr fails (a hostile or broken caller's value)."""
 

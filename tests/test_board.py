@@ -191,3 +191,23 @@ def test_row_takes_numpy_ints_and_names() -> None:
     assert Row.parse(np.uint8(2)) is Row.BACK
     assert Row.parse(Row.FRONT) is Row.FRONT
     assert Board().place("As", np.int8(0)).front == (51,)
+
+
+def test_row_splits_checks_its_sizes_on_every_call() -> None:
+    """row_splits was cached by its arguments before checking them: once
+    row_splits(1, 1, 0) had run, row_splits(True, 1, 0) and row_splits(1.0, 1, 0)
+    (equal keys to the cache) returned its array instead of the BoardError a first
+    call gives; NumPy ints were refused as "no integers".  The sizes are checked on
+    every call; NumPy ints give the ints' splits (1 front + 1 middle: 2 orders)."""
+    from ofc_fast.board import row_splits
+
+    assert row_splits(1, 1, 0).tolist() == [[0, 1], [1, 0]]
+    for bad in ((True, 1, 0), (1.0, 1, 0), (1, 1, np.False_), (-1, 1, 0), ("1", 1, 0)):
+        with pytest.raises(BoardError, match="row sizes must be integers"):
+            row_splits(*bad)  # type: ignore[arg-type]
+    assert row_splits(np.int64(1), np.uint8(1), 0).tolist() == [[0, 1], [1, 0]]
+    assert row_splits(np.int8(2), 0, np.int64(1)).tolist() == [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 2, 0],
+    ]

@@ -2034,6 +2034,67 @@ def test_encode_bytes_names_fields_out_of_range(
         encode_bytes(obs)
 
 
+@pytest.mark.parametrize(
+    ("field", "bad", "named"),
+    [
+        ("dealt", [47.0, 45, 37, 42, 0], "dealt"),
+        ("dealt", [True, 45, 37, 42, 0], "dealt"),
+        ("dealt", np.array([47, 45, 37, 42, 0], dtype=np.float64), "dealt"),
+        ("boards", [[[1.0], [], []], [[], [], []]], r"boards\[0\]\[0\]"),
+        ("players", 2.5, "players"),
+        ("seat", 0.9, "seat"),
+        ("button", True, "button"),
+        ("street", 0.7, "street"),
+        ("fantasyland", [0.5, 0], r"fantasyland\[0\]"),
+        ("face_down_counts", [[1.0, 0, 0], [0, 0, 0]], r"face_down_counts\[0\]\[0\]"),
+        ("discard_counts", [0.5, 0], r"discard_counts\[0\]"),
+        ("discard_counts", [9, 0], r"discard_counts\[0\]"),
+        ("to_discard", 0.5, "to_discard"),
+        ("to_discard", 6, "to_discard"),
+        ("future_cards", 12.5, "future_cards"),
+        ("is_over", "no", "is_over"),
+        ("lowball", "no", "lowball"),
+        ("full_set", 0, "full_set"),
+        ("face_down", "false", "face_down"),
+    ],
+)
+def test_encode_bytes_refuses_floats_bools_and_text_for_integers(
+    field: str, bad: object, named: str
+) -> None:
+    """encode_bytes read every integer of an observation with int() and every flag
+    with bool(): a card 47.0 or 47.5 encoded as card 47, True as card 1 (2d), a
+    button 0.5 as seat 0, a street 0.7 as 0, is_over "no" as True, and 9 discards or
+    6 cards to discard of 5 dealt went into the scalars unchecked.  Each is a
+    GameError naming the field; NumPy ints and bools are read as the numbers they are."""
+    g = Game("pineapple", 2, seed=1)
+    obs = g.observation(g.to_act)
+    with pytest.raises(GameError, match=f"observation: {named} must be"):
+        encode_bytes({**obs, field: bad})
+    numpy_obs = {
+        **obs,
+        "dealt": np.array(obs["dealt"], dtype=np.int64),
+        "street": np.uint8(obs["street"]),
+        "players": np.int32(2),
+        "is_over": np.False_,
+        "lowball": np.False_,
+    }
+    assert (encode_bytes(numpy_obs) == reference_encoding(obs)).all()
+    absent = {**obs, "full_set": None, "face_down": None, "lowball": None}  # as False
+    assert (encode_bytes(absent) == reference_encoding(obs)).all()
+
+
+def test_planes_names_a_ragged_list_of_encodings() -> None:
+    """planes() of a ragged nesting of lists raised NumPy's ValueError ("setting an
+    array element with a sequence"): a GameError naming planes; a rectangular list
+    still gives its (..., 15, 13, 4) planes."""
+    ragged = [[0] * ENCODING_SIZE, [0] * (ENCODING_SIZE - 1)]
+    with pytest.raises(GameError, match="planes: encodings are an array"):
+        planes(ragged)
+    with pytest.raises(GameError, match="planes: encodings are an array"):
+        planes([[0] * ENCODING_SIZE, [[0]] * ENCODING_SIZE])
+    assert planes([[0] * ENCODING_SIZE] * 2).shape == (2, 15, 13, 4)
+
+
 def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
     """``metadata["autoreset_mode"]`` names a ``gymnasium.vector.AutoresetMode`` (as
     Gymnasium's vector envs do): same-step, or disabled with ``autoreset=False``."""

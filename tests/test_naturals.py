@@ -710,3 +710,22 @@ def test_natural_payment_refuses_a_hand_built_natural_of_the_wrong_types(
         natural_payment(bad, None, rules.SINGAPORE)
     with pytest.raises(RulesError, match="natural"):
         natural_payment(None, bad, rules.SINGAPORE)
+
+
+def test_natural_payment_reads_a_numpy_key_as_its_int() -> None:
+    """A NaturalHand whose key is a NumPy int (a key kept in an array) was refused
+    ("key np.uint32(...) is not an int within 0..2**32-1"); it now breaks ties as the
+    same Python int: under VIETNAMESE (the higher natural takes its full units,
+    R-NAT-6) the higher six pairs (R-NAT-5) wins 3 units."""
+    import numpy as np
+
+    viet = rules.VIETNAMESE
+    assert viet.naturals_rule is NaturalsRule.HIGHER_FULL
+    low = NaturalHand("six_pairs", 3, 0x1111110)
+    for key_type in (np.uint32, np.int64):
+        high = NaturalHand("six_pairs", 3, key_type(0x2222220))  # type: ignore[arg-type]
+        assert natural_payment(high, low, viet) == 3
+        assert natural_payment(low, high, viet) == -3
+    too_big = NaturalHand("six_pairs", 3, np.uint64(2**32))  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="key"):
+        natural_payment(too_big, low, viet)

@@ -32,6 +32,7 @@ from ..rules import as_rules
 from ..rules.compiled import table_rules
 from ..rules.model import NATURAL_NAMES, RuleSet
 from ..rules.presets import RulesLike
+from ..table import as_int
 
 __all__ = ["NaturalHand", "detect_naturals", "natural_payment", "naturals"]
 
@@ -164,12 +165,12 @@ def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
             f"natural {quote(hand.name)} is not played under {rules.name} "
             f"(its naturals: {played})"
         )
-    key = hand.key
-    if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 2**32:
+    key = as_int(hand.key)  # NumPy's ints too, never a bool
+    if key is None or not 0 <= key < 2**32:
         raise RulesError(
-            f"natural {hand.name!r}: key {quote(key)} is not an int within 0..2**32-1"
+            f"natural {hand.name!r}: key {quote(hand.key)} is not an int within 0..2**32-1"
         )
-    return NATURAL_NAMES.index(hand.name), hand.key
+    return NATURAL_NAMES.index(hand.name), key
 
 
 def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RulesLike) -> int:

@@ -21,6 +21,7 @@ from ..cards import card_str
 from ..errors import BoardError, RulesError, flag
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compile_rules, compiled
+from ..table import as_int
 
 __all__ = [
     "BoardLike",
@@ -144,9 +145,10 @@ def score_evaluated(
     (50, -50)
     """
     rules = as_rules(rules, "score_evaluated")
+    ties_in = as_int(ties)  # NumPy's ints too, never a bool
     if (
-        type(ties) is not int
-        or ties not in (-1, 0, 1)
+        ties_in is None
+        or ties_in not in (-1, 0, 1)
         or not all(isinstance(e, EvaluatedBoard) for e in (a, b))
     ):
         raise BoardError("score_evaluated: expects two EvaluatedBoard and ties -1, 0 or 1")
@@ -161,7 +163,7 @@ def score_evaluated(
         int(flag(v, f"score_evaluated: {name}", BoardError))
         for name, v in (("a_sweeps_all", a_sweeps_all), ("b_sweeps_all", b_sweeps_all))
     ]
-    ctx = ffi.new("ofc_pair_context *", (ties, *sweeps, 0))
+    ctx = ffi.new("ofc_pair_context *", (ties_in, *sweeps, 0))
     d = ffi.new("ofc_pair_score *")
     if lib.ofc_score_evals(compiled(rules), a.c, b.c, ctx, d) != OK:  # pragma: no cover
         raise BoardError("score_evaluated: boards rejected by the C library")

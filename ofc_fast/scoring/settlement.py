@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import is_many, parse_cards
@@ -30,7 +32,7 @@ from ..errors import BoardError, CardError, RulesError, TableError, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
-from ..table import check_players, check_seat, check_stacks
+from ..table import as_int, check_players, check_seat, check_stacks
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
@@ -103,10 +105,12 @@ class Settlement:
 
 
 def _int(value: object, what: str) -> int:
-    """A plain int (bools and floats refused) or BoardError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """An int, Python's or NumPy's (:func:`ofc_fast.table.as_int`: bools and floats
+    refused), or BoardError naming ``what``."""
+    n = as_int(value)
+    if n is None:
         raise BoardError(f"{what}: expected an int, got {quote(value)}")
-    return int(value)
+    return n
 
 
 _E = TypeVar("_E", SettlementStart, StakesModel)
@@ -250,9 +254,10 @@ def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
 
 
 def _declaration(name: object) -> int:
-    """C code of a declaration: True = the best natural, a natural's name = its id; any
-    other value an id C refuses (so the error names the seat's naturals)."""
-    if name is True:
+    """C code of a declaration: True (NumPy's too) = the best natural, a natural's
+    name = its id; any other value an id C refuses (so the error names the seat's
+    naturals)."""
+    if isinstance(name, (bool, np.bool_)) and name:
         return int(lib.OFC_DECLARE_BEST)
     if isinstance(name, str) and name in NATURAL_NAMES:  # `in`: no array's ==
         return NATURAL_NAMES.index(name)
