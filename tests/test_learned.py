@@ -1409,6 +1409,23 @@ def test_a_trained_model_is_named_after_any_rules_name():
     assert _file_name(rules.PINEAPPLE.replace(name="a\u200bb\x85c"), 2) == "a_b_c-2p.ofcvm"
 
 
+def test_a_trained_model_file_name_fits_the_file_system(tmp_path: Path):
+    """A rule set's name may hold 64 characters of four UTF-8 bytes each (a playing
+    card emoji): its model file's name stays within the 255 bytes a file system allows
+    a name (it failed with 'File name too long' after every step of the training),
+    keeps the whole characters it can and the '-<players>p.ofcvm' ending, and the
+    file can be made under it."""
+    from ofc_fast.learned.train import _file_name
+
+    for name in ("\U0001f0a1" * 64, "x" + "\U0001f0a1" * 63, "\u00e9" * 64):
+        file = _file_name(rules.PINEAPPLE.replace(name=name), 3)
+        assert len(file.encode("utf-8")) <= 255, file
+        assert file.endswith("-3p.ofcvm") and name.startswith(file[: -len("-3p.ofcvm")])
+        (tmp_path / file).write_bytes(b"")  # the file system takes the name
+    short = "\u00e9" * 64  # 128 bytes: kept whole
+    assert _file_name(rules.PINEAPPLE.replace(name=short), 2) == short + "-2p.ofcvm"
+
+
 def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monkeypatch):
     """Without matplotlib (the learn extra's plot library) the report is written and
     the command says that report.png is not drawn and what to install (it said

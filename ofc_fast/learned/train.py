@@ -564,12 +564,20 @@ def train(
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]|^\.')
 
 
+_NAME_BYTES = 255  # the most bytes file systems allow a file's name
+
+
 def _file_name(rules: RuleSet, players: int) -> str:
     r"""``<rules name>-<players>p.ofcvm`` in ``--out``, lower case, ``_`` for each
     character a file name cannot hold, that leads elsewhere (``/``, ``\``, a leading
-    ``.``) or is not printable (the stem names the model): a rules name is any text."""
+    ``.``) or is not printable (the stem names the model): a rules name is any text.
+    A name past the 255 bytes a file name may hold in UTF-8 (64 characters of four
+    bytes) keeps the whole characters that fit before its ending."""
     name = _UNSAFE.sub("_", "".join(c if c.isprintable() else "_" for c in rules.name))
-    return f"{name.lower()}-{players}p.ofcvm"
+    end = f"-{players}p.ofcvm"
+    room = _NAME_BYTES - len(end.encode())
+    stem = name.lower().encode()[:room].decode("utf-8", "ignore")  # (no half character)
+    return stem + end
 
 
 def _check_settings(
