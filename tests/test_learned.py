@@ -1146,6 +1146,39 @@ def test_training_resume_refuses_foreign_step_files(
     assert err == f"error: {out / 'cost.json'}: a damaged run file (not seconds by step)\n"
 
 
+def test_training_resume_refuses_a_report_it_cannot_show(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A finished run's report.json that names the run's model but lacks a field
+    (``rules``) or holds text for a number stopped the resumed run with a KeyError
+    or ValueError traceback (the command prints the report it keeps); it is a
+    damaged run file, exit 2, one line naming it, and left for the user to delete."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    path = out / "report.json"
+    good = json.loads(path.read_text())
+    streets = {c: {**s, "regret": "x"} for c, s in good["streets"].items()}
+    for bad, why in (
+        ({k: v for k, v in good.items() if k != "rules"}, "no field 'rules'"),
+        ({**good, "streets": streets}, "regret"),
+        ({**good, "streets": []}, "streets"),
+    ):
+        path.write_text(json.dumps(bad))
+        assert main(args) == 2, why
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}: a damaged run file ("), err
+        assert "delete it" in err and err.count("\n") == 1, err
+        assert json.loads(path.read_text()) == bad  # left as it was
+    path.unlink()  # deleted: the report is made again
+    assert main(args) == 0
+    assert json.loads(path.read_text())["model"] == good["model"]
+
+
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
     """A run with --fl-value resumed without it (or the other way round) is refused
     naming fl_value: the config keeps the setting only when it is set, and the

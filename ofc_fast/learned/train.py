@@ -65,8 +65,8 @@ from ._data import (
     label_chunk,
 )
 from ._fit import c_check, require_torch
-from ._report import markdown, report_files
-from ._run import Run, read_json, save_run_json
+from ._report import markdown, read_report, report_files
+from ._run import Run, save_run_json
 from .model import FEATURES, ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -520,7 +520,7 @@ def train(
         atomic_write(run.out / name, data)
         model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
         report_path = run.out / "report.json"
-        done = read_json(report_path) if report_path.exists() else {}
+        done = read_report(report_path) if report_path.exists() else {}
         if done.get("model") == model.name:  # written last: this model's report is done
             report_files(done, run.out, say, missing=True)
             return done
