@@ -1901,6 +1901,25 @@ def test_a_model_and_a_bot_holding_it_pickle(tmp_path: Path):
         assert copy.deepcopy(bot).settings() == bot.settings()
 
 
+def test_value_names_an_fl_value_out_of_range():
+    """An fl_value of 18 numbers that C refuses (NaN, infinite, over 1e6 in magnitude)
+    was a ModelError saying only 'a value argument out of range (or a NULL
+    pointer)', or for an int past any float an OverflowError traceback; it names
+    fl_value and its range, from value and context alike, and 1e6 is still taken."""
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    P = rules.PINEAPPLE
+    board = "As Ks / Qd Qc 7s / 9h 9s"
+    for bad in (float("nan"), float("inf"), -1.5e6, 1e300, 10**400):
+        fl = [0.0] * 17 + [bad]
+        with pytest.raises(ModelError, match=r"fl_value .*within \+-1e6") as err:
+            model.value(board, P, 2, fl_value=fl)
+        assert "NULL pointer" not in str(err.value)
+        with pytest.raises(ModelError, match="fl_value"):
+            model.context(P, 2, fl)
+    assert isinstance(model.value(board, P, 2, fl_value=[1e6] * 18), float)
+
+
 def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():
     """ValueModel.value / action_values refuse a board, fl_value, dealt or unseen
     cards, to_discard or action ids that are not what they take with the OfcError

@@ -62,6 +62,7 @@ FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 every version from 1; it writes 2 only for a model with opponent rows)."""
 _OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
 _FL_VALUES = int(lib.OFC_VF_FL_VALUES)  # fl_value: the worth of 0..17 Fantasyland cards
+_FL_MAX = 1e6  # |fl_value| C takes (ofc_value_ctx_check)
 FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -312,17 +313,17 @@ class ValueModel:
         model keeps the 64 contexts last asked for; threads share one model: they get
         the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
-        2..4 or an ``fl_value`` that is not 18 numbers."""
+        2..4 or an ``fl_value`` that is not 18 numbers within +-1e6."""
         rules = as_rules(rules, "value model")
         players = _seats(players)
         try:
             values = tuple(float(v) for v in fl_value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # (10**400: no float)
             values = ()
-        if len(values) != _FL_VALUES:
-            raise ModelError(
-                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), "
-                f"got {quote(fl_value)}"
+        if len(values) != _FL_VALUES or not all(abs(v) <= _FL_MAX for v in values):
+            raise ModelError(  # (C refuses NaN, infinities and beyond: OFC_E_VALUE)
+                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), each "
+                f"within +-1e6, got {quote(fl_value)}"
             )
         key = (rules, players, values)
         with self._lock:
