@@ -1682,6 +1682,35 @@ def test_model_bytes_refuses_values_that_are_no_ints():
         model_bytes(good, rules.PINEAPPLE, 2, np.ones(3, np.uint32))
 
 
+def test_model_bytes_names_a_net_the_format_holds_not():
+    """model_bytes (and write_model) refused a net for 4 or 13 cards, two nets of one
+    card count, a net of other inputs than the features, of two outputs, of a width
+    over 256 or of five layers only when C read the bytes back, as 'the value
+    model's layers, sizes or opponent rows are out of range'; each is named."""
+
+    def net(*shape: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        return [(np.zeros((o, i)), np.zeros(o)) for i, o in zip(shape, shape[1:])]
+
+    good = net(64, 8, 1)
+    cases = [
+        ([(4, good)], r"a net's cards are 5\.\.12, got 4"),
+        ([(13, good)], r"a net's cards are 5\.\.12, got 13"),
+        ([(5, good), (7, good), (5, good)], "two nets for boards of the same card count"),
+        ([(5, net(10, 8, 1))], r"widths \[10, 8, 1\].*takes the 64 inputs"),
+        ([(5, net(64, 8, 2))], r"widths \[64, 8, 2\].*gives 1 output"),
+        ([(5, net(64, 300, 1))], r"widths \[64, 300, 1\].*each width is 1\.\.256"),
+        ([(5, net(64, 4, 4, 4, 4, 1))], r"a net has 1\.\.4 layers"),
+        ([(5, [])], r"widths \[\]; a net has 1\.\.4 layers"),
+    ]
+    for nets, message in cases:
+        with pytest.raises(ModelError, match=message) as err:
+            model_bytes(nets, rules.PINEAPPLE, 2)
+        assert "out of range" not in str(err.value)
+    assert ValueModel.from_bytes(model_bytes([(12, good)], rules.OFC, 2)).cards == (12,)
+    four = net(64, 4, 4, 4, 1)
+    assert ValueModel.from_bytes(model_bytes([(5, four)], rules.OFC, 2)).cards == (5,)
+
+
 def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
     """docs/learned.md: each chunk's randomness derives from the seed and its index,
     so the same seed gives the same model whatever the workers.  The smallest run

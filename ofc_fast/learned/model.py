@@ -359,9 +359,8 @@ class ValueModel:
         """The value of one board: the net of its card count, or a complete board's
         expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
         rules = as_rules(rules, "value model")
-        ctx = self.context(
-            rules, players, _fl_values(rules) if fl_value is None else fl_value
-        )
+        fl = _fl_values(rules) if fl_value is None else fl_value
+        ctx = self.context(rules, players, fl)
         out = ffi.new("double *")
         cells = board_bytes(board)
         st = lib.ofc_value_board(ctx, cells, _mask(parse_cards(dead)), out)
@@ -611,6 +610,8 @@ def model_bytes(
                 raise ModelError(
                     f"net of {cards} cards, layer {i}: weights and biases are numbers"
                 ) from None
+    if len({int(cards) for cards, _ in nets}) < len(nets):
+        raise ModelError("two nets for boards of the same card count: one per count")
     if opponent is not None:
         counts = int_array(opponent, np.uint32, "opponent rows", ModelError)
         if counts.size != _OPP_COUNTS:
@@ -638,13 +639,11 @@ def model_bytes(
 
 def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
     """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
-    weights are not (out, in) with ``in`` the previous width, or its bias not ``out``
-    numbers (the file would put the numbers in the wrong places)."""
+    weights are not (out, in) with ``in`` the previous width, its bias not ``out``
+    numbers (they would land in the wrong places), or the format holds no such net."""
     n = as_int(cards)
-    if n is None or not 0 <= n < 2**32:
+    if n is None or not 5 <= n <= 12:  # (C refused 4 or 13 as 'sizes out of range')
         raise ModelError(f"a net's cards are 5..12, got {quote(cards)}")
-    if not layers:
-        raise ModelError(f"net of {cards} cards: no layers")
     widths: list[int] = []
     for i, (w, b) in enumerate(layers):
         shape = np.shape(w)
@@ -658,6 +657,13 @@ def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
                 f"net of {cards} cards, layer {i}: {np.size(b)} biases, not {shape[0]}"
             )
         widths += [int(shape[1]), int(shape[0])] if not widths else [int(shape[0])]
+    deep, wide = int(lib.OFC_VM_MAX_LAYERS), int(lib.OFC_VM_MAX_WIDTH)
+    fits = 0 < len(layers) <= deep and all(1 <= w <= wide for w in widths)
+    if not (fits and widths[0] == FEATURES and widths[-1] == 1):  # (C: 'out of range')
+        raise ModelError(
+            f"net of {cards} cards: widths {widths}; a net has 1..{deep} layers, takes "
+            f"the {FEATURES} inputs, gives 1 output, and each width is 1..{wide}"
+        )
     return widths
 
 
