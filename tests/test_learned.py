@@ -1949,6 +1949,31 @@ def test_value_names_an_fl_value_out_of_range():
     assert isinstance(model.value(board, P, 2, fl_value=[1e6] * 18), float)
 
 
+def test_a_model_keeps_one_table_for_renamed_rules_and_forgets_old_ones():
+    """A model with opponent rows kept a 380 KB table per rule set it valued boards
+    under, for ever: 300 renamed PINEAPPLE rule sets (a server's or a sweep's
+    variants) held 127 MB more.  Rule sets that play alike (renamed, described anew)
+    share one table, and the tables of other rule sets asked for long ago are let go
+    (as the model's contexts are), the values unchanged."""
+    import gc
+    import weakref
+
+    model = load_model(MODEL_DIR / "pineapple-2p.ofcvm")
+    assert model.opponent_rows is not None
+    P, board = rules.PINEAPPLE, "As Ks / Qd Qc 7s / 9h 9s"
+    table, value = model.ev_tables(P), model.value(board, P)
+    for i in range(100):
+        renamed = P.replace(name=f"home{i}", description=f"table {i}")
+        assert model.ev_tables(renamed) is table
+        assert model.value(board, renamed) == value
+    first = weakref.ref(model.ev_tables(P.replace(sweep_bonus=0)))
+    for bonus in range(1, 100):  # other rule sets: no value (their rules are not its own)
+        model.ev_tables(P.replace(sweep_bonus=bonus))
+    gc.collect()
+    assert first() is None  # let go: not one table per rule set ever asked for
+    assert model.value(board, P) == value
+
+
 def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():
     """ValueModel.value / action_values refuse a board, fl_value, dealt or unseen
     cards, to_discard or action ids that are not what they take with the OfcError

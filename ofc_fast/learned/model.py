@@ -201,7 +201,7 @@ class ValueModel:
     _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
     _contexts: OrderedDict[Any, Any] = field(default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
+    _ev: dict[int, Any] = field(default_factory=dict, repr=False)  # by rules_hash
 
     def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
         """Pickle as the file's bytes, name and path (the C struct is parsed again)."""
@@ -224,18 +224,22 @@ class ValueModel:
 
     def ev_tables(self, rules: RulesLike) -> Any:
         """The C ``ofc_ev_tables *`` the model values boards against under ``rules``
-        (C ``ofc_value_ev_tables``: from its opponent rows, else the rule set's
-        shipped tables); cached on the model."""
+        (C ``ofc_value_ev_tables``: its opponent rows', else the rules' shipped ones);
+        cached: one for rule sets that play alike (:func:`rules_hash`), the last 64."""
         rules = as_rules(rules, "value model")
         if not self.c.opponent:
             return ev_tables(rules)
-        hit = self._ev.get(rules)
+        key = rules_hash(rules)  # (keyed by the RuleSet, 300 renamed ones held 127 MB)
+        hit = self._ev.get(key)
         if hit is None:
             hit = ffi.new("ofc_ev_tables *")
             st = lib.ofc_value_ev_tables(compiled(rules), self.c, hit)
             if st != OK:
                 raise status_error(st, f"value model {self.name}", ModelError)
-            hit = self._ev.setdefault(rules, hit)  # another thread's, if it came first
+            with self._lock:  # another thread's, if it came first; the oldest forgotten
+                hit = self._ev.setdefault(key, hit)
+                while len(self._ev) > _CONTEXTS:
+                    del self._ev[next(iter(self._ev))]
         return hit
 
     @classmethod
@@ -423,8 +427,7 @@ def held_context(owner: Any, keep: tuple[Any, ...]) -> Any:
 
 
 def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
-    # the name it had (a file's stem is not held to _NAME_MAX)
-    return replace(ValueModel._parse(data, name, name), _path=path)
+    return replace(ValueModel._parse(data, name, name), _path=path)  # (a stem: any size)
 
 
 def _seats(players: object, any_count: bool = False) -> int:
@@ -466,8 +469,7 @@ def _file_path(path: str | os.PathLike[str]) -> Path:
 
 
 def _why(exc: Exception) -> object:
-    """Why a file could not be read or written: the OS's words, or the ValueError's
-    (a NUL character in its path)."""
+    """Why a file could not be read or written: the OS's words, or the ValueError's."""
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
 
 
@@ -523,15 +525,13 @@ def spec_setting(spec: ModelSpec) -> Any:
 
 def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
     """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` or a
-    ``{"path": ..., "checksum": ...}`` setting (ModelError naming what is wrong with
-    it)."""
+    ``{"path": ..., "checksum": ...}`` setting (ModelError naming what is wrong)."""
     if "path" in spec:
         return _pinned_file(spec)
     name = spec.get("name", "model")
     text = spec.get("base64")
-    if not (set(spec) <= {"name", "base64"} and isinstance(text, str)) or not (
-        isinstance(name, str)
-    ):
+    ok = set(spec) <= {"name", "base64"} and isinstance(text, str)
+    if not (ok and isinstance(name, str)):
         raise ModelError(
             "a model given as data is {'name': text, 'base64': the model file's "
             f"bytes in base64}}, got {quote(dict(spec))}"
