@@ -1146,6 +1146,39 @@ def test_training_resume_refuses_foreign_step_files(
     assert err == f"error: {out / 'cost.json'}: a damaged run file (not seconds by step)\n"
 
 
+def test_training_resume_refuses_a_report_it_cannot_show(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A finished run's report.json that names the run's model but lacks a field
+    (``rules``) or holds text for a number stopped the resumed run with a KeyError
+    or ValueError traceback (the command prints the report it keeps); it is a
+    damaged run file, exit 2, one line naming it, and left for the user to delete."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    path = out / "report.json"
+    good = json.loads(path.read_text())
+    streets = {c: {**s, "regret": "x"} for c, s in good["streets"].items()}
+    for bad, why in (
+        ({k: v for k, v in good.items() if k != "rules"}, "no field 'rules'"),
+        ({**good, "streets": streets}, "regret"),
+        ({**good, "streets": []}, "streets"),
+    ):
+        path.write_text(json.dumps(bad))
+        assert main(args) == 2, why
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}: a damaged run file ("), err
+        assert "delete it" in err and err.count("\n") == 1, err
+        assert json.loads(path.read_text()) == bad  # left as it was
+    path.unlink()  # deleted: the report is made again
+    assert main(args) == 0
+    assert json.loads(path.read_text())["model"] == good["model"]
+
+
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
     """A run with --fl-value resumed without it (or the other way round) is refused
     naming fl_value: the config keeps the setting only when it is set, and the
@@ -1409,6 +1442,23 @@ def test_a_trained_model_is_named_after_any_rules_name():
     assert _file_name(rules.PINEAPPLE.replace(name="a\u200bb\x85c"), 2) == "a_b_c-2p.ofcvm"
 
 
+def test_a_trained_model_file_name_fits_the_file_system(tmp_path: Path):
+    """A rule set's name may hold 64 characters of four UTF-8 bytes each (a playing
+    card emoji): its model file's name stays within the 255 bytes a file system allows
+    a name (it failed with 'File name too long' after every step of the training),
+    keeps the whole characters it can and the '-<players>p.ofcvm' ending, and the
+    file can be made under it."""
+    from ofc_fast.learned.train import _file_name
+
+    for name in ("\U0001f0a1" * 64, "x" + "\U0001f0a1" * 63, "\u00e9" * 64):
+        file = _file_name(rules.PINEAPPLE.replace(name=name), 3)
+        assert len(file.encode("utf-8")) <= 255, file
+        assert file.endswith("-3p.ofcvm") and name.startswith(file[: -len("-3p.ofcvm")])
+        (tmp_path / file).write_bytes(b"")  # the file system takes the name
+    short = "\u00e9" * 64  # 128 bytes: kept whole
+    assert _file_name(rules.PINEAPPLE.replace(name=short), 2) == short + "-2p.ofcvm"
+
+
 def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monkeypatch):
     """Without matplotlib (the learn extra's plot library) the report is written and
     the command says that report.png is not drawn and what to install (it said
@@ -1632,6 +1682,35 @@ def test_model_bytes_refuses_values_that_are_no_ints():
         model_bytes(good, rules.PINEAPPLE, 2, np.ones(3, np.uint32))
 
 
+def test_model_bytes_names_a_net_the_format_holds_not():
+    """model_bytes (and write_model) refused a net for 4 or 13 cards, two nets of one
+    card count, a net of other inputs than the features, of two outputs, of a width
+    over 256 or of five layers only when C read the bytes back, as 'the value
+    model's layers, sizes or opponent rows are out of range'; each is named."""
+
+    def net(*shape: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        return [(np.zeros((o, i)), np.zeros(o)) for i, o in zip(shape, shape[1:])]
+
+    good = net(64, 8, 1)
+    cases = [
+        ([(4, good)], r"a net's cards are 5\.\.12, got 4"),
+        ([(13, good)], r"a net's cards are 5\.\.12, got 13"),
+        ([(5, good), (7, good), (5, good)], "two nets for boards of the same card count"),
+        ([(5, net(10, 8, 1))], r"widths \[10, 8, 1\].*takes the 64 inputs"),
+        ([(5, net(64, 8, 2))], r"widths \[64, 8, 2\].*gives 1 output"),
+        ([(5, net(64, 300, 1))], r"widths \[64, 300, 1\].*each width is 1\.\.256"),
+        ([(5, net(64, 4, 4, 4, 4, 1))], r"a net has 1\.\.4 layers"),
+        ([(5, [])], r"widths \[\]; a net has 1\.\.4 layers"),
+    ]
+    for nets, message in cases:
+        with pytest.raises(ModelError, match=message) as err:
+            model_bytes(nets, rules.PINEAPPLE, 2)
+        assert "out of range" not in str(err.value)
+    assert ValueModel.from_bytes(model_bytes([(12, good)], rules.OFC, 2)).cards == (12,)
+    four = net(64, 4, 4, 4, 1)
+    assert ValueModel.from_bytes(model_bytes([(5, four)], rules.OFC, 2)).cards == (5,)
+
+
 def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
     """docs/learned.md: each chunk's randomness derives from the seed and its index,
     so the same seed gives the same model whatever the workers.  The smallest run
@@ -1849,6 +1928,50 @@ def test_a_model_and_a_bot_holding_it_pickle(tmp_path: Path):
         bot = ValueBot(seed=0, model=model)
         assert pickle.loads(pickle.dumps(bot)).settings() == bot.settings()
         assert copy.deepcopy(bot).settings() == bot.settings()
+
+
+def test_value_names_an_fl_value_out_of_range():
+    """An fl_value of 18 numbers that C refuses (NaN, infinite, over 1e6 in magnitude)
+    was a ModelError saying only 'a value argument out of range (or a NULL
+    pointer)', or for an int past any float an OverflowError traceback; it names
+    fl_value and its range, from value and context alike, and 1e6 is still taken."""
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    P = rules.PINEAPPLE
+    board = "As Ks / Qd Qc 7s / 9h 9s"
+    for bad in (float("nan"), float("inf"), -1.5e6, 1e300, 10**400):
+        fl = [0.0] * 17 + [bad]
+        with pytest.raises(ModelError, match=r"fl_value .*within \+-1e6") as err:
+            model.value(board, P, 2, fl_value=fl)
+        assert "NULL pointer" not in str(err.value)
+        with pytest.raises(ModelError, match="fl_value"):
+            model.context(P, 2, fl)
+    assert isinstance(model.value(board, P, 2, fl_value=[1e6] * 18), float)
+
+
+def test_a_model_keeps_one_table_for_renamed_rules_and_forgets_old_ones():
+    """A model with opponent rows kept a 380 KB table per rule set it valued boards
+    under, for ever: 300 renamed PINEAPPLE rule sets (a server's or a sweep's
+    variants) held 127 MB more.  Rule sets that play alike (renamed, described anew)
+    share one table, and the tables of other rule sets asked for long ago are let go
+    (as the model's contexts are), the values unchanged."""
+    import gc
+    import weakref
+
+    model = load_model(MODEL_DIR / "pineapple-2p.ofcvm")
+    assert model.opponent_rows is not None
+    P, board = rules.PINEAPPLE, "As Ks / Qd Qc 7s / 9h 9s"
+    table, value = model.ev_tables(P), model.value(board, P)
+    for i in range(100):
+        renamed = P.replace(name=f"home{i}", description=f"table {i}")
+        assert model.ev_tables(renamed) is table
+        assert model.value(board, renamed) == value
+    first = weakref.ref(model.ev_tables(P.replace(sweep_bonus=0)))
+    for bonus in range(1, 100):  # other rule sets: no value (their rules are not its own)
+        model.ev_tables(P.replace(sweep_bonus=bonus))
+    gc.collect()
+    assert first() is None  # let go: not one table per rule set ever asked for
+    assert model.value(board, P) == value
 
 
 def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():

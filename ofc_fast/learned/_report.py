@@ -8,9 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import ModelError
 from ..files import atomic_write
+from ._run import read_json
 
-__all__ = ["markdown", "plot", "report_files"]
+__all__ = ["markdown", "plot", "read_report", "report_files"]
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -31,6 +33,20 @@ def markdown(report: dict[str, Any]) -> str:
     lines += [f"| {k} | {v} |" for k, v in report["cost_seconds"].items()]
     lines.append(f"| total | {report['total_seconds']} |")
     return "\n".join(lines) + "\n"
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """A run's ``report.json``, a report :func:`markdown` (and :func:`plot`) can show
+    (ModelError naming it when it is damaged: a field missing or of another type)."""
+    report = read_json(path)
+    try:
+        markdown(report)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        why = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ModelError(
+            f"{path}: a damaged run file ({why}); delete it to make the report again"
+        ) from None
+    return report
 
 
 def _interval(street: dict[str, Any], key: str) -> float | None:

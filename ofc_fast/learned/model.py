@@ -62,6 +62,7 @@ FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 every version from 1; it writes 2 only for a model with opponent rows)."""
 _OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
 _FL_VALUES = int(lib.OFC_VF_FL_VALUES)  # fl_value: the worth of 0..17 Fantasyland cards
+_FL_MAX = 1e6  # |fl_value| C takes (ofc_value_ctx_check)
 FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -200,7 +201,7 @@ class ValueModel:
     _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
     _contexts: OrderedDict[Any, Any] = field(default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
+    _ev: dict[int, Any] = field(default_factory=dict, repr=False)  # by rules_hash
 
     def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
         """Pickle as the file's bytes, name and path (the C struct is parsed again)."""
@@ -223,18 +224,22 @@ class ValueModel:
 
     def ev_tables(self, rules: RulesLike) -> Any:
         """The C ``ofc_ev_tables *`` the model values boards against under ``rules``
-        (C ``ofc_value_ev_tables``: from its opponent rows, else the rule set's
-        shipped tables); cached on the model."""
+        (C ``ofc_value_ev_tables``: its opponent rows', else the rules' shipped ones);
+        cached: one for rule sets that play alike (:func:`rules_hash`), the last 64."""
         rules = as_rules(rules, "value model")
         if not self.c.opponent:
             return ev_tables(rules)
-        hit = self._ev.get(rules)
+        key = rules_hash(rules)  # (keyed by the RuleSet, 300 renamed ones held 127 MB)
+        hit = self._ev.get(key)
         if hit is None:
             hit = ffi.new("ofc_ev_tables *")
             st = lib.ofc_value_ev_tables(compiled(rules), self.c, hit)
             if st != OK:
                 raise status_error(st, f"value model {self.name}", ModelError)
-            hit = self._ev.setdefault(rules, hit)  # another thread's, if it came first
+            with self._lock:  # another thread's, if it came first; the oldest forgotten
+                hit = self._ev.setdefault(key, hit)
+                while len(self._ev) > _CONTEXTS:
+                    del self._ev[next(iter(self._ev))]
         return hit
 
     @classmethod
@@ -312,17 +317,17 @@ class ValueModel:
         model keeps the 64 contexts last asked for; threads share one model: they get
         the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
-        2..4 or an ``fl_value`` that is not 18 numbers."""
+        2..4 or an ``fl_value`` that is not 18 numbers within +-1e6."""
         rules = as_rules(rules, "value model")
         players = _seats(players)
         try:
             values = tuple(float(v) for v in fl_value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # (10**400: no float)
             values = ()
-        if len(values) != _FL_VALUES:
-            raise ModelError(
-                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), "
-                f"got {quote(fl_value)}"
+        if len(values) != _FL_VALUES or not all(abs(v) <= _FL_MAX for v in values):
+            raise ModelError(  # (C refuses NaN, infinities and beyond: OFC_E_VALUE)
+                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), each "
+                f"within +-1e6, got {quote(fl_value)}"
             )
         key = (rules, players, values)
         with self._lock:
@@ -358,9 +363,8 @@ class ValueModel:
         """The value of one board: the net of its card count, or a complete board's
         expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
         rules = as_rules(rules, "value model")
-        ctx = self.context(
-            rules, players, _fl_values(rules) if fl_value is None else fl_value
-        )
+        fl = _fl_values(rules) if fl_value is None else fl_value
+        ctx = self.context(rules, players, fl)
         out = ffi.new("double *")
         cells = board_bytes(board)
         st = lib.ofc_value_board(ctx, cells, _mask(parse_cards(dead)), out)
@@ -423,8 +427,7 @@ def held_context(owner: Any, keep: tuple[Any, ...]) -> Any:
 
 
 def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
-    # the name it had (a file's stem is not held to _NAME_MAX)
-    return replace(ValueModel._parse(data, name, name), _path=path)
+    return replace(ValueModel._parse(data, name, name), _path=path)  # (a stem: any size)
 
 
 def _seats(players: object, any_count: bool = False) -> int:
@@ -466,8 +469,7 @@ def _file_path(path: str | os.PathLike[str]) -> Path:
 
 
 def _why(exc: Exception) -> object:
-    """Why a file could not be read or written: the OS's words, or the ValueError's
-    (a NUL character in its path)."""
+    """Why a file could not be read or written: the OS's words, or the ValueError's."""
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
 
 
@@ -523,15 +525,13 @@ def spec_setting(spec: ModelSpec) -> Any:
 
 def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
     """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` or a
-    ``{"path": ..., "checksum": ...}`` setting (ModelError naming what is wrong with
-    it)."""
+    ``{"path": ..., "checksum": ...}`` setting (ModelError naming what is wrong)."""
     if "path" in spec:
         return _pinned_file(spec)
     name = spec.get("name", "model")
     text = spec.get("base64")
-    if not (set(spec) <= {"name", "base64"} and isinstance(text, str)) or not (
-        isinstance(name, str)
-    ):
+    ok = set(spec) <= {"name", "base64"} and isinstance(text, str)
+    if not (ok and isinstance(name, str)):
         raise ModelError(
             "a model given as data is {'name': text, 'base64': the model file's "
             f"bytes in base64}}, got {quote(dict(spec))}"
@@ -610,6 +610,8 @@ def model_bytes(
                 raise ModelError(
                     f"net of {cards} cards, layer {i}: weights and biases are numbers"
                 ) from None
+    if len({int(cards) for cards, _ in nets}) < len(nets):
+        raise ModelError("two nets for boards of the same card count: one per count")
     if opponent is not None:
         counts = int_array(opponent, np.uint32, "opponent rows", ModelError)
         if counts.size != _OPP_COUNTS:
@@ -637,13 +639,11 @@ def model_bytes(
 
 def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
     """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
-    weights are not (out, in) with ``in`` the previous width, or its bias not ``out``
-    numbers (the file would put the numbers in the wrong places)."""
+    weights are not (out, in) with ``in`` the previous width, its bias not ``out``
+    numbers (they would land in the wrong places), or the format holds no such net."""
     n = as_int(cards)
-    if n is None or not 0 <= n < 2**32:
+    if n is None or not 5 <= n <= 12:  # (C refused 4 or 13 as 'sizes out of range')
         raise ModelError(f"a net's cards are 5..12, got {quote(cards)}")
-    if not layers:
-        raise ModelError(f"net of {cards} cards: no layers")
     widths: list[int] = []
     for i, (w, b) in enumerate(layers):
         shape = np.shape(w)
@@ -657,6 +657,13 @@ def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
                 f"net of {cards} cards, layer {i}: {np.size(b)} biases, not {shape[0]}"
             )
         widths += [int(shape[1]), int(shape[0])] if not widths else [int(shape[0])]
+    deep, wide = int(lib.OFC_VM_MAX_LAYERS), int(lib.OFC_VM_MAX_WIDTH)
+    fits = 0 < len(layers) <= deep and all(1 <= w <= wide for w in widths)
+    if not (fits and widths[0] == FEATURES and widths[-1] == 1):  # (C: 'out of range')
+        raise ModelError(
+            f"net of {cards} cards: widths {widths}; a net has 1..{deep} layers, takes "
+            f"the {FEATURES} inputs, gives 1 output, and each width is 1..{wide}"
+        )
     return widths
 
 

@@ -65,8 +65,8 @@ from ._data import (
     label_chunk,
 )
 from ._fit import c_check, require_torch
-from ._report import markdown, report_files
-from ._run import Run, read_json, save_run_json
+from ._report import markdown, read_report, report_files
+from ._run import Run, save_run_json
 from .model import FEATURES, ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -520,7 +520,7 @@ def train(
         atomic_write(run.out / name, data)
         model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
         report_path = run.out / "report.json"
-        done = read_json(report_path) if report_path.exists() else {}
+        done = read_report(report_path) if report_path.exists() else {}
         if done.get("model") == model.name:  # written last: this model's report is done
             report_files(done, run.out, say, missing=True)
             return done
@@ -564,12 +564,20 @@ def train(
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]|^\.')
 
 
+_NAME_BYTES = 255  # the most bytes file systems allow a file's name
+
+
 def _file_name(rules: RuleSet, players: int) -> str:
     r"""``<rules name>-<players>p.ofcvm`` in ``--out``, lower case, ``_`` for each
     character a file name cannot hold, that leads elsewhere (``/``, ``\``, a leading
-    ``.``) or is not printable (the stem names the model): a rules name is any text."""
+    ``.``) or is not printable (the stem names the model): a rules name is any text.
+    A name past the 255 bytes a file name may hold in UTF-8 (64 characters of four
+    bytes) keeps the whole characters that fit before its ending."""
     name = _UNSAFE.sub("_", "".join(c if c.isprintable() else "_" for c in rules.name))
-    return f"{name.lower()}-{players}p.ofcvm"
+    end = f"-{players}p.ofcvm"
+    room = _NAME_BYTES - len(end.encode())
+    stem = name.lower().encode()[:room].decode("utf-8", "ignore")  # (no half character)
+    return stem + end
 
 
 def _check_settings(
