@@ -181,6 +181,36 @@ def test_every_installed_header_compiles_on_its_own(
         )  # fmt: skip
 
 
+def _cxx() -> str:
+    """The C++ compiler the C++ consumer tests use (they skip without one)."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler: install g++")
+    return cxx
+
+
+def test_every_installed_header_compiles_on_its_own_in_cxx(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A C++ consumer can include any installed header first, under the warnings strict
+    C++ projects build with.  ofc_inline.h's static inline rankers are compiled in
+    every translation unit that includes it, and ofc_rank5_inline() took the low half
+    of its key with a C-style cast: ``-Wold-style-cast -Werror`` refused the header."""
+    cxx = _cxx()
+    include = installed / "include" / "ofc_fast"
+    for header in sorted(include.glob("*.h")):
+        src = tmp_path / f"{header.stem}.cpp"
+        src.write_text(f'#include "{header.name}"\nint main() {{ return 0; }}\n')
+        done = subprocess.run(
+            [cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+             "-Wold-style-cast", "-Wcast-qual", "-Wconversion", "-Wsign-conversion",
+             "-Wshadow", "-Wzero-as-null-pointer-constant", f"-I{include}",
+             "-fsyntax-only", str(src)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, f"{header.name}:\n{done.stderr}"
+
+
 def test_find_package_gives_static_and_shared_targets(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -464,9 +494,7 @@ def test_a_cxx_program_uses_the_installed_headers_and_library(
     """The headers promise C++ programs too: every installed header in one C++
     translation unit (strict warnings), a call into each header's functions linked
     against the installed static library (C linkage: extern "C" in each header)."""
-    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler: install g++")
+    cxx = _cxx()
     include = installed / "include" / "ofc_fast"
     lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
     headers = sorted(h.name for h in include.glob("*.h"))
@@ -490,9 +518,7 @@ def test_installed_tables_have_c_linkage_in_cxx(installed: Path, tmp_path: Path)
     (``?ofc_tab_card_key@@3QB_KB``), so it could not link them from the library.
     Each table the installed headers declare, redeclared with C linkage after every
     header, is the same declaration (a conflicting linkage does not compile)."""
-    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler: install g++")
+    cxx = _cxx()
     include = installed / "include" / "ofc_fast"
     headers = sorted(h.name for h in include.glob("*.h"))
     tables = re.findall(
