@@ -75,11 +75,16 @@ def _header_version() -> str:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The library built (Release, strict warnings) and installed under a prefix."""
-    base = tmp_path_factory.mktemp("cmake")
+    return _build_and_install(tmp_path_factory.mktemp("cmake"), "-DOFC_FAST_STRICT=ON")
+
+
+def _build_and_install(base: Path, *options: str) -> Path:
+    """The library configured (Release, no C tests, ``options``) and built in
+    ``base/build``, then installed under ``base/prefix``, which is returned."""
     build, prefix = base / "build", base / "prefix"
     _cmake(
         CMAKE or "cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-        "-DOFC_FAST_STRICT=ON", "-DOFC_FAST_TESTS=OFF",
+        "-DOFC_FAST_TESTS=OFF", *options,
     )  # fmt: skip
     _cmake(CMAKE or "cmake", "--build", build, "--parallel", "2")
     _cmake(CMAKE or "cmake", "--install", build, "--prefix", prefix)
@@ -412,6 +417,36 @@ def test_static_pkg_config_file_links_the_static_library(
     ran = subprocess.run([str(tmp_path / "app")], capture_output=True, text=True, env=env)
     assert ran.returncode == 0, ran.stderr  # no libofc_fast.so to find: linked in
     assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
+
+
+def test_pkg_config_files_name_the_libraries_a_postfix_gives(tmp_path: Path) -> None:
+    """A build whose libraries carry a postfix (CMAKE_DEBUG_POSTFIX, or
+    CMAKE_<CONFIG>_POSTFIX) installs libofc_fast_r.a and libofc_fast_r.so, but its
+    ofc_fast.pc said ``-lofc_fast`` and ofc_fast_static.pc ``libofc_fast.a``: files
+    that are not there, so no program linked.  Each .pc file now names the library
+    the build installed: a program built with its flags links and runs."""
+    pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
+    if pkg_config is None:
+        pytest.skip("needs pkg-config: apt-get install pkg-config (or pkgconf)")
+    prefix = _build_and_install(tmp_path, "-DCMAKE_RELEASE_POSTFIX=_r")
+    lib = next(p for p in (prefix / "lib", prefix / "lib64") if p.is_dir())
+    env = {**os.environ, "PKG_CONFIG_PATH": str(lib / "pkgconfig")}
+    env["LD_LIBRARY_PATH"] = env["DYLD_LIBRARY_PATH"] = str(lib)
+    (tmp_path / "app.c").write_text(_CONSUMER_C)
+    for package in ("ofc_fast", "ofc_fast_static"):
+        flags = subprocess.run(
+            [pkg_config, "--cflags", "--libs", package],
+            env=env, check=True, capture_output=True, text=True,
+        ).stdout.split()  # fmt: skip
+        done = subprocess.run(
+            [COMPILER or "cc", "app.c", *flags, "-o", package],
+            cwd=tmp_path, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, f"{package}: {flags}\n{done.stderr}"
+        ran = subprocess.run(
+            [str(tmp_path / package)], env=env, check=True, capture_output=True, text=True
+        )
+        assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts")), package
 
 
 def _declared(include: Path) -> set[str]:
