@@ -593,23 +593,47 @@ def test_find_package_refuses_an_incompatible_version(
     assert "ofc_fast" in done.stderr and "99.0" in done.stderr
 
 
-def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
-    """Without installing: add_subdirectory(ofc-fast) and the namespaced targets (the C
-    tests are off by default in a sub-project)."""
+def _parent_project(tmp_path: Path, language: str, source: str) -> Path:
+    """A project of ``language`` (C or CXX) that adds this checkout with
+    add_subdirectory() and builds ``source`` (the consumer program, a C or C++ file)
+    into app_static and app_shared, linked to the two namespaced targets: built
+    (Release), its build directory."""
     src = tmp_path / "consumer"
     src.mkdir()
-    (src / "app.c").write_text(_CONSUMER_C)
+    (src / source).write_text(_CONSUMER_C)
     (src / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.16)\nproject(consumer LANGUAGES C)\n"
+        f"cmake_minimum_required(VERSION 3.16)\nproject(consumer LANGUAGES {language})\n"
         f'add_subdirectory("{ROOT.as_posix()}" ofc_fast)\n'
-        "add_executable(app app.c)\ntarget_link_libraries(app PRIVATE ofc_fast::ofc_fast)\n"
+        + "".join(
+            f"add_executable(app_{kind} {source})\n"
+            f"target_link_libraries(app_{kind} PRIVATE ofc_fast::{target})\n"
+            for kind, target in (("static", "ofc_fast"), ("shared", "ofc_fast_shared"))
+        )
     )
     build = tmp_path / "b"
     _cmake(CMAKE or "cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release")
     _cmake(CMAKE or "cmake", "--build", build, "--parallel", "2")
-    out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
-    assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
+    for app in ("app_static", "app_shared"):
+        out = subprocess.run([str(build / app)], check=True, capture_output=True, text=True)
+        assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts")), app
+    return build
+
+
+def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
+    """Without installing: add_subdirectory(ofc-fast) and the namespaced targets (the C
+    tests are off by default in a sub-project)."""
+    build = _parent_project(tmp_path, "C", "app.c")
     assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
+
+
+def test_add_subdirectory_from_a_cxx_project(tmp_path: Path) -> None:
+    """A C++ project (``project(app LANGUAGES CXX)``) that added the checkout with
+    add_subdirectory() did not generate: the targets required the C feature
+    c_std_99 of their users, which CMake could not resolve in the parent's directory,
+    where C is not enabled ("No known features for C compiler").  It builds, and its
+    programs link both targets."""
+    _cxx()
+    _parent_project(tmp_path, "CXX", "app.cpp")
 
 
 def test_a_build_given_no_build_type_is_optimised(tmp_path: Path) -> None:
