@@ -241,6 +241,40 @@ def test_find_package_gives_static_and_shared_targets(
         assert "libofc_fast.so" in needed.stdout
 
 
+_CXX_WITH_C_CMAKE = """\
+cmake_minimum_required(VERSION 3.16)
+project(consumer LANGUAGES CXX)
+add_subdirectory(vendored)
+find_package(ofc_fast {version} REQUIRED)
+add_executable(app app.cpp)
+target_link_libraries(app PRIVATE ofc_fast::ofc_fast vendored)
+"""
+
+
+def test_find_package_from_a_cxx_project_that_enables_c_below(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A C++ project that builds a C library of its own in a subdirectory (a vendored
+    zlib, say) and links the installed ofc_fast::ofc_fast did not generate ("No known
+    features for C compiler"): the installed targets required c_std_99 of their users,
+    which CMake resolves only where C is enabled, not in the C++ project's directory.
+    It builds and runs."""
+    _cxx()
+    src = tmp_path / "consumer"
+    (src / "vendored").mkdir(parents=True)
+    (src / "vendored" / "CMakeLists.txt").write_text(
+        "project(vendored LANGUAGES C)\nadd_library(vendored STATIC vendored.c)\n"
+    )
+    (src / "vendored" / "vendored.c").write_text("int vendored(void) { return 1; }\n")
+    (src / "app.cpp").write_text(_CONSUMER_C)
+    (src / "CMakeLists.txt").write_text(_CXX_WITH_C_CMAKE.format(version=_header_version()))
+    build = tmp_path / "build"
+    _cmake(CMAKE or "cmake", "-S", src, "-B", build, f"-DCMAKE_PREFIX_PATH={installed}")
+    _cmake(CMAKE or "cmake", "--build", build)
+    out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
+    assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
+
+
 def _documented_pkg_config_command() -> str:
     """The one ``cc app.c $(pkg-config ...`` line of README.md, which docs/c-api.md
     gives too."""
