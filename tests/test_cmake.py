@@ -75,11 +75,16 @@ def _header_version() -> str:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The library built (Release, strict warnings) and installed under a prefix."""
-    base = tmp_path_factory.mktemp("cmake")
+    return _build_and_install(tmp_path_factory.mktemp("cmake"), "-DOFC_FAST_STRICT=ON")
+
+
+def _build_and_install(base: Path, *options: str) -> Path:
+    """The library configured (Release, no C tests, ``options``) and built in
+    ``base/build``, then installed under ``base/prefix``, which is returned."""
     build, prefix = base / "build", base / "prefix"
     _cmake(
         CMAKE or "cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-        "-DOFC_FAST_STRICT=ON", "-DOFC_FAST_TESTS=OFF",
+        "-DOFC_FAST_TESTS=OFF", *options,
     )  # fmt: skip
     _cmake(CMAKE or "cmake", "--build", build, "--parallel", "2")
     _cmake(CMAKE or "cmake", "--install", build, "--prefix", prefix)
@@ -181,6 +186,36 @@ def test_every_installed_header_compiles_on_its_own(
         )  # fmt: skip
 
 
+def _cxx() -> str:
+    """The C++ compiler the C++ consumer tests use (they skip without one)."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler: install g++")
+    return cxx
+
+
+def test_every_installed_header_compiles_on_its_own_in_cxx(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A C++ consumer can include any installed header first, under the warnings strict
+    C++ projects build with.  ofc_inline.h's static inline rankers are compiled in
+    every translation unit that includes it, and ofc_rank5_inline() took the low half
+    of its key with a C-style cast: ``-Wold-style-cast -Werror`` refused the header."""
+    cxx = _cxx()
+    include = installed / "include" / "ofc_fast"
+    for header in sorted(include.glob("*.h")):
+        src = tmp_path / f"{header.stem}.cpp"
+        src.write_text(f'#include "{header.name}"\nint main() {{ return 0; }}\n')
+        done = subprocess.run(
+            [cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+             "-Wold-style-cast", "-Wcast-qual", "-Wconversion", "-Wsign-conversion",
+             "-Wshadow", "-Wzero-as-null-pointer-constant", f"-I{include}",
+             "-fsyntax-only", str(src)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, f"{header.name}:\n{done.stderr}"
+
+
 def test_find_package_gives_static_and_shared_targets(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -204,6 +239,40 @@ def test_find_package_gives_static_and_shared_targets(
     )
     if needed.returncode == 0:
         assert "libofc_fast.so" in needed.stdout
+
+
+_CXX_WITH_C_CMAKE = """\
+cmake_minimum_required(VERSION 3.16)
+project(consumer LANGUAGES CXX)
+add_subdirectory(vendored)
+find_package(ofc_fast {version} REQUIRED)
+add_executable(app app.cpp)
+target_link_libraries(app PRIVATE ofc_fast::ofc_fast vendored)
+"""
+
+
+def test_find_package_from_a_cxx_project_that_enables_c_below(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A C++ project that builds a C library of its own in a subdirectory (a vendored
+    zlib, say) and links the installed ofc_fast::ofc_fast did not generate ("No known
+    features for C compiler"): the installed targets required c_std_99 of their users,
+    which CMake resolves only where C is enabled, not in the C++ project's directory.
+    It builds and runs."""
+    _cxx()
+    src = tmp_path / "consumer"
+    (src / "vendored").mkdir(parents=True)
+    (src / "vendored" / "CMakeLists.txt").write_text(
+        "project(vendored LANGUAGES C)\nadd_library(vendored STATIC vendored.c)\n"
+    )
+    (src / "vendored" / "vendored.c").write_text("int vendored(void) { return 1; }\n")
+    (src / "app.cpp").write_text(_CONSUMER_C)
+    (src / "CMakeLists.txt").write_text(_CXX_WITH_C_CMAKE.format(version=_header_version()))
+    build = tmp_path / "build"
+    _cmake(CMAKE or "cmake", "-S", src, "-B", build, f"-DCMAKE_PREFIX_PATH={installed}")
+    _cmake(CMAKE or "cmake", "--build", build)
+    out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
+    assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
 
 
 def _documented_pkg_config_command() -> str:
@@ -384,6 +453,36 @@ def test_static_pkg_config_file_links_the_static_library(
     assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
 
 
+def test_pkg_config_files_name_the_libraries_a_postfix_gives(tmp_path: Path) -> None:
+    """A build whose libraries carry a postfix (CMAKE_DEBUG_POSTFIX, or
+    CMAKE_<CONFIG>_POSTFIX) installs libofc_fast_r.a and libofc_fast_r.so, but its
+    ofc_fast.pc said ``-lofc_fast`` and ofc_fast_static.pc ``libofc_fast.a``: files
+    that are not there, so no program linked.  Each .pc file now names the library
+    the build installed: a program built with its flags links and runs."""
+    pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
+    if pkg_config is None:
+        pytest.skip("needs pkg-config: apt-get install pkg-config (or pkgconf)")
+    prefix = _build_and_install(tmp_path, "-DCMAKE_RELEASE_POSTFIX=_r")
+    lib = next(p for p in (prefix / "lib", prefix / "lib64") if p.is_dir())
+    env = {**os.environ, "PKG_CONFIG_PATH": str(lib / "pkgconfig")}
+    env["LD_LIBRARY_PATH"] = env["DYLD_LIBRARY_PATH"] = str(lib)
+    (tmp_path / "app.c").write_text(_CONSUMER_C)
+    for package in ("ofc_fast", "ofc_fast_static"):
+        flags = subprocess.run(
+            [pkg_config, "--cflags", "--libs", package],
+            env=env, check=True, capture_output=True, text=True,
+        ).stdout.split()  # fmt: skip
+        done = subprocess.run(
+            [COMPILER or "cc", "app.c", *flags, "-o", package],
+            cwd=tmp_path, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, f"{package}: {flags}\n{done.stderr}"
+        ran = subprocess.run(
+            [str(tmp_path / package)], env=env, check=True, capture_output=True, text=True
+        )
+        assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts")), package
+
+
 def _declared(include: Path) -> set[str]:
     """The functions and data the installed headers declare (comments and
     preprocessor lines aside; static inline definitions are no declarations)."""
@@ -464,9 +563,7 @@ def test_a_cxx_program_uses_the_installed_headers_and_library(
     """The headers promise C++ programs too: every installed header in one C++
     translation unit (strict warnings), a call into each header's functions linked
     against the installed static library (C linkage: extern "C" in each header)."""
-    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler: install g++")
+    cxx = _cxx()
     include = installed / "include" / "ofc_fast"
     lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
     headers = sorted(h.name for h in include.glob("*.h"))
@@ -490,9 +587,7 @@ def test_installed_tables_have_c_linkage_in_cxx(installed: Path, tmp_path: Path)
     (``?ofc_tab_card_key@@3QB_KB``), so it could not link them from the library.
     Each table the installed headers declare, redeclared with C linkage after every
     header, is the same declaration (a conflicting linkage does not compile)."""
-    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
-    if cxx is None:
-        pytest.skip("no C++ compiler: install g++")
+    cxx = _cxx()
     include = installed / "include" / "ofc_fast"
     headers = sorted(h.name for h in include.glob("*.h"))
     tables = re.findall(
@@ -532,23 +627,47 @@ def test_find_package_refuses_an_incompatible_version(
     assert "ofc_fast" in done.stderr and "99.0" in done.stderr
 
 
-def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
-    """Without installing: add_subdirectory(ofc-fast) and the namespaced targets (the C
-    tests are off by default in a sub-project)."""
+def _parent_project(tmp_path: Path, language: str, source: str) -> Path:
+    """A project of ``language`` (C or CXX) that adds this checkout with
+    add_subdirectory() and builds ``source`` (the consumer program, a C or C++ file)
+    into app_static and app_shared, linked to the two namespaced targets: built
+    (Release), its build directory."""
     src = tmp_path / "consumer"
     src.mkdir()
-    (src / "app.c").write_text(_CONSUMER_C)
+    (src / source).write_text(_CONSUMER_C)
     (src / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.16)\nproject(consumer LANGUAGES C)\n"
+        f"cmake_minimum_required(VERSION 3.16)\nproject(consumer LANGUAGES {language})\n"
         f'add_subdirectory("{ROOT.as_posix()}" ofc_fast)\n'
-        "add_executable(app app.c)\ntarget_link_libraries(app PRIVATE ofc_fast::ofc_fast)\n"
+        + "".join(
+            f"add_executable(app_{kind} {source})\n"
+            f"target_link_libraries(app_{kind} PRIVATE ofc_fast::{target})\n"
+            for kind, target in (("static", "ofc_fast"), ("shared", "ofc_fast_shared"))
+        )
     )
     build = tmp_path / "b"
     _cmake(CMAKE or "cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release")
     _cmake(CMAKE or "cmake", "--build", build, "--parallel", "2")
-    out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
-    assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
+    for app in ("app_static", "app_shared"):
+        out = subprocess.run([str(build / app)], check=True, capture_output=True, text=True)
+        assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts")), app
+    return build
+
+
+def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
+    """Without installing: add_subdirectory(ofc-fast) and the namespaced targets (the C
+    tests are off by default in a sub-project)."""
+    build = _parent_project(tmp_path, "C", "app.c")
     assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
+
+
+def test_add_subdirectory_from_a_cxx_project(tmp_path: Path) -> None:
+    """A C++ project (``project(app LANGUAGES CXX)``) that added the checkout with
+    add_subdirectory() did not generate: the targets required the C feature
+    c_std_99 of their users, which CMake could not resolve in the parent's directory,
+    where C is not enabled ("No known features for C compiler").  It builds, and its
+    programs link both targets."""
+    _cxx()
+    _parent_project(tmp_path, "CXX", "app.cpp")
 
 
 def test_a_build_given_no_build_type_is_optimised(tmp_path: Path) -> None:

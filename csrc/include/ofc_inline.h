@@ -34,6 +34,14 @@
 #define OFC_SUIT_BIAS (UINT64_C(0x3333) << 32)
 #define OFC_FLUSH_BITS (UINT64_C(0x8888) << 32)
 
+/* The low 32 bits of a key: a static_cast in C++, whose strict builds
+ * (-Wold-style-cast -Werror) refuse a C-style cast in a header they include. */
+#ifdef __cplusplus
+#define OFC_KEY_LOW32(key) static_cast<uint32_t>(key)
+#else
+#define OFC_KEY_LOW32(key) ((uint32_t)(key))
+#endif
+
 /*! @brief ofc_rank5_unchecked() inlined: the perfect hash of the rank keys, or the
  * flush table when the suit nibbles show five of a suit.
  * @param a, b, c, d, e  the five cards.
@@ -44,7 +52,7 @@ static inline uint16_t ofc_rank5_inline(uint32_t a, uint32_t b, uint32_t c, uint
 {
     uint64_t key = OFC_SUIT_BIAS + ofc_tab_card_key[a] + ofc_tab_card_key[b] +
                    ofc_tab_card_key[c] + ofc_tab_card_key[d] + ofc_tab_card_key[e];
-    uint32_t k = (uint32_t)key;
+    uint32_t k = OFC_KEY_LOW32(key);
     if (OFC_UNLIKELY(key & OFC_FLUSH_BITS)) {
         return ofc_tab_flush[ofc_tab_card_rank_bit[a] | ofc_tab_card_rank_bit[b] |
                              ofc_tab_card_rank_bit[c] | ofc_tab_card_rank_bit[d] |

@@ -362,13 +362,25 @@ static int32_t after_action(const uint8_t board[13], const uint8_t *dealt, uint3
     return OFC_OK;
 }
 
-/* Checks a decision: board, dealt cards and dead cards together. */
-static int32_t check_decision(const ofc_value_ctx *c, const uint8_t board[13],
-                              const uint8_t *dealt, uint32_t n, uint32_t k, uint64_t dead)
+/* A decision as a public function is given it: its board and dealt cards, each
+ * read once into the locals here (ofc_fast.h, Threads), and the pointers the checked
+ * decision is read through. */
+typedef struct decision {
+    uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
+    const uint8_t *board, *dealt;
+} decision;
+
+/* Reads a decision into *d and checks it: board, dealt cards and dead cards together. */
+static int32_t read_decision(const ofc_value_ctx *c, const uint8_t given[13],
+                             const uint8_t *given_dealt, uint32_t n, uint32_t k,
+                             uint64_t dead, decision *d)
 {
     uint64_t mask, seen;
     int placed;
-    int32_t st = check_board(c, board, dead, dealt, &mask, &placed);
+    int32_t st;
+    d->board = ofc_read_once(given, OFC_BOARD_CARDS, d->local);
+    d->dealt = ofc_read_once(given_dealt, n <= 5 ? n : 0, d->local_dealt);
+    st = check_board(c, d->board, dead, d->dealt, &mask, &placed);
     if (st != OFC_OK) {
         return st;
     }
@@ -376,7 +388,7 @@ static int32_t check_decision(const ofc_value_ctx *c, const uint8_t board[13],
         return OFC_E_COUNT;
     }
     seen = mask | dead;
-    return ofc_check_cards(dealt, n, &seen);
+    return ofc_check_cards(d->dealt, n, &seen);
 }
 
 /* The values of n_actions actions of a checked decision. */
@@ -403,17 +415,15 @@ int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t given[13],
                           const uint8_t *given_dealt, uint32_t n, uint32_t k, uint64_t dead,
                           const uint8_t *actions, uint32_t n_actions, double *values)
 {
-    uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
-    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
-    const uint8_t *dealt = ofc_read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
-    int32_t st = check_decision(c, board, dealt, n, k, dead);
+    decision d;
+    int32_t st = read_decision(c, given, given_dealt, n, k, dead, &d);
     if (st != OFC_OK) {
         return st;
     }
     if (n_actions > OFC_ACTION_SPACE || (n_actions > 0 && (actions == NULL || values == NULL))) {
         return OFC_E_VALUE;
     }
-    return values_of(c, board, dealt, n, k, dead, actions, n_actions, values);
+    return values_of(c, d.board, d.dealt, n, k, dead, actions, n_actions, values);
 }
 
 /* The best action of a checked decision. */
@@ -460,14 +470,10 @@ int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t given[13],
                        const uint8_t *given_dealt, uint32_t n, uint32_t k, uint64_t dead,
                        uint8_t *action, uint8_t after[13], double *value)
 {
-    uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
-    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
-    const uint8_t *dealt = ofc_read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
-    int32_t st = check_decision(c, board, dealt, n, k, dead);
-    if (st != OFC_OK) {
-        return st;
-    }
-    return best_of(c, board, dealt, n, k, dead, action, after, value);
+    decision d;
+    int32_t st = read_decision(c, given, given_dealt, n, k, dead, &d);
+    return st == OFC_OK ? best_of(c, d.board, d.dealt, n, k, dead, action, after, value)
+                        : st;
 }
 
 /* ------------------------------------------------------------ labels */
