@@ -4,6 +4,8 @@ runs as a script."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,6 +42,30 @@ def test_an_unguarded_script_is_told_to_add_the_main_guard(tmp_path: Path) -> No
     assert f"{tmp_path / 'unguarded.py'}, line 5" in last
     assert 'if __name__ == "__main__":' in last
     assert "broke" not in done.stderr  # not the pool breaking over and over
+
+
+def test_a_script_read_from_standard_input_is_told_to_be_saved(tmp_path: Path) -> None:
+    """``python - <<EOF`` (the script on standard input, ``__file__`` ``"<stdin>"``)
+    that starts a pool: every forkserver worker tried to run ``<stdin>`` as a file,
+    died with FileNotFoundError, and the pool broke six times (a screen of
+    tracebacks) before a "worker that cannot start".  It is now an ExecutorError
+    before any worker starts, saying what to do."""
+    from scripts import package_env
+
+    done = subprocess.run(
+        [sys.executable, "-"],
+        input=_guarded(RUN),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=package_env(),
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ofc_fast.errors.ExecutorError: the main script is '<stdin>'")
+    assert "save it to a .py file" in last
+    assert "FileNotFoundError" not in done.stderr and "broke" not in done.stderr
 
 
 def test_a_guarded_script_runs(tmp_path: Path) -> None:

@@ -51,6 +51,7 @@ __all__ = [
     "check_main_guard",
     "make_executor",
     "unguarded_main_line",
+    "unreadable_main",
 ]
 
 
@@ -95,9 +96,14 @@ class LocalExecutor(Executor):
     def map_unordered(
         self, fn: Callable[[Any], Any], items: Sequence[Any]
     ) -> Iterator[tuple[int, Any]]:
-        """Run each item in turn, in order."""
+        """Run each item in turn, in order; an item that raises is the error it is
+        on every executor (:func:`_chunk_failed`)."""
         for i, item in enumerate(items):
-            yield i, fn(item)
+            try:
+                result = fn(item)
+            except Exception as exc:  # (as a worker's: a bot's own bug)
+                raise _chunk_failed(i, exc) from exc
+            yield i, result
 
 
 def _context() -> Any:
@@ -384,9 +390,34 @@ def unguarded_main_line() -> tuple[str, int] | None:
     return path, line
 
 
+def unreadable_main() -> str | None:
+    """The ``__file__`` of a main script that a ``forkserver``/``spawn`` worker cannot
+    import again, as it is no file (``"<stdin>"``: ``python - <<EOF``, ``python <
+    run.py``), or None (a file, a module run with ``-m``, no script: ``python -c``, a
+    notebook)."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return None  # (-m: the workers import it by name)
+    path = getattr(main, "__file__", None)
+    if not isinstance(path, str):
+        return None
+    # (as multiprocessing finds it: a relative path from the first working directory)
+    start = getattr(multiprocessing.process, "ORIGINAL_DIR", None) or ""
+    return None if os.path.isfile(os.path.join(start, path)) else path
+
+
 def check_main_guard() -> None:
     """ExecutorError saying what to do when a process pool is started by a script's
-    top-level code without the ``if __name__ == "__main__":`` guard."""
+    top-level code without the ``if __name__ == "__main__":`` guard, or by a script
+    that is no file (read from standard input), which its workers cannot import."""
+    path = unreadable_main()
+    if path is not None:
+        raise ExecutorError(
+            f"the main script is {path!r}, not a file: a process pool starts its "
+            f"workers with forkserver/spawn, which import the main script again and "
+            f"cannot; save it to a .py file (its pool started under "
+            f'`if __name__ == "__main__":`), or run with workers=1'
+        )
     where = unguarded_main_line()
     if where is not None:
         raise ExecutorError(

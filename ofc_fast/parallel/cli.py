@@ -72,7 +72,7 @@ only share the CPUs (and each holds its own copy of the bots)."""
 MAX_PLANNED_HANDS = 10_000_000
 """``--hands`` of a run planned up front (``--workers``, ``--ray``, ``selfplay``) is at
 most this many: every chunk is listed before the first is played (a ``play`` writes
-each chunk's deals as it comes back, and keeps only each deal's points)."""
+each chunk's deals as it comes back, and keeps none)."""
 
 
 def check_workers(workers: int | None) -> None:
@@ -172,7 +172,7 @@ def play_run(
     fantasyland = not getattr(args, "independent", False)
     spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)
     bar = Progress(args.hands, progress)
-    done = new_match(spec)  # the chunks played, booked in deal order
+    done = new_match(spec, keep_nets=False)  # the chunks played, in deal order
 
     def took(res: Any) -> None:
         with sigint_deferred():  # booked and written whole: Ctrl-C after both
@@ -221,7 +221,10 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(
             f"--out: cannot make the folder {args.out!r}: {exc.strerror}"
         ) from None
-    with executor_of(args) as ex:
+    from ..arena import sigterm_as_sigint
+
+    # kill: stopped as by Ctrl-C (the shard being written dropped, the workers stopped)
+    with sigterm_as_sigint(), executor_of(args) as ex:
         doc = selfplay(
             spec,
             args.out,
