@@ -590,6 +590,33 @@ def test_selfplay_resume_gives_the_same_bytes(tmp_path: Path) -> None:
     assert _files(part) == _files(full)
 
 
+def test_selfplay_does_not_rewrite_a_large_manifest_after_every_shard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manifest (every shard listed) was written again after each shard: a run of
+    100,000 shards (``--hands 10000000``, the default ``--shard-size``) wrote a 35 MB
+    manifest 100,000 times, hours of the driver's time.  It is written again only once
+    the time since the last writing is ten times what that writing took (so while it
+    is cheap, after each shard), and when the run ends: the same manifest."""
+    from ofc_fast.parallel import selfplay as sp
+
+    spec = _spec(hands=24, bots=[("random", {})])
+    selfplay(spec, tmp_path / "full", shard_size=1, progress=False)
+    real, saves = sp.atomic_write, []
+
+    def slow(path: Any, data: bytes) -> None:
+        if Path(path).name == "manifest.json":  # a large manifest takes its time
+            saves.append(json.loads(data)["complete"])
+            time.sleep(0.2)
+        real(path, data)
+
+    monkeypatch.setattr(sp, "atomic_write", slow)
+    doc = selfplay(spec, tmp_path / "part", shard_size=1, progress=False)
+    assert doc["complete"] and saves[-1] is True
+    assert 2 <= len(saves) <= 8  # (25 before: one, then one per shard)
+    assert _files(tmp_path / "part") == _files(tmp_path / "full")
+
+
 def test_selfplay_refuses_another_run_in_the_same_directory(tmp_path: Path) -> None:
     selfplay(_spec(hands=2), tmp_path, shard_size=2, progress=False)
     with pytest.raises(SelfPlayError, match="another run"):
