@@ -314,6 +314,28 @@ def test_a_bot_that_raises_fails_play_alike_on_every_executor(
         assert err == "ofc-fast: error: chunk 0 raised RuntimeError('boom')\n"
 
 
+def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that called ``sys.exit(0)`` in a chunk ended ``play --workers N`` and
+    ``selfplay`` at once with exit status 0, no summary and no ``--json``: its
+    SystemExit came back from the worker (or rose in this process) as the run's
+    own.  It is the chunk's error, as any other exception of a chunk."""
+    with pytest.raises(ExecutorError, match=r"^chunk 0 raised SystemExit\(0\)$"):
+        list(LocalExecutor().map_unordered(sys.exit, [0]))
+    with (
+        ProcessExecutor(1) as ex,
+        pytest.raises(ExecutorError, match=r"^chunk 0 raised SystemExit\(0\)$"),
+    ):
+        list(ex.map_unordered(sys.exit, [0]))
+    bots = ["--bots", "ofc_fast.parallel._chaos:quitter,random", "--seed", "1"]
+    for command in (["play", "--players", "2"], ["selfplay", "--out", str(tmp_path)]):
+        args = [*command, *bots, "--hands", "20", "--quiet", "--workers", "1"]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err == "ofc-fast: error: chunk 0 raised SystemExit(0)\n", args
+
+
 def test_a_run_let_go_late_leaves_a_later_runs_workers_alone() -> None:
     """A run whose caller lets go of it (its generator closed: Ctrl-C, an error)
     stops its workers; closed only after the pool was shut down and a new run

@@ -101,7 +101,7 @@ class LocalExecutor(Executor):
         for i, item in enumerate(items):
             try:
                 result = fn(item)
-            except Exception as exc:  # (as a worker's: a bot's own bug)
+            except CHUNK_ERRORS as exc:  # (as a worker's: a bot's own bug)
                 raise _chunk_failed(i, exc) from exc
             yield i, result
 
@@ -146,6 +146,11 @@ def whole_count(
     if n is None or n < least:
         raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
     return n
+
+
+CHUNK_ERRORS = (Exception, SystemExit)
+"""What a chunk's function may raise that is the chunk's failure: an exception, or a
+bot's ``sys.exit()`` (not the run's exit status; Ctrl-C stays the run's)."""
 
 
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
@@ -272,7 +277,7 @@ class ProcessExecutor(Executor):
                     except BrokenProcessPool:
                         self._restart()
                         return
-                    except Exception as exc:  # the chunk raised, or could not travel
+                    except CHUNK_ERRORS as exc:  # the chunk raised, or could not travel
                         raise _chunk_failed(i, exc) from exc
             if done is None:  # Ctrl-C, and its handler only asked to stop: go on
                 continue
