@@ -115,7 +115,33 @@ def _context() -> Any:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["ofc_fast.parallel._plan", "ofc_fast.bots"])
+    _start_forkserver()
     return ctx
+
+
+def _start_forkserver() -> None:
+    """Start this process's forkserver (once) with this process's module path.
+
+    The forkserver imports the preloaded modules with its own ``sys.path`` (Python
+    3.11's ignores the parent's): its working directory first, not the script's
+    folder nor what the script put on ``sys.path``, so its workers could run another
+    copy of ofc_fast (a source checkout in the working directory) than this process.
+    It is started with this ``sys.path`` as its ``PYTHONPATH`` (and, Python 3.11+,
+    ``PYTHONSAFEPATH``: no working directory first); the environment is restored."""
+    from multiprocessing import forkserver
+
+    path = [os.path.abspath(p or os.curdir) for p in sys.path]  # ("": this folder)
+    path = [p for p in path if os.path.exists(p)]  # (not a path hook's key)
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ.update(PYTHONPATH=os.pathsep.join(path), PYTHONSAFEPATH="1")
+    try:
+        forkserver.ensure_running()  # (a no-op once it runs)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _init_worker() -> None:
