@@ -1382,6 +1382,22 @@ def test_selfplay_refuses_chunk_size_it_would_ignore(
     assert not (tmp_path / "o").exists()
 
 
+def test_selfplay_help_does_not_offer_a_chunk_size_it_refuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``selfplay --help`` said ``--chunk-size DEALS  deals per task (default 50)``, an
+    option the command refuses; its help now says so, and play's keeps its default."""
+
+    def chunk_help(command: str) -> str:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        return text.split("--chunk-size DEALS ", 1)[1]
+
+    assert chunk_help("selfplay").startswith("refused: a self-play task is one shard")
+    assert chunk_help("play").startswith("deals per task (default 50)")
+
+
 def test_a_pool_that_broke_once_says_one_time() -> None:
     """A pool allowed no restart said it "broke 1 times"."""
     from ofc_fast.parallel import ExecutorError

@@ -28,8 +28,9 @@ from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 __all__ = ["add_commands"]
 
 
-def add_parallel_options(parser: argparse.ArgumentParser) -> None:
-    """``--workers N``, ``--ray [ADDRESS]``, ``--chunk-size``."""
+def add_parallel_options(parser: argparse.ArgumentParser, chunks: bool = True) -> None:
+    """``--workers N``, ``--ray [ADDRESS]``, ``--chunk-size`` (``chunks=False``: a
+    command whose task is fixed, which refuses it, naming it)."""
     parser.add_argument(
         "--workers",
         type=int,
@@ -54,7 +55,9 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="DEALS",
-        help=f"deals per task (default {DEFAULT_CHUNK})",
+        help=f"deals per task (default {DEFAULT_CHUNK})"
+        if chunks
+        else "refused: a self-play task is one shard (--shard-size)",
     )
 
 
@@ -278,5 +281,5 @@ def add_commands(sub: Any) -> None:
         help="deals per shard (default 100)",
     )
     sp.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    add_parallel_options(sp)
+    add_parallel_options(sp, chunks=False)
     sp.set_defaults(func=_cmd_selfplay)
