@@ -284,6 +284,58 @@ def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
         list(ex.map_unordered(os._exit, [3]))
 
 
+def test_a_chunk_that_raises_in_this_process_is_the_same_named_error() -> None:
+    """``--workers 1`` (the local executor) let a chunk's exception out as it was (a
+    bot's RuntimeError: a traceback and exit status 1 from ``ofc-fast play``), where
+    ``--workers 2`` and Ray give an ExecutorError naming the chunk: the same run,
+    the same error, on every executor."""
+    with pytest.raises(ExecutorError, match=r"^chunk 2 raised ValueError\(") as info:
+        list(LocalExecutor().map_unordered(int, ["1", "2", "x", "4"]))
+    assert isinstance(info.value.__cause__, ValueError)  # (its traceback kept)
+    seats = r"^PINEAPPLE seats 2 to 3 players, got 9$"  # an OfcError: as it is
+    with pytest.raises(GameError, match=seats):
+        list(
+            LocalExecutor().map_unordered(
+                lambda n: RunSpec.make("pineapple", n, 1, 1, [("random", {})]), [9]
+            )
+        )
+
+
+def test_a_bot_that_raises_fails_play_alike_on_every_executor(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ofc-fast play --workers 1`` with a bot that raises ended in a traceback (exit
+    status 1), ``--workers 2`` in one line naming the chunk (exit status 2)."""
+    args = ["play", "--players", "2", "--hands", "20", "--seed", "1", "--quiet"]
+    args += ["--bots", "ofc_fast.parallel._chaos:crasher,random"]
+    for workers in ("1", "2"):
+        assert main([*args, "--workers", workers]) == 2
+        err = capsys.readouterr().err
+        assert err == "ofc-fast: error: chunk 0 raised RuntimeError('boom')\n"
+
+
+def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that called ``sys.exit(0)`` in a chunk ended ``play --workers N`` and
+    ``selfplay`` at once with exit status 0, no summary and no ``--json``: its
+    SystemExit came back from the worker (or rose in this process) as the run's
+    own.  It is the chunk's error, as any other exception of a chunk."""
+    with pytest.raises(ExecutorError, match=r"^chunk 0 raised SystemExit\(0\)$"):
+        list(LocalExecutor().map_unordered(sys.exit, [0]))
+    with (
+        ProcessExecutor(1) as ex,
+        pytest.raises(ExecutorError, match=r"^chunk 0 raised SystemExit\(0\)$"),
+    ):
+        list(ex.map_unordered(sys.exit, [0]))
+    bots = ["--bots", "ofc_fast.parallel._chaos:quitter,random", "--seed", "1"]
+    for command in (["play", "--players", "2"], ["selfplay", "--out", str(tmp_path)]):
+        args = [*command, *bots, "--hands", "20", "--quiet", "--workers", "1"]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err == "ofc-fast: error: chunk 0 raised SystemExit(0)\n", args
+
+
 def test_a_run_let_go_late_leaves_a_later_runs_workers_alone() -> None:
     """A run whose caller lets go of it (its generator closed: Ctrl-C, an error)
     stops its workers; closed only after the pool was shut down and a new run
@@ -560,6 +612,33 @@ def test_selfplay_resume_gives_the_same_bytes(tmp_path: Path) -> None:
     assert _files(part) == _files(full)
 
 
+def test_selfplay_does_not_rewrite_a_large_manifest_after_every_shard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manifest (every shard listed) was written again after each shard: a run of
+    100,000 shards (``--hands 10000000``, the default ``--shard-size``) wrote a 35 MB
+    manifest 100,000 times, hours of the driver's time.  It is written again only once
+    the time since the last writing is ten times what that writing took (so while it
+    is cheap, after each shard), and when the run ends: the same manifest."""
+    from ofc_fast.parallel import selfplay as sp
+
+    spec = _spec(hands=24, bots=[("random", {})])
+    selfplay(spec, tmp_path / "full", shard_size=1, progress=False)
+    real, saves = sp.atomic_write, []
+
+    def slow(path: Any, data: bytes) -> None:
+        if Path(path).name == "manifest.json":  # a large manifest takes its time
+            saves.append(json.loads(data)["complete"])
+            time.sleep(0.2)
+        real(path, data)
+
+    monkeypatch.setattr(sp, "atomic_write", slow)
+    doc = selfplay(spec, tmp_path / "part", shard_size=1, progress=False)
+    assert doc["complete"] and saves[-1] is True
+    assert 2 <= len(saves) <= 8  # (25 before: one, then one per shard)
+    assert _files(tmp_path / "part") == _files(tmp_path / "full")
+
+
 def test_selfplay_refuses_another_run_in_the_same_directory(tmp_path: Path) -> None:
     selfplay(_spec(hands=2), tmp_path, shard_size=2, progress=False)
     with pytest.raises(SelfPlayError, match="another run"):
@@ -606,6 +685,41 @@ def test_selfplay_killed_then_resumed_from_the_command_line(tmp_path: Path) -> N
     assert 3 <= len(doc["shards"]) < 20 and not doc["complete"], "not killed mid-run"
     assert main([*args, "--out", str(part), "--workers", "2"]) == 0
     assert _files(part) == _files(tmp_path / "full")
+
+
+_TERMINATED_WHILE_WRITING = """
+import os, signal, sys
+from ofc_fast.cli import main
+from ofc_fast.parallel import selfplay as sp
+real = sp.write_npz
+def write(f, arrays):
+    real(f, arrays)
+    os.kill(os.getpid(), signal.SIGTERM)  # `kill` while the first shard is written
+sp.write_npz = write
+args = ["selfplay", "--bots", "random", "--hands", "4", "--shard-size", "2", "--quiet"]
+sys.exit(main([*args, "--workers", "1", "--out", sys.argv[1]]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGTERM)")
+def test_sigterm_stops_selfplay_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM (``kill``) to ``selfplay`` ended it at once (exit by signal 15), its
+    shard half written left in ``--out`` as a hidden ``.tmp`` file; as ``play`` and
+    ``arena``, it now stops as by Ctrl-C: the shard dropped, the manifest as it was,
+    exit status 130."""
+    from scripts import package_env
+
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-c", _TERMINATED_WHILE_WRITING, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=package_env(),
+    )
+    assert (done.returncode, done.stderr) == (130, "ofc-fast: interrupted\n")
+    assert sorted(p.name for p in out.iterdir()) == [".selfplay.lock", "manifest.json"]
+    assert json.loads((out / "manifest.json").read_text())["shards"] == []
 
 
 # -- the command line
@@ -1268,6 +1382,22 @@ def test_selfplay_refuses_chunk_size_it_would_ignore(
     assert not (tmp_path / "o").exists()
 
 
+def test_selfplay_help_does_not_offer_a_chunk_size_it_refuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``selfplay --help`` said ``--chunk-size DEALS  deals per task (default 50)``, an
+    option the command refuses; its help now says so, and play's keeps its default."""
+
+    def chunk_help(command: str) -> str:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        return text.split("--chunk-size DEALS ", 1)[1]
+
+    assert chunk_help("selfplay").startswith("refused: a self-play task is one shard")
+    assert chunk_help("play").startswith("deals per task (default 50)")
+
+
 def test_a_pool_that_broke_once_says_one_time() -> None:
     """A pool allowed no restart said it "broke 1 times"."""
     from ofc_fast.parallel import ExecutorError
@@ -1325,6 +1455,40 @@ def test_play_parallel_keep_false_keeps_no_outcome_but_passes_each_chunk() -> No
     assert [o for c in chunks for o in c.outcomes] == kept.outcomes
     assert [x for c in chunks for x in c.lines] == kept.lines
     assert run.match.to_dict() == kept.match.to_dict()
+
+
+def test_a_run_that_keeps_no_outcome_keeps_no_net_per_deal_either(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play_parallel(keep=False)`` (``ofc-fast play --workers``) said its memory did
+    not grow with its deals, but its match (and ``play``'s second one, of the chunks
+    back) kept every deal's net per seat (``SeatStats.net``), which no summary reads:
+    10,000,000 deals held tens of millions of ints.  ``keep=True`` keeps them, as the
+    outcomes they come from."""
+    from ofc_fast.parallel import _plan, _run
+
+    spec = RunSpec.make("pineapple", 2, seed=11, hands=9, bots=[("random", {})])
+    kept = play_parallel(spec, chunk_size=4)
+    assert [s.net for s in kept.match.stats] == [
+        [o["net"][s] for o in kept.outcomes] for s in range(2)
+    ]
+    run = play_parallel(spec, chunk_size=4, keep=False)
+    assert [s.net for s in run.match.stats] == [[], []]
+    assert run.match.to_dict() == kept.match.to_dict()  # the same figures
+    booked: list[Any] = []
+    real = _plan.book
+
+    def spy(match: Any, outcome: Any) -> None:
+        booked.append(match)
+        real(match, outcome)
+
+    monkeypatch.setattr(_run, "book", spy)
+    monkeypatch.setattr(_plan, "book", spy)
+    args = ["play", "--players", "2", "--bots", "random", "--hands", "9", "--seed", "4"]
+    assert main([*args, "--workers", "1", "--chunk-size", "4", "--quiet"]) == 0
+    capsys.readouterr()
+    assert len({id(m) for m in booked}) == 2  # the run's and the chunks' back
+    assert all(s.net == [] for m in booked for s in m.stats)
 
 
 def test_ctrl_c_while_a_parallel_play_writes_a_chunk_keeps_the_json_whole(

@@ -186,6 +186,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         # The parallel runs' faulty bots for the tests (ofc_fast.parallel._chaos):
         # made by name like any bot, they ignore their rules.
         "crasher": None,
+        "quitter": None,
         "cheater": None,
         "sleeper": None,
         "best_completion": lambda r: str(best_completion(NEARLY_FULL, "2c 5d Ts", r).board),

@@ -1,7 +1,7 @@
 """Fault injection for the fault tests: a chunk function that kills its own worker
 process once (the first time it runs, guarded by a marker file), then behaves; and
 faulty bots that a parallel arena's workers can make by name
-(``ofc_fast.parallel._chaos:crasher``, ``:cheater``, ``:sleeper``).
+(``ofc_fast.parallel._chaos:crasher``, ``:quitter``, ``:cheater``, ``:sleeper``).
 
 >>> import os, tempfile
 >>> marker = os.path.join(tempfile.mkdtemp(), "killed")
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import Any
 from ..bots import RandomBot
 from ..game import Move
 
-__all__ = ["FaultyBot", "KillOnce", "cheater", "crasher", "sleeper"]
+__all__ = ["FaultyBot", "KillOnce", "cheater", "crasher", "quitter", "sleeper"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ class KillOnce:
 
 class FaultyBot(RandomBot):
     """A random bot with a fault, the same in every process and chunk (it depends on
-    the decision alone): ``crash`` raises on a decision dealt the 2c (card 0);
+    the decision alone): ``crash`` raises on a decision dealt the 2c (card 0),
+    ``exit`` calls ``sys.exit(0)`` there;
     ``illegal`` plays every card of a first street into the front row; ``slow`` sleeps
     ``SLOW_S`` before each move (a built-in bot's time is never a fault)."""
 
@@ -61,6 +63,8 @@ class FaultyBot(RandomBot):
         dealt = list(observation["dealt"])
         if self.fault == "crash" and 0 in dealt:
             raise RuntimeError("boom")
+        if self.fault == "exit" and 0 in dealt:
+            sys.exit(0)
         if self.fault == "illegal" and len(dealt) == 5 and not observation["to_discard"]:
             return Move([(c, "front") for c in dealt])
         if self.fault == "slow":
@@ -71,6 +75,11 @@ class FaultyBot(RandomBot):
 def crasher(rules: Any = None, seed: int | None = None) -> FaultyBot:
     """A :class:`FaultyBot` that raises."""
     return FaultyBot("crash", seed)
+
+
+def quitter(rules: Any = None, seed: int | None = None) -> FaultyBot:
+    """A :class:`FaultyBot` that exits its process (``sys.exit(0)``)."""
+    return FaultyBot("exit", seed)
 
 
 def cheater(rules: Any = None, seed: int | None = None) -> FaultyBot:

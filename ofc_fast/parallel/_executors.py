@@ -51,6 +51,7 @@ __all__ = [
     "check_main_guard",
     "make_executor",
     "unguarded_main_line",
+    "unreadable_main",
 ]
 
 
@@ -95,9 +96,14 @@ class LocalExecutor(Executor):
     def map_unordered(
         self, fn: Callable[[Any], Any], items: Sequence[Any]
     ) -> Iterator[tuple[int, Any]]:
-        """Run each item in turn, in order."""
+        """Run each item in turn, in order; an item that raises is the error it is
+        on every executor (:func:`_chunk_failed`)."""
         for i, item in enumerate(items):
-            yield i, fn(item)
+            try:
+                result = fn(item)
+            except CHUNK_ERRORS as exc:  # (as a worker's: a bot's own bug)
+                raise _chunk_failed(i, exc) from exc
+            yield i, result
 
 
 def _context() -> Any:
@@ -109,7 +115,33 @@ def _context() -> Any:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["ofc_fast.parallel._plan", "ofc_fast.bots"])
+    _start_forkserver()
     return ctx
+
+
+def _start_forkserver() -> None:
+    """Start this process's forkserver (once) with this process's module path.
+
+    The forkserver imports the preloaded modules with its own ``sys.path`` (Python
+    3.11's ignores the parent's): its working directory first, not the script's
+    folder nor what the script put on ``sys.path``, so its workers could run another
+    copy of ofc_fast (a source checkout in the working directory) than this process.
+    It is started with this ``sys.path`` as its ``PYTHONPATH`` (and, Python 3.11+,
+    ``PYTHONSAFEPATH``: no working directory first); the environment is restored."""
+    from multiprocessing import forkserver
+
+    path = [os.path.abspath(p or os.curdir) for p in sys.path]  # ("": this folder)
+    path = [p for p in path if os.path.exists(p)]  # (not a path hook's key)
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ.update(PYTHONPATH=os.pathsep.join(path), PYTHONSAFEPATH="1")
+    try:
+        forkserver.ensure_running()  # (a no-op once it runs)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _init_worker() -> None:
@@ -140,6 +172,11 @@ def whole_count(
     if n is None or n < least:
         raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
     return n
+
+
+CHUNK_ERRORS = (Exception, SystemExit)
+"""What a chunk's function may raise that is the chunk's failure: an exception, or a
+bot's ``sys.exit()`` (not the run's exit status; Ctrl-C stays the run's)."""
 
 
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
@@ -266,7 +303,7 @@ class ProcessExecutor(Executor):
                     except BrokenProcessPool:
                         self._restart()
                         return
-                    except Exception as exc:  # the chunk raised, or could not travel
+                    except CHUNK_ERRORS as exc:  # the chunk raised, or could not travel
                         raise _chunk_failed(i, exc) from exc
             if done is None:  # Ctrl-C, and its handler only asked to stop: go on
                 continue
@@ -384,9 +421,34 @@ def unguarded_main_line() -> tuple[str, int] | None:
     return path, line
 
 
+def unreadable_main() -> str | None:
+    """The ``__file__`` of a main script that a ``forkserver``/``spawn`` worker cannot
+    import again, as it is no file (``"<stdin>"``: ``python - <<EOF``, ``python <
+    run.py``), or None (a file, a module run with ``-m``, no script: ``python -c``, a
+    notebook)."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return None  # (-m: the workers import it by name)
+    path = getattr(main, "__file__", None)
+    if not isinstance(path, str):
+        return None
+    # (as multiprocessing finds it: a relative path from the first working directory)
+    start = getattr(multiprocessing.process, "ORIGINAL_DIR", None) or ""
+    return None if os.path.isfile(os.path.join(start, path)) else path
+
+
 def check_main_guard() -> None:
     """ExecutorError saying what to do when a process pool is started by a script's
-    top-level code without the ``if __name__ == "__main__":`` guard."""
+    top-level code without the ``if __name__ == "__main__":`` guard, or by a script
+    that is no file (read from standard input), which its workers cannot import."""
+    path = unreadable_main()
+    if path is not None:
+        raise ExecutorError(
+            f"the main script is {path!r}, not a file: a process pool starts its "
+            f"workers with forkserver/spawn, which import the main script again and "
+            f"cannot; save it to a .py file (its pool started under "
+            f'`if __name__ == "__main__":`), or run with workers=1'
+        )
     where = unguarded_main_line()
     if where is not None:
         raise ExecutorError(

@@ -465,10 +465,12 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     return out
 
 
-def new_match(spec: RunSpec) -> Match:
-    """An empty :class:`Match` to :func:`book` the deals of ``spec`` into."""
+def new_match(spec: RunSpec, keep_nets: bool = True) -> Match:
+    """An empty :class:`Match` to :func:`book` the deals of ``spec`` into;
+    ``keep_nets``: it keeps every deal's net per seat (``SeatStats.net``; False: only
+    the sums its summary reads, a long run's memory does not grow with its deals)."""
     return Match(
-        spec.rules, spec.players, seed=spec.seed, button=spec.button, keep_nets=True
+        spec.rules, spec.players, seed=spec.seed, button=spec.button, keep_nets=keep_nets
     )
 
 

@@ -69,8 +69,9 @@ def play_parallel(
     """Play every deal of ``spec`` on ``executor`` (default: in this process), in
     chunks of ``chunk_size`` deals; ``history``: keep the hand-history lines;
     ``on_chunk(result)`` is called per chunk in deal order (progress, writing);
-    ``keep=False``: the run keeps no outcome nor line, only its match (``on_chunk``
-    writes them as they come: a long run's memory does not grow with its deals).
+    ``keep=False``: the run keeps no outcome nor line, only its match, without the
+    nets per deal (``on_chunk`` writes them as they come: a long run's memory does not
+    grow with its deals).
 
     >>> spec = RunSpec.make("pineapple", players=2, seed=7, hands=4,
     ...                     bots=[("random", {}), ("random", {})])
@@ -83,7 +84,7 @@ def play_parallel(
         c.__class__(c.spec, c.start, c.stop, history=history)
         for c in spec.chunks(chunk_size)
     ]
-    run = ParallelRun(spec, new_match(spec))
+    run = ParallelRun(spec, new_match(spec, keep_nets=keep))
     for res in in_order(ex.map_unordered(run_chunk, tasks)):
         for o in res.outcomes:
             book(run.match, o)

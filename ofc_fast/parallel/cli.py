@@ -28,8 +28,9 @@ from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 __all__ = ["add_commands"]
 
 
-def add_parallel_options(parser: argparse.ArgumentParser) -> None:
-    """``--workers N``, ``--ray [ADDRESS]``, ``--chunk-size``."""
+def add_parallel_options(parser: argparse.ArgumentParser, chunks: bool = True) -> None:
+    """``--workers N``, ``--ray [ADDRESS]``, ``--chunk-size`` (``chunks=False``: a
+    command whose task is fixed, which refuses it, naming it)."""
     parser.add_argument(
         "--workers",
         type=int,
@@ -54,7 +55,9 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="DEALS",
-        help=f"deals per task (default {DEFAULT_CHUNK})",
+        help=f"deals per task (default {DEFAULT_CHUNK})"
+        if chunks
+        else "refused: a self-play task is one shard (--shard-size)",
     )
 
 
@@ -72,7 +75,7 @@ only share the CPUs (and each holds its own copy of the bots)."""
 MAX_PLANNED_HANDS = 10_000_000
 """``--hands`` of a run planned up front (``--workers``, ``--ray``, ``selfplay``) is at
 most this many: every chunk is listed before the first is played (a ``play`` writes
-each chunk's deals as it comes back, and keeps only each deal's points)."""
+each chunk's deals as it comes back, and keeps none)."""
 
 
 def check_workers(workers: int | None) -> None:
@@ -172,7 +175,7 @@ def play_run(
     fantasyland = not getattr(args, "independent", False)
     spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)
     bar = Progress(args.hands, progress)
-    done = new_match(spec)  # the chunks played, booked in deal order
+    done = new_match(spec, keep_nets=False)  # the chunks played, in deal order
 
     def took(res: Any) -> None:
         with sigint_deferred():  # booked and written whole: Ctrl-C after both
@@ -221,7 +224,10 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(
             f"--out: cannot make the folder {args.out!r}: {exc.strerror}"
         ) from None
-    with executor_of(args) as ex:
+    from ..arena import sigterm_as_sigint
+
+    # kill: stopped as by Ctrl-C (the shard being written dropped, the workers stopped)
+    with sigterm_as_sigint(), executor_of(args) as ex:
         doc = selfplay(
             spec,
             args.out,
@@ -275,5 +281,5 @@ def add_commands(sub: Any) -> None:
         help="deals per shard (default 100)",
     )
     sp.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    add_parallel_options(sp)
+    add_parallel_options(sp, chunks=False)
     sp.set_defaults(func=_cmd_selfplay)

@@ -27,9 +27,13 @@ shard_size - 1``.  In ``OUT``:
   (:mod:`ofc_fast.arena.history`, one per deal; ``ofc-fast replay`` reads them);
 * ``manifest.json``: the run (rules, seats, bots, seed, hands, shard size) and the
   finished shards with their deals, decisions and SHA-256.  A shard is written to a
-  temporary name, renamed, then listed; only listed shards count.  Running the same
-  command again skips them (a different run in the same directory is refused), so no
-  deal is written twice and the files are the same bytes as an uninterrupted run.
+  temporary name, renamed, then listed; only listed shards count.  The manifest is
+  saved again after a shard while that is cheap, else once the time since its last
+  saving is ten times what that took (a manifest of 100,000 shards is tens of
+  megabytes), and when the run ends or stops (Ctrl-C, an error).  Running the same
+  command again skips the listed shards (a different run in the same directory is
+  refused) and writes the others, those a killed run had not listed yet included,
+  so the files are the same bytes as an uninterrupted run.
   A resume first checks every listed shard: its entry must be the plan's (index,
   deals, file names, a decision count; SelfPlayError for a manifest that is not),
   and both its files must exist with the listed SHA-256; a shard that fails (deleted, truncated,
@@ -56,6 +60,7 @@ import hashlib
 import io
 import json
 import sys
+import time
 import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -320,13 +325,47 @@ def _selfplay(
     done = sum(s["deals"][1] - s["deals"][0] for s in shards.values())
     bar = Progress(spec.hands, progress, initial=done)
     ex = executor or LocalExecutor()
-    doc = _save_manifest(out, run, shards)
+    listing = _Listing(out, run, shards)
     try:
         for i, res in ex.map_unordered(run_chunk, tasks):
             k = tasks[i].start // shard_size
             shards[k] = _write_shard(out, k, res)
-            doc = _save_manifest(out, run, shards)
+            listing.shard_written()
             bar.advance(res.stop - res.start)
     finally:
         bar.close()
-    return doc
+        listing.close()  # (stopped too: the shards written are listed)
+    return listing.doc
+
+
+class _Listing:
+    """The manifest of a run being written: saved when made, after a shard once the
+    time since the last saving is :data:`SAVE_RATIO` times what that saving took
+    (while it is cheap, after every shard; a manifest of 100,000 shards is tens of
+    megabytes), and when the run ends or stops.  A shard written but not yet listed
+    when the process is killed is written again (the same bytes) on resume."""
+
+    SAVE_RATIO = 10
+
+    def __init__(self, out: Path, run: dict[str, Any], shards: dict[int, Any]) -> None:
+        self.out, self.run, self.shards = out, run, shards
+        self.pending = False
+        self._save()
+
+    def _save(self) -> None:
+        t0 = time.monotonic()
+        self.doc = _save_manifest(self.out, self.run, self.shards)
+        self.saved = time.monotonic()
+        self.cost = self.saved - t0
+        self.pending = False
+
+    def shard_written(self) -> None:
+        """Count a shard written (in ``shards``); save the manifest when it is due."""
+        self.pending = True
+        if time.monotonic() - self.saved >= self.SAVE_RATIO * self.cost:
+            self._save()
+
+    def close(self) -> None:
+        """Save the shards not yet listed."""
+        if self.pending:
+            self._save()
