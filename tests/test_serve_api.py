@@ -1449,7 +1449,9 @@ def test_the_key_can_come_from_a_file_or_the_environment(
         monkeypatch.setenv("OFC_FAST_API_KEY", key)
     served: list[ServeConfig] = []
     monkeypatch.setattr(serve_cli, "run_server", lambda c, *_: served.append(c))
-    assert main(["serve", "--host", "0.0.0.0", *args]) == 0
+    # --port 0: a port the system picks, so that the test passes whatever ports the
+    # machine's other programs hold (the default, 8000, may be one)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", *args]) == 0
     assert served[0].api_key == key
     with Server(served[0]) as s:  # its own socket on 127.0.0.1, the config's key
         body = {"hands": ["As Ks Qs"]}
