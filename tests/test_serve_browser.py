@@ -447,6 +447,31 @@ def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -
     assert sorted(hand(d)) == sorted(dealt)
 
 
+def test_a_card_taken_back_by_keyboard_keeps_the_focus_on_it(
+    server: Server, browser: Any
+) -> None:
+    """Regression: Enter on a card placed this street took it back but dropped the
+    focus to the page (its button in the row was gone): the card, picked again in the
+    hand, took a walk of Tabs from the top.  Now the focus is on that card in the hand,
+    picked, so that a digit puts it in another row at once."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = hand(d)[0]
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    d.switch_to.active_element.send_keys("3")  # to the back row
+    (placed,) = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    placed.send_keys(Keys.ENTER)  # taken back
+    focused = d.switch_to.active_element
+    assert focused.get_attribute("data-testid") == "hand-card"
+    assert focused.get_attribute("data-card") == first
+    assert focused.get_attribute("aria-pressed") == "true"
+    focused.send_keys("2")  # the focused card, straight to the middle row
+    (moved,) = tid(d, "row-middle").find_elements(*by('[data-testid="placed-card"]'))
+    assert moved.get_attribute("data-card") == first
+
+
 def test_replay_says_when_the_file_holds_more_deals_than_it_shows(
     server: Server, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -337,6 +337,10 @@ function takeBack(card) {
   play.selected = card;
   renderMine();
   renderHand();
+  // its button in the row went with the redraw: the focus goes to the card, back in
+  // the hand and picked (a digit puts it in another row), not to the page's top
+  const back = Array.from($("hand").children).find((b) => b.dataset.card === card);
+  if (back) back.focus();
 }
 
 function resetStreet() {
