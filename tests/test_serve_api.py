@@ -1365,6 +1365,31 @@ def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
         assert "`hands` deals, 1 to 10,000" in page
 
 
+def test_a_move_after_the_match_s_last_deal_does_not_send_the_client_to_next(
+    api: Api,
+) -> None:
+    """Regression: a move once the match had played its ``hands`` deals was a 409
+    saying "POST /v1/games/{id}/next deals on", and that request was the 409 "the
+    match of 1 deals is over": the client was sent to a request bound to fail.  A
+    move after a deal that is not the match's last still points to ``next``."""
+    for hands in (1, 2):
+        status, st = api("POST", "/v1/games", {"bots": ["random"], "hands": hands})
+        gid = st["id"]
+        while not st["is_over"]:
+            action = {"action": st["observation"]["legal_actions"][0]}
+            status, st = api("POST", f"/v1/games/{gid}/moves", action)
+        status, out = api("POST", f"/v1/games/{gid}/moves", {"action": 0})
+        assert status == 409, out
+        status, after = api("POST", f"/v1/games/{gid}/next")
+        if hands == 1:  # the match is over: next is refused, and the move said so
+            assert status == 409, after
+            assert "/next" not in out["detail"], out
+            assert f"match of {hands} deal" in out["detail"], out
+        else:  # a deal follows: next deals it, as the move said
+            assert status == 200, after
+            assert "/next" in out["detail"], out
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
