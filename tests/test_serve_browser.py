@@ -254,6 +254,34 @@ def test_replay_a_history_file(
     assert "The deal starts" in tid(d, "replay-step").text
 
 
+def test_stepping_a_replay_by_keyboard_to_its_end_keeps_the_focus(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: Enter on Next (or Prev) stepped to the last (or first) move, which
+    disables that button, and the focus fell to the page: a keyboard user's next Tab
+    began at its top.  Now the focus goes to the other button, and steps back."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    path = _history_file(tmp_path / "one.jsonl", ["ann", "bob"], 1)
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    tid(d, "replay-next").send_keys("")  # the focus on Next
+    moves = len(Game.replay(json.loads(path.read_text())["history"]).moves)
+    for _ in range(moves):
+        assert d.switch_to.active_element.get_attribute("data-testid") == "replay-next"
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert f"Move {moves} of {moves}" in tid(d, "replay-step").text
+    assert not tid(d, "replay-next").is_enabled()
+    assert d.switch_to.active_element.get_attribute("data-testid") == "replay-prev"
+    for _ in range(moves):
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert tid(d, "replay-step").text.startswith("Move 0 of")
+    assert d.switch_to.active_element.get_attribute("data-testid") == "replay-next"
+
+
 def test_a_click_on_a_row_over_a_placed_card_places_the_picked_card(
     server: Server, browser: Any
 ) -> None:

@@ -751,8 +751,15 @@ function renderFrame() {
     const note = "The file holds more deals: the first " + replay.deals.length + " deals are shown.";
     box.append(el("p", { class: "muted", "data-testid": "replay-truncated", text: note }));
   }
-  $("replay-prev").disabled = replay.frame === 0;
-  $("replay-next").disabled = last;
+  const prev = $("replay-prev");
+  const next = $("replay-next");
+  const focused = document.activeElement;
+  prev.disabled = replay.frame === 0;
+  next.disabled = last;
+  // the button a keyboard user stepped with, disabled at the first or last move, would
+  // drop the focus to the page: it goes to the other one, which steps back
+  if (focused === next && last) prev.focus();
+  else if (focused === prev && prev.disabled) next.focus();
 }
 
 // ------------------------------------------------------------------ wiring
