@@ -652,6 +652,34 @@ def test_a_whole_deal_gives_the_result_and_its_hand_history(api: Api) -> None:
     assert status == 422 and bad["field"] == "move" and bad["error"] == "MoveError"
 
 
+def test_openapi_types_the_result_of_a_deal(doc: dict[str, Any], api: Api) -> None:
+    """Regression: /openapi.json gave a finished game's ``result`` (and a replayed
+    deal's) as any object, so a client generated from it had no field of it to read:
+    now each field docs/serve.md names is required and typed (the api fixture checks
+    every answer against it), and a result of the wrong shape fails the schema."""
+    showdown = {"net", "fouls", "royalties", "fantasyland", "boards"}
+    schemas = doc["components"]["schemas"]
+    game = schemas["GameState"]["properties"]["result"]
+    assert set(game["required"]) == showdown | {"pairs"}, game
+    pair = game["properties"]["pairs"]["items"]
+    assert set(pair["required"]) == {"seats", "net", "rows", "sweep", "royalties"}
+    deal = schemas["ReplayResponse"]["properties"]["deals"]["items"]
+    assert set(deal["properties"]["result"]["required"]) == showdown
+    status, st = api("POST", "/v1/games", {"players": 3, "seed": 4, "bots": ["random"]})
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", action)
+    result = st["result"]
+    validator = jsonschema.Draft202012Validator({**game, "components": doc["components"]})
+    validator.validate(st["result"])
+    for field, wrong in (("net", ["1", "-1", "0"]), ("boards", ["As Ks Qs / - / -"])):
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate({**result, field: wrong})
+    status, replayed = api("POST", "/v1/replay", {"text": json.dumps(st["history"])})
+    assert status == 200
+    assert replayed["deals"][0]["result"]["net"] == st["result"]["net"]
+
+
 _MASK = 2**64 - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)

@@ -104,6 +104,13 @@ _SOLUTION = _obj(
         "value": _NUM,
     }
 )
+_SHOWDOWN = {  # a deal's outcome per seat (Result.summary) and its boards' rows
+    "net": _arr(_INT),
+    "fouls": _arr(_BOOL),
+    "royalties": _arr(_arr(_INT, minItems=3, maxItems=3)),
+    "fantasyland": _arr(_INT),
+    "boards": _arr(_ROWS3),
+}
 _RULES = {
     "type": "string",
     "maxLength": SIZES.rules_text,
@@ -369,7 +376,27 @@ SCHEMAS: dict[str, Any] = {
                     "fantasyland": _arr(_INT),
                 }
             ),
-            "result": {"type": "object"},
+            "result": {
+                **_obj(
+                    {
+                        **_SHOWDOWN,
+                        "pairs": _arr(
+                            _obj(
+                                {
+                                    "seats": _arr(_INT, minItems=2, maxItems=2),
+                                    "net": _INT,
+                                    "rows": _arr(_INT, minItems=3, maxItems=3),
+                                    "sweep": _INT,
+                                    "royalties": _arr(_INT, minItems=2, maxItems=2),
+                                }
+                            )
+                        ),
+                    }
+                ),
+                "description": "once the deal is over: each seat's net points, foul, "
+                "royalties per row, Fantasyland cards next deal and board; each pair's "
+                "rows and points",
+            },
             "history": {"type": ["object", "null"]},
         },
         (
@@ -409,7 +436,7 @@ SCHEMAS: dict[str, Any] = {
                                 }
                             )
                         ),
-                        "result": {"type": "object"},
+                        "result": _obj(_SHOWDOWN),
                     }
                 )
             ),
