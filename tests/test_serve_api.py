@@ -680,6 +680,29 @@ def test_openapi_types_the_result_of_a_deal(doc: dict[str, Any], api: Api) -> No
     assert replayed["deals"][0]["result"]["net"] == st["result"]["net"]
 
 
+def test_openapi_gives_a_finished_game_s_history_its_schema(
+    doc: dict[str, Any], api: Api
+) -> None:
+    """Regression: /openapi.json gave a finished game's ``history`` as any object,
+    though it is a hand-history line (docs/serve.md: the format of ``ofc-fast play
+    --history``); now it is that line's schema, so a history without its deck or of
+    another format fails it."""
+    state = {**doc["components"]["schemas"]["GameState"], "components": doc["components"]}
+    validator = jsonschema.Draft202012Validator(state)
+    status, st = api("POST", "/v1/games", {"seed": 6, "bots": ["random"]})
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", action)
+    validator.validate(st)
+    rec = st["history"]
+    assert {"format", "hand_no", "seats", "points", "history"} <= set(rec)
+    deal = {k: v for k, v in rec["history"].items() if k != "deck"}
+    for wrong in ({**rec, "format": "other"}, {**rec, "history": deal}, {**rec, "points": 1}):
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate({**st, "history": wrong})
+    validator.validate({**st, "history": None})  # (a deal still on: none)
+
+
 _MASK = 2**64 - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)

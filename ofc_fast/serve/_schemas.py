@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..arena.history import load_schema
 from ..table import FANTASYLAND_CARDS
 from ._config import ServeConfig
 from ._idempotency import HEADER, MAX_KEY, RUNNING_RETRY
@@ -117,6 +118,13 @@ _RULES = {
     "description": "a preset name (ofc-fast rules lists them)",
 }
 _NULLABLE_INT = _nullable(_INT)
+
+
+def _hand_history() -> dict[str, Any]:
+    """The schema of a hand-history line (``ofc_fast/arena/hand_history.schema.json``),
+    a component of the document: without its ``$schema`` and ``$id`` (the document's
+    dialect and base are its own)."""
+    return {k: v for k, v in load_schema().items() if not k.startswith("$")}
 
 
 def _analyze_request(ranges: Ranges) -> dict[str, Any]:
@@ -397,7 +405,11 @@ SCHEMAS: dict[str, Any] = {
                 "royalties per row, Fantasyland cards next deal and board; each pair's "
                 "rows and points",
             },
-            "history": {"type": ["object", "null"]},
+            "history": {
+                **_nullable(_ref("HandHistory")),
+                "description": "once the deal is over: its hand-history line (the "
+                "format of ofc-fast play --history; POST /v1/replay reads it)",
+            },
         },
         (
             "id",
@@ -414,6 +426,7 @@ SCHEMAS: dict[str, Any] = {
             "match",
         ),
     ),
+    "HandHistory": _hand_history(),
     "ReplayRequest": _request({"text": _STR}, ("text",)),
     "ReplayResponse": _obj(
         {
