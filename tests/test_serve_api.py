@@ -697,7 +697,11 @@ def test_openapi_gives_a_finished_game_s_history_its_schema(
     rec = st["history"]
     assert {"format", "hand_no", "seats", "points", "history"} <= set(rec)
     deal = {k: v for k, v in rec["history"].items() if k != "deck"}
-    for wrong in ({**rec, "format": "other"}, {**rec, "history": deal}, {**rec, "points": 1}):
+    for wrong in (
+        {**rec, "format": "other"},
+        {**rec, "history": deal},
+        {**rec, "points": 1},
+    ):
         with pytest.raises(jsonschema.ValidationError):
             validator.validate({**st, "history": wrong})
     validator.validate({**st, "history": None})  # (a deal still on: none)
