@@ -1069,3 +1069,53 @@ def test_a_new_game_whose_answer_was_lost_is_the_same_game_when_asked_again(
         assert keys[0] == keys[1] != keys[2] and re.fullmatch("[0-9a-f]{32}", keys[2]), keys
         assert len(s.app.sessions) == 3
         d.get_log("browser")
+
+
+def test_the_page_works_under_a_reverse_proxy_s_path(browser: Any) -> None:
+    """Regression: the page named its files and the API from the server's root
+    (``/app.js``, ``/v1/games``), so behind a reverse proxy that serves it under a
+    path (nginx ``location /ofc/ { proxy_pass http://127.0.0.1:8000/; }``) it loaded
+    no script and no style, and sent every request past the proxy.  Now each URL is
+    relative to the page: under ``/ofc/`` a game is played and a position analysed."""
+    server = Server(ServeConfig(workers=2))
+    app = server.app
+
+    async def proxy(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # what the proxy passes on: /ofc/x as /x, and nothing else
+        path = scope.get("path", "")
+        if scope["type"] == "lifespan" or path.startswith("/ofc/"):
+            if scope["type"] != "lifespan":
+                scope = {**scope, "path": path[len("/ofc") :], "raw_path": None}
+            await app(scope, receive, send)
+            return
+        await send({"type": "http.response.start", "status": 502, "headers": []})
+        await send({"type": "http.response.body", "body": b"not proxied"})
+
+    server.server.config.app = proxy
+    d = browser
+    with server:
+        d.get_log("browser")  # (the earlier tests' entries)
+        d.set_window_size(1280, 1000)
+        d.get(server.url + "/ofc/")
+        tid(d, "new-game").click()
+        wait(lambda: hand(d), 10, "the dealt cards")
+        assert len(hand(d)) == 5
+        assert (
+            d.execute_script(
+                "return getComputedStyle(document.querySelector('header')).display"
+            )
+            == "flex"
+        )  # the style sheet, loaded
+        d.find_element(*by('[data-page="analyse"]')).click()
+        tid(d, "analyse-dealt").send_keys("As Kd Qc Jd Th")
+        tid(d, "analyse").click()
+        rows = wait(
+            lambda: d.find_elements(
+                *by('[data-testid="analysis"] [data-testid="advice-move"]')
+            ),
+            30,
+            "the analysis",
+        )
+        assert rows
+    errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], errors

@@ -81,14 +81,18 @@ function unanswered(text) {
   return err;
 }
 
+// path: the API's, from the server's root (/v1/games); the request goes relative to the
+// page (v1/games), so that behind a reverse proxy serving the page under a path
+// (/ofc/) it goes through the proxy too, as the page's own files do.
 async function api(method, path, body, extra) {
+  const url = path.replace(/^\//, "");
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json", ...extra };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
     const controller = new AbortController();
     let request;
     try {
-      request = new Request(path, { method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body) });
+      request = new Request(url, { method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (err) { // only the key can make it unsendable (a character beyond Latin-1)
       apiKey = "";
       sessionStorage.removeItem("ofc-api-key"); // the next request asks for it again
