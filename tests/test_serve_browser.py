@@ -223,6 +223,26 @@ def test_analyse_a_pasted_position(server: Server, browser: Any, shots: Path) ->
     no_overflow_and_no_errors(d, shots, "analyse")
 
 
+def test_enter_in_a_position_field_analyses_it(server: Server, browser: Any) -> None:
+    """Regression: Enter in the board, dealt or dead cards field did nothing (the
+    fields are in no form), so a keyboard user typed a position and then walked the
+    Tabs to Analyse.  Now Enter there analyses; in the opponents' lines it still
+    begins a new line (one board a line)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/")  # loaded anew (a change of the #page alone is not): empty
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse-opponents").send_keys("7c / 8d 8h / 4s 4d", Keys.ENTER)
+    assert tid(d, "analysis").get_attribute("hidden") is not None  # a new line only
+    assert tid(d, "analyse-opponents").get_attribute("value").endswith("\n")
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts", Keys.ENTER)
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "analysis")
+    assert len(rows) == 27  # the position typed, analysed: every legal move
+
+
 def test_replay_a_history_file(
     server: Server, browser: Any, shots: Path, tmp_path: Path
 ) -> None:

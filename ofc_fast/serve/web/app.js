@@ -810,6 +810,15 @@ function init() {
   buildPicker();
   for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).addEventListener("focus", () => { lastField = id; });
   $("analyse").addEventListener("click", analyse);
+  // Enter in a one-line field of the position analyses it, as a form would (the
+  // opponents' box takes Enter for its next line)
+  for (const id of ["a-board", "a-dealt", "a-dead"]) {
+    $(id).addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" || e.isComposing) return;
+      e.preventDefault();
+      analyse();
+    });
+  }
   $("a-clear").addEventListener("click", () => {
     for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).value = "";
     $("analysis").hidden = true;
