@@ -644,6 +644,30 @@ def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
         )
 
 
+def test_a_screen_reader_hears_each_step_of_a_replay(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: each step of a replay redrew its text in a new element, which no
+    screen reader says (a live region must be on the page before it changes): a
+    player stepping by Enter or the arrows heard nothing.  Now a status region, on
+    the page from its start, says each step's text."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/")  # loaded anew
+    d.get(server.url + "/#replay")
+    said = d.find_element(*by('[data-testid="replay-said"]'))  # before any file
+    assert said.aria_role == "status"
+    tid(d, "replay-file").send_keys(str(_history_file(tmp_path / "h.jsonl", ["a", "b"], 1)))
+    step = wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    assert said.get_attribute("textContent") == step[0].text
+    assert step[0].text.startswith("Move 0 of ")
+    tid(d, "replay-next").send_keys(Keys.ENTER)
+    text = tid(d, "replay-step").text
+    assert text.startswith("Move 1 of ") and said.get_attribute("textContent") == text
+
+
 def test_seat_names_without_spaces_never_widen_the_page(
     server: Server, browser: Any, shots: Path, tmp_path: Path
 ) -> None:

@@ -696,6 +696,7 @@ function withinBody(text) {
 
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
+  $("replay-said").textContent = "";
   replay.deals = [];
   replay.truncated = false;
   replay.deal = 0;
@@ -742,7 +743,11 @@ function renderFrame() {
   const box = $("replay-frame");
   const last = replay.frame === d.frames.length - 1;
   const what = f.move === null ? "The deal starts." : (d.seats[f.seat] || "seat " + f.seat) + " was dealt " + f.dealt + " and played " + f.move + ".";
-  box.replaceChildren(el("p", { "data-testid": "replay-step", text: "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what }));
+  const said = "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what;
+  box.replaceChildren(el("p", { "data-testid": "replay-step", text: said }));
+  // the step's text, said by a screen reader: the paragraph above is new each step,
+  // and only a live region already on the page is heard when it changes
+  $("replay-said").textContent = said;
   const boards = el("div", { class: "replay-boards" });
   f.boards.forEach((b, s) => {
     const name = (d.seats[s] || "seat " + s) + (last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "");
