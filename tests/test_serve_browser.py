@@ -644,20 +644,21 @@ def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
         )
 
 
-def test_a_screen_reader_hears_each_step_of_a_replay(
+def test_a_screen_reader_hears_each_step_of_a_replay_and_an_analysis(
     server: Server, browser: Any, tmp_path: Path
 ) -> None:
-    """Regression: each step of a replay redrew its text in a new element, which no
-    screen reader says (a live region must be on the page before it changes): a
-    player stepping by Enter or the arrows heard nothing.  Now a status region, on
-    the page from its start, says each step's text."""
+    """Regression: each step of a replay, and an analysis, was drawn in new elements,
+    which no screen reader says (a live region must be on the page before it
+    changes): a player stepping by Enter or the arrows, or asking for an analysis,
+    heard nothing.  Now a status region, on the page from its start, says each step's
+    text and the analysis's count of moves and best move."""
     from selenium.webdriver.common.keys import Keys
 
     d = browser
     d.set_window_size(1280, 1000)
     d.get(server.url + "/")  # loaded anew
     d.get(server.url + "/#replay")
-    said = d.find_element(*by('[data-testid="replay-said"]'))  # before any file
+    said = d.find_element(*by('[data-testid="said"]'))  # before any file
     assert said.aria_role == "status"
     tid(d, "replay-file").send_keys(str(_history_file(tmp_path / "h.jsonl", ["a", "b"], 1)))
     step = wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
@@ -666,6 +667,13 @@ def test_a_screen_reader_hears_each_step_of_a_replay(
     tid(d, "replay-next").send_keys(Keys.ENTER)
     text = tid(d, "replay-step").text
     assert text.startswith("Move 1 of ") and said.get_attribute("textContent") == text
+    d.find_element(*by('[data-page="analyse"]')).click()
+    tid(d, "analyse-dealt").send_keys("As Kd Qc Jd Th", Keys.ENTER)
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "analysis")
+    best = rows[0].find_elements(*by("td"))
+    heard = said.get_attribute("textContent")
+    ev = best[2].text.split()[0]  # (its standard error after it)
+    assert heard == f"{len(rows)} legal moves, best first: {best[1].text}, EV {ev}."
 
 
 def test_seat_names_without_spaces_never_widen_the_page(

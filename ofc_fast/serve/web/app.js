@@ -137,6 +137,13 @@ async function api(method, path, body, extra) {
   throw new Error("unauthorized");
 }
 
+// What a screen reader says of an answer drawn in a panel (a replay's step, an
+// analysis): the panel is drawn anew, and only a live region already on the page is
+// heard when it changes.
+function say(text) {
+  $("said").textContent = text;
+}
+
 // A refusal shown in a panel: a screen reader says it at once (the Play page's go to
 // its status line, which it reads too).
 function errorEl(prefix, err) {
@@ -623,7 +630,10 @@ async function analyse() {
   try {
     const res = await api("POST", "/v1/analyze", body);
     if (token !== analyseToken) return; // a later click's position is the one shown
-    box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
+    const title = res.moves.length + " legal moves, best first";
+    box.replaceChildren(el("h2", { text: title }), movesTable(res.moves, res.exact));
+    const best = res.moves[0];
+    say(title + ": " + best.text + ", EV " + (best.ev >= 0 ? "+" : "") + best.ev.toFixed(2) + ".");
   } catch (err) {
     if (token === analyseToken) box.replaceChildren(errorEl("Error: ", err));
   }
@@ -696,7 +706,7 @@ function withinBody(text) {
 
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
-  $("replay-said").textContent = "";
+  say("");
   replay.deals = [];
   replay.truncated = false;
   replay.deal = 0;
@@ -745,9 +755,7 @@ function renderFrame() {
   const what = f.move === null ? "The deal starts." : (d.seats[f.seat] || "seat " + f.seat) + " was dealt " + f.dealt + " and played " + f.move + ".";
   const said = "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what;
   box.replaceChildren(el("p", { "data-testid": "replay-step", text: said }));
-  // the step's text, said by a screen reader: the paragraph above is new each step,
-  // and only a live region already on the page is heard when it changes
-  $("replay-said").textContent = said;
+  say(said);
   const boards = el("div", { class: "replay-boards" });
   f.boards.forEach((b, s) => {
     const name = (d.seats[s] || "seat " + s) + (last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "");
