@@ -644,14 +644,15 @@ def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
         )
 
 
-def test_a_screen_reader_hears_each_step_of_a_replay_and_an_analysis(
+def test_a_screen_reader_hears_each_replay_step_analysis_and_advice(
     server: Server, browser: Any, tmp_path: Path
 ) -> None:
-    """Regression: each step of a replay, and an analysis, was drawn in new elements,
-    which no screen reader says (a live region must be on the page before it
-    changes): a player stepping by Enter or the arrows, or asking for an analysis,
-    heard nothing.  Now a status region, on the page from its start, says each step's
-    text and the analysis's count of moves and best move."""
+    """Regression: each step of a replay, an analysis and the advice were drawn in
+    new elements, which no screen reader says (a live region must be on the page
+    before it changes): a player stepping by Enter or the arrows, or asking for an
+    analysis or advice, heard nothing.  Now a status region, on the page from its
+    start, says each step's text, the analysis's count of moves and best move, and
+    the advice's best move."""
     from selenium.webdriver.common.keys import Keys
 
     d = browser
@@ -674,6 +675,13 @@ def test_a_screen_reader_hears_each_step_of_a_replay_and_an_analysis(
     heard = said.get_attribute("textContent")
     ev = best[2].text.split()[0]  # (its standard error after it)
     assert heard == f"{len(rows)} legal moves, best first: {best[1].text}, EV {ev}."
+    start(d, server, "pineapple", 2, "random")  # the Play page's advice, heard too
+    tid(d, "advice-toggle").click()
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "advice")
+    best = rows[0].find_elements(*by("td"))
+    said = d.find_element(*by('[data-testid="said"]'))
+    ev = best[2].text.split()[0]
+    assert said.get_attribute("textContent") == f"Advice: {best[1].text}, EV {ev}."
 
 
 def test_seat_names_without_spaces_never_widen_the_page(

@@ -553,16 +553,24 @@ async function showAdvice() {
     if (obs.full_set) {
       const fl = await api("POST", "/v1/fantasyland", { rules: st.rules, cards: obs.dealt.map(cardText) });
       if (token !== adviceToken) return;
-      box.replaceChildren(el("h2", { text: "Advice" }),
-        el("p", { text: "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "") }));
+      const best = "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "");
+      box.replaceChildren(el("h2", { text: "Advice" }), el("p", { text: best }));
+      say("Advice: " + best + ".");
       return;
     }
     const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: await timeBudget(0.3), seed: 1 });
     if (token !== adviceToken) return;
     box.replaceChildren(el("h2", { text: "Advice" }), movesTable(res.moves.slice(0, 5), res.exact));
+    say("Advice: " + bestSaid(res.moves));
   } catch (err) {
     if (token === adviceToken) box.replaceChildren(errorEl("No advice: ", err));
   }
+}
+
+// The best of analysed moves, as a screen reader hears it (say).
+function bestSaid(moves) {
+  const best = moves[0];
+  return best.text + ", EV " + (best.ev >= 0 ? "+" : "") + best.ev.toFixed(2) + ".";
 }
 
 function pct(x) {
@@ -632,8 +640,7 @@ async function analyse() {
     if (token !== analyseToken) return; // a later click's position is the one shown
     const title = res.moves.length + " legal moves, best first";
     box.replaceChildren(el("h2", { text: title }), movesTable(res.moves, res.exact));
-    const best = res.moves[0];
-    say(title + ": " + best.text + ", EV " + (best.ev >= 0 ? "+" : "") + best.ev.toFixed(2) + ".");
+    say(title + ": " + bestSaid(res.moves));
   } catch (err) {
     if (token === analyseToken) box.replaceChildren(errorEl("Error: ", err));
   }
