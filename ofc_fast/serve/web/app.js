@@ -138,7 +138,7 @@ async function api(method, path, body, extra) {
 }
 
 // What a screen reader says of an answer drawn in a panel (a replay's step, an
-// analysis): the panel is drawn anew, and only a live region already on the page is
+// analysis, the advice): the panel is drawn anew, and only a live region already on the page is
 // heard when it changes.
 function say(text) {
   $("said").textContent = text;
