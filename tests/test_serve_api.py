@@ -652,6 +652,61 @@ def test_a_whole_deal_gives_the_result_and_its_hand_history(api: Api) -> None:
     assert status == 422 and bad["field"] == "move" and bad["error"] == "MoveError"
 
 
+def test_openapi_types_the_result_of_a_deal(doc: dict[str, Any], api: Api) -> None:
+    """Regression: /openapi.json gave a finished game's ``result`` (and a replayed
+    deal's) as any object, so a client generated from it had no field of it to read:
+    now each field docs/serve.md names is required and typed (the api fixture checks
+    every answer against it), and a result of the wrong shape fails the schema."""
+    showdown = {"net", "fouls", "royalties", "fantasyland", "boards"}
+    schemas = doc["components"]["schemas"]
+    game = schemas["GameState"]["properties"]["result"]
+    assert set(game["required"]) == showdown | {"pairs"}, game
+    pair = game["properties"]["pairs"]["items"]
+    assert set(pair["required"]) == {"seats", "net", "rows", "sweep", "royalties"}
+    deal = schemas["ReplayResponse"]["properties"]["deals"]["items"]
+    assert set(deal["properties"]["result"]["required"]) == showdown
+    status, st = api("POST", "/v1/games", {"players": 3, "seed": 4, "bots": ["random"]})
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", action)
+    result = st["result"]
+    validator = jsonschema.Draft202012Validator({**game, "components": doc["components"]})
+    validator.validate(st["result"])
+    for field, wrong in (("net", ["1", "-1", "0"]), ("boards", ["As Ks Qs / - / -"])):
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate({**result, field: wrong})
+    status, replayed = api("POST", "/v1/replay", {"text": json.dumps(st["history"])})
+    assert status == 200
+    assert replayed["deals"][0]["result"]["net"] == st["result"]["net"]
+
+
+def test_openapi_gives_a_finished_game_s_history_its_schema(
+    doc: dict[str, Any], api: Api
+) -> None:
+    """Regression: /openapi.json gave a finished game's ``history`` as any object,
+    though it is a hand-history line (docs/serve.md: the format of ``ofc-fast play
+    --history``); now it is that line's schema, so a history without its deck or of
+    another format fails it."""
+    state = {**doc["components"]["schemas"]["GameState"], "components": doc["components"]}
+    validator = jsonschema.Draft202012Validator(state)
+    status, st = api("POST", "/v1/games", {"seed": 6, "bots": ["random"]})
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", action)
+    validator.validate(st)
+    rec = st["history"]
+    assert {"format", "hand_no", "seats", "points", "history"} <= set(rec)
+    deal = {k: v for k, v in rec["history"].items() if k != "deck"}
+    for wrong in (
+        {**rec, "format": "other"},
+        {**rec, "history": deal},
+        {**rec, "points": 1},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate({**st, "history": wrong})
+    validator.validate({**st, "history": None})  # (a deal still on: none)
+
+
 _MASK = 2**64 - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
@@ -1365,6 +1420,31 @@ def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
         assert "`hands` deals, 1 to 10,000" in page
 
 
+def test_a_move_after_the_match_s_last_deal_does_not_send_the_client_to_next(
+    api: Api,
+) -> None:
+    """Regression: a move once the match had played its ``hands`` deals was a 409
+    saying "POST /v1/games/{id}/next deals on", and that request was the 409 "the
+    match of 1 deals is over": the client was sent to a request bound to fail.  A
+    move after a deal that is not the match's last still points to ``next``."""
+    for hands in (1, 2):
+        status, st = api("POST", "/v1/games", {"bots": ["random"], "hands": hands})
+        gid = st["id"]
+        while not st["is_over"]:
+            action = {"action": st["observation"]["legal_actions"][0]}
+            status, st = api("POST", f"/v1/games/{gid}/moves", action)
+        status, out = api("POST", f"/v1/games/{gid}/moves", {"action": 0})
+        assert status == 409, out
+        status, after = api("POST", f"/v1/games/{gid}/next")
+        if hands == 1:  # the match is over: next is refused, and the move said so
+            assert status == 409, after
+            assert "/next" not in out["detail"], out
+            assert f"match of {hands} deal" in out["detail"], out
+        else:  # a deal follows: next deals it, as the move said
+            assert status == 200, after
+            assert "/next" in out["detail"], out
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
@@ -1449,7 +1529,9 @@ def test_the_key_can_come_from_a_file_or_the_environment(
         monkeypatch.setenv("OFC_FAST_API_KEY", key)
     served: list[ServeConfig] = []
     monkeypatch.setattr(serve_cli, "run_server", lambda c, *_: served.append(c))
-    assert main(["serve", "--host", "0.0.0.0", *args]) == 0
+    # --port 0: a port the system picks, so that the test passes whatever ports the
+    # machine's other programs hold (the default, 8000, may be one)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", *args]) == 0
     assert served[0].api_key == key
     with Server(served[0]) as s:  # its own socket on 127.0.0.1, the config's key
         body = {"hands": ["As Ks Qs"]}

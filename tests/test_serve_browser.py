@@ -223,6 +223,26 @@ def test_analyse_a_pasted_position(server: Server, browser: Any, shots: Path) ->
     no_overflow_and_no_errors(d, shots, "analyse")
 
 
+def test_enter_in_a_position_field_analyses_it(server: Server, browser: Any) -> None:
+    """Regression: Enter in the board, dealt or dead cards field did nothing (the
+    fields are in no form), so a keyboard user typed a position and then walked the
+    Tabs to Analyse.  Now Enter there analyses; in the opponents' lines it still
+    begins a new line (one board a line)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/")  # loaded anew (a change of the #page alone is not): empty
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse-opponents").send_keys("7c / 8d 8h / 4s 4d", Keys.ENTER)
+    assert tid(d, "analysis").get_attribute("hidden") is not None  # a new line only
+    assert tid(d, "analyse-opponents").get_attribute("value").endswith("\n")
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts", Keys.ENTER)
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "analysis")
+    assert len(rows) == 27  # the position typed, analysed: every legal move
+
+
 def test_replay_a_history_file(
     server: Server, browser: Any, shots: Path, tmp_path: Path
 ) -> None:
@@ -252,6 +272,34 @@ def test_replay_a_history_file(
 
     Select(tid(d, "replay-deal")).select_by_index(1)
     assert "The deal starts" in tid(d, "replay-step").text
+
+
+def test_stepping_a_replay_by_keyboard_to_its_end_keeps_the_focus(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: Enter on Next (or Prev) stepped to the last (or first) move, which
+    disables that button, and the focus fell to the page: a keyboard user's next Tab
+    began at its top.  Now the focus goes to the other button, and steps back."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    path = _history_file(tmp_path / "one.jsonl", ["ann", "bob"], 1)
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    tid(d, "replay-next").send_keys("")  # the focus on Next
+    moves = len(Game.replay(json.loads(path.read_text())["history"]).moves)
+    for _ in range(moves):
+        assert d.switch_to.active_element.get_attribute("data-testid") == "replay-next"
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert f"Move {moves} of {moves}" in tid(d, "replay-step").text
+    assert not tid(d, "replay-next").is_enabled()
+    assert d.switch_to.active_element.get_attribute("data-testid") == "replay-prev"
+    for _ in range(moves):
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert tid(d, "replay-step").text.startswith("Move 0 of")
+    assert d.switch_to.active_element.get_attribute("data-testid") == "replay-next"
 
 
 def test_a_click_on_a_row_over_a_placed_card_places_the_picked_card(
@@ -447,6 +495,31 @@ def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -
     assert sorted(hand(d)) == sorted(dealt)
 
 
+def test_a_card_taken_back_by_keyboard_keeps_the_focus_on_it(
+    server: Server, browser: Any
+) -> None:
+    """Regression: Enter on a card placed this street took it back but dropped the
+    focus to the page (its button in the row was gone): the card, picked again in the
+    hand, took a walk of Tabs from the top.  Now the focus is on that card in the hand,
+    picked, so that a digit puts it in another row at once."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = hand(d)[0]
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    d.switch_to.active_element.send_keys("3")  # to the back row
+    (placed,) = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    placed.send_keys(Keys.ENTER)  # taken back
+    focused = d.switch_to.active_element
+    assert focused.get_attribute("data-testid") == "hand-card"
+    assert focused.get_attribute("data-card") == first
+    assert focused.get_attribute("aria-pressed") == "true"
+    focused.send_keys("2")  # the focused card, straight to the middle row
+    (moved,) = tid(d, "row-middle").find_elements(*by('[data-testid="placed-card"]'))
+    assert moved.get_attribute("data-card") == first
+
+
 def test_replay_says_when_the_file_holds_more_deals_than_it_shows(
     server: Server, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -569,6 +642,46 @@ def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
             "image",
             _spoken(c.get_attribute("data-card")),
         )
+
+
+def test_a_screen_reader_hears_each_replay_step_analysis_and_advice(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: each step of a replay, an analysis and the advice were drawn in
+    new elements, which no screen reader says (a live region must be on the page
+    before it changes): a player stepping by Enter or the arrows, or asking for an
+    analysis or advice, heard nothing.  Now a status region, on the page from its
+    start, says each step's text, the analysis's count of moves and best move, and
+    the advice's best move."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/")  # loaded anew
+    d.get(server.url + "/#replay")
+    said = d.find_element(*by('[data-testid="said"]'))  # before any file
+    assert said.aria_role == "status"
+    tid(d, "replay-file").send_keys(str(_history_file(tmp_path / "h.jsonl", ["a", "b"], 1)))
+    step = wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    assert said.get_attribute("textContent") == step[0].text
+    assert step[0].text.startswith("Move 0 of ")
+    tid(d, "replay-next").send_keys(Keys.ENTER)
+    text = tid(d, "replay-step").text
+    assert text.startswith("Move 1 of ") and said.get_attribute("textContent") == text
+    d.find_element(*by('[data-page="analyse"]')).click()
+    tid(d, "analyse-dealt").send_keys("As Kd Qc Jd Th", Keys.ENTER)
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "analysis")
+    best = rows[0].find_elements(*by("td"))
+    heard = said.get_attribute("textContent")
+    ev = best[2].text.split()[0]  # (its standard error after it)
+    assert heard == f"{len(rows)} legal moves, best first: {best[1].text}, EV {ev}."
+    start(d, server, "pineapple", 2, "random")  # the Play page's advice, heard too
+    tid(d, "advice-toggle").click()
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "advice")
+    best = rows[0].find_elements(*by("td"))
+    said = d.find_element(*by('[data-testid="said"]'))
+    ev = best[2].text.split()[0]
+    assert said.get_attribute("textContent") == f"Advice: {best[1].text}, EV {ev}."
 
 
 def test_seat_names_without_spaces_never_widen_the_page(
@@ -1016,3 +1129,53 @@ def test_a_new_game_whose_answer_was_lost_is_the_same_game_when_asked_again(
         assert keys[0] == keys[1] != keys[2] and re.fullmatch("[0-9a-f]{32}", keys[2]), keys
         assert len(s.app.sessions) == 3
         d.get_log("browser")
+
+
+def test_the_page_works_under_a_reverse_proxy_s_path(browser: Any) -> None:
+    """Regression: the page named its files and the API from the server's root
+    (``/app.js``, ``/v1/games``), so behind a reverse proxy that serves it under a
+    path (nginx ``location /ofc/ { proxy_pass http://127.0.0.1:8000/; }``) it loaded
+    no script and no style, and sent every request past the proxy.  Now each URL is
+    relative to the page: under ``/ofc/`` a game is played and a position analysed."""
+    server = Server(ServeConfig(workers=2))
+    app = server.app
+
+    async def proxy(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # what the proxy passes on: /ofc/x as /x, and nothing else
+        path = scope.get("path", "")
+        if scope["type"] == "lifespan" or path.startswith("/ofc/"):
+            if scope["type"] != "lifespan":
+                scope = {**scope, "path": path[len("/ofc") :], "raw_path": None}
+            await app(scope, receive, send)
+            return
+        await send({"type": "http.response.start", "status": 502, "headers": []})
+        await send({"type": "http.response.body", "body": b"not proxied"})
+
+    server.server.config.app = proxy
+    d = browser
+    with server:
+        d.get_log("browser")  # (the earlier tests' entries)
+        d.set_window_size(1280, 1000)
+        d.get(server.url + "/ofc/")
+        tid(d, "new-game").click()
+        wait(lambda: hand(d), 10, "the dealt cards")
+        assert len(hand(d)) == 5
+        assert (
+            d.execute_script(
+                "return getComputedStyle(document.querySelector('header')).display"
+            )
+            == "flex"
+        )  # the style sheet, loaded
+        d.find_element(*by('[data-page="analyse"]')).click()
+        tid(d, "analyse-dealt").send_keys("As Kd Qc Jd Th")
+        tid(d, "analyse").click()
+        rows = wait(
+            lambda: d.find_elements(
+                *by('[data-testid="analysis"] [data-testid="advice-move"]')
+            ),
+            30,
+            "the analysis",
+        )
+        assert rows
+    errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], errors

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..arena.history import load_schema
 from ..table import FANTASYLAND_CARDS
 from ._config import ServeConfig
 from ._idempotency import HEADER, MAX_KEY, RUNNING_RETRY
@@ -104,12 +105,26 @@ _SOLUTION = _obj(
         "value": _NUM,
     }
 )
+_SHOWDOWN = {  # a deal's outcome per seat (Result.summary) and its boards' rows
+    "net": _arr(_INT),
+    "fouls": _arr(_BOOL),
+    "royalties": _arr(_arr(_INT, minItems=3, maxItems=3)),
+    "fantasyland": _arr(_INT),
+    "boards": _arr(_ROWS3),
+}
 _RULES = {
     "type": "string",
     "maxLength": SIZES.rules_text,
     "description": "a preset name (ofc-fast rules lists them)",
 }
 _NULLABLE_INT = _nullable(_INT)
+
+
+def _hand_history() -> dict[str, Any]:
+    """The schema of a hand-history line (``ofc_fast/arena/hand_history.schema.json``),
+    a component of the document: without its ``$schema`` and ``$id`` (the document's
+    dialect and base are its own)."""
+    return {k: v for k, v in load_schema().items() if not k.startswith("$")}
 
 
 def _analyze_request(ranges: Ranges) -> dict[str, Any]:
@@ -369,8 +384,32 @@ SCHEMAS: dict[str, Any] = {
                     "fantasyland": _arr(_INT),
                 }
             ),
-            "result": {"type": "object"},
-            "history": {"type": ["object", "null"]},
+            "result": {
+                **_obj(
+                    {
+                        **_SHOWDOWN,
+                        "pairs": _arr(
+                            _obj(
+                                {
+                                    "seats": _arr(_INT, minItems=2, maxItems=2),
+                                    "net": _INT,
+                                    "rows": _arr(_INT, minItems=3, maxItems=3),
+                                    "sweep": _INT,
+                                    "royalties": _arr(_INT, minItems=2, maxItems=2),
+                                }
+                            )
+                        ),
+                    }
+                ),
+                "description": "once the deal is over: each seat's net points, foul, "
+                "royalties per row, Fantasyland cards next deal and board; each pair's "
+                "rows and points",
+            },
+            "history": {
+                **_nullable(_ref("HandHistory")),
+                "description": "once the deal is over: its hand-history line (the "
+                "format of ofc-fast play --history; POST /v1/replay reads it)",
+            },
         },
         (
             "id",
@@ -387,6 +426,7 @@ SCHEMAS: dict[str, Any] = {
             "match",
         ),
     ),
+    "HandHistory": _hand_history(),
     "ReplayRequest": _request({"text": _STR}, ("text",)),
     "ReplayResponse": _obj(
         {
@@ -409,7 +449,7 @@ SCHEMAS: dict[str, Any] = {
                                 }
                             )
                         ),
-                        "result": {"type": "object"},
+                        "result": _obj(_SHOWDOWN),
                     }
                 )
             ),

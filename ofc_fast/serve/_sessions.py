@@ -153,8 +153,11 @@ class GameSession:
                 f"{self.version} (another request changed it): read the game again",
             )
         g = self.game
-        if g.is_over:
-            raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
+        if g.is_over:  # (next deals on, unless it was the match's last deal)
+            over = (
+                self._match_over() or "the deal is over: POST /v1/games/{id}/next deals on"
+            )
+            raise ApiError(409, None, over)
         if g.to_act != self.you:  # pragma: no cover - _advance leaves it the client's
             raise ApiError(409, None, f"seat {g.to_act} is to act")
         if "action" in body and "move" in body:  # one would be ignored
@@ -195,14 +198,30 @@ class GameSession:
         """``POST /v1/games/{id}/next``: the match's next deal (Fantasyland carried)."""
         if not self.game.is_over:
             raise ApiError(409, None, "the deal is not over yet")
-        if self.hands is not None and self.match.hands_played >= self.hands:
-            raise ApiError(409, None, f"the match of {self.hands} deals is over")
+        over = self._match_over()
+        if over is not None:
+            raise ApiError(409, None, over)
         self.events = []
         self.last_record = None
         self.game = self.match.next_game()
         self.version += 1
         self._advance()
         return self.state()
+
+    def _match_over(self) -> str | None:
+        """What a 409 says once the match has played its ``hands`` deals (a move or a
+        deal more is refused), else None.
+
+        >>> s = GameSession("g", {"bots": ["random"], "hands": 1, "seed": 1})
+        >>> while s._match_over() is None:
+        ...     _ = s.play({"action": s.game.legal_actions()[0]})
+        >>> s.game.is_over, s._match_over()
+        (True, 'the match of 1 deal is over: POST /v1/games starts another')
+        """
+        if self.hands is None or self.match.hands_played < self.hands:
+            return None
+        deals = f"{self.hands} deal{'s' if self.hands != 1 else ''}"
+        return f"the match of {deals} is over: POST /v1/games starts another"
 
     # -- what the client sees
     def state(self) -> dict[str, Any]:

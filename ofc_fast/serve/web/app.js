@@ -81,14 +81,18 @@ function unanswered(text) {
   return err;
 }
 
+// path: the API's, from the server's root (/v1/games); the request goes relative to the
+// page (v1/games), so that behind a reverse proxy serving the page under a path
+// (/ofc/) it goes through the proxy too, as the page's own files do.
 async function api(method, path, body, extra) {
+  const url = path.replace(/^\//, "");
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json", ...extra };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
     const controller = new AbortController();
     let request;
     try {
-      request = new Request(path, { method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body) });
+      request = new Request(url, { method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (err) { // only the key can make it unsendable (a character beyond Latin-1)
       apiKey = "";
       sessionStorage.removeItem("ofc-api-key"); // the next request asks for it again
@@ -131,6 +135,13 @@ async function api(method, path, body, extra) {
     return data;
   }
   throw new Error("unauthorized");
+}
+
+// What a screen reader says of an answer drawn in a panel (a replay's step, an
+// analysis, the advice): the panel is drawn anew, and only a live region already on the page is
+// heard when it changes.
+function say(text) {
+  $("said").textContent = text;
 }
 
 // A refusal shown in a panel: a screen reader says it at once (the Play page's go to
@@ -337,6 +348,10 @@ function takeBack(card) {
   play.selected = card;
   renderMine();
   renderHand();
+  // its button in the row went with the redraw: the focus goes to the card, back in
+  // the hand and picked (a digit puts it in another row), not to the page's top
+  const back = Array.from($("hand").children).find((b) => b.dataset.card === card);
+  if (back) back.focus();
 }
 
 function resetStreet() {
@@ -538,16 +553,24 @@ async function showAdvice() {
     if (obs.full_set) {
       const fl = await api("POST", "/v1/fantasyland", { rules: st.rules, cards: obs.dealt.map(cardText) });
       if (token !== adviceToken) return;
-      box.replaceChildren(el("h2", { text: "Advice" }),
-        el("p", { text: "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "") }));
+      const best = "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "");
+      box.replaceChildren(el("h2", { text: "Advice" }), el("p", { text: best }));
+      say("Advice: " + best + ".");
       return;
     }
     const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: await timeBudget(0.3), seed: 1 });
     if (token !== adviceToken) return;
     box.replaceChildren(el("h2", { text: "Advice" }), movesTable(res.moves.slice(0, 5), res.exact));
+    say("Advice: " + bestSaid(res.moves));
   } catch (err) {
     if (token === adviceToken) box.replaceChildren(errorEl("No advice: ", err));
   }
+}
+
+// The best of analysed moves, as a screen reader hears it (say).
+function bestSaid(moves) {
+  const best = moves[0];
+  return best.text + ", EV " + (best.ev >= 0 ? "+" : "") + best.ev.toFixed(2) + ".";
 }
 
 function pct(x) {
@@ -615,7 +638,9 @@ async function analyse() {
   try {
     const res = await api("POST", "/v1/analyze", body);
     if (token !== analyseToken) return; // a later click's position is the one shown
-    box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
+    const title = res.moves.length + " legal moves, best first";
+    box.replaceChildren(el("h2", { text: title }), movesTable(res.moves, res.exact));
+    say(title + ": " + bestSaid(res.moves));
   } catch (err) {
     if (token === analyseToken) box.replaceChildren(errorEl("Error: ", err));
   }
@@ -688,6 +713,7 @@ function withinBody(text) {
 
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
+  say("");
   replay.deals = [];
   replay.truncated = false;
   replay.deal = 0;
@@ -734,7 +760,9 @@ function renderFrame() {
   const box = $("replay-frame");
   const last = replay.frame === d.frames.length - 1;
   const what = f.move === null ? "The deal starts." : (d.seats[f.seat] || "seat " + f.seat) + " was dealt " + f.dealt + " and played " + f.move + ".";
-  box.replaceChildren(el("p", { "data-testid": "replay-step", text: "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what }));
+  const said = "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what;
+  box.replaceChildren(el("p", { "data-testid": "replay-step", text: said }));
+  say(said);
   const boards = el("div", { class: "replay-boards" });
   f.boards.forEach((b, s) => {
     const name = (d.seats[s] || "seat " + s) + (last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "");
@@ -747,8 +775,15 @@ function renderFrame() {
     const note = "The file holds more deals: the first " + replay.deals.length + " deals are shown.";
     box.append(el("p", { class: "muted", "data-testid": "replay-truncated", text: note }));
   }
-  $("replay-prev").disabled = replay.frame === 0;
-  $("replay-next").disabled = last;
+  const prev = $("replay-prev");
+  const next = $("replay-next");
+  const focused = document.activeElement;
+  prev.disabled = replay.frame === 0;
+  next.disabled = last;
+  // the button a keyboard user stepped with, disabled at the first or last move, would
+  // drop the focus to the page: it goes to the other one, which steps back
+  if (focused === next && last) prev.focus();
+  else if (focused === prev && prev.disabled) next.focus();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -795,6 +830,15 @@ function init() {
   buildPicker();
   for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).addEventListener("focus", () => { lastField = id; });
   $("analyse").addEventListener("click", analyse);
+  // Enter in a one-line field of the position analyses it, as a form would (the
+  // opponents' box takes Enter for its next line)
+  for (const id of ["a-board", "a-dealt", "a-dead"]) {
+    $(id).addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" || e.isComposing) return;
+      e.preventDefault();
+      analyse();
+    });
+  }
   $("a-clear").addEventListener("click", () => {
     for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).value = "";
     $("analysis").hidden = true;
