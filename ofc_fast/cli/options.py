@@ -200,6 +200,8 @@ def is_rules_file(value: str) -> bool:
     return False
 
 
+_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
+
 MAX_RULES_FILE_CHARS = 1 << 20
 """The longest rules JSON file ``--rules`` reads (``RuleSet.to_json()`` writes about
 2,000 characters): a longer one, or a device with no end, is refused."""
@@ -215,7 +217,13 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     """
     if is_rules_file(value):
         try:
-            with open(value, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
+            # O_NONBLOCK: a FIFO that nothing writes to opens at once, and reads
+            # empty, where a plain open() waited for a writer for ever; reads then
+            # wait as usual (a pipe with a writer: ``--rules <(cat rules.json)``)
+            fd = os.open(value, os.O_RDONLY | _NONBLOCK)
+            with open(fd, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
+                if _NONBLOCK:
+                    os.set_blocking(fd, True)
                 text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
         except OSError as exc:
             raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
@@ -228,6 +236,11 @@ def load_rules(value: str) -> rules_mod.RuleSet:
             raise RulesError(
                 f"--rules: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
                 "not a rules file"
+            )
+        if not text.strip():
+            raise RulesError(
+                f"--rules: {value!r} is empty (or a FIFO that nothing wrote to): "
+                "no rules JSON in it"
             )
         return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
     return named("--rules", rules_mod.get, value)
