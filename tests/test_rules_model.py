@@ -201,6 +201,10 @@ def test_random_rule_sets_round_trip(d: dict) -> None:
                 for k, v in value.items():
                     if k in ("stay_middle", "stay_back") and v is not None:
                         v = HandCategory(v).name  # categories are written by name
+                    if k == "entry":  # thresholds as the presets write them
+                        v = [[t.replace("10", "T"), n] for t, n in v]
+                    if k == "stay_front" and v is not None:
+                        v = v.replace("10", "T")
                     assert out[key][k] == v, (key, k)
         else:
             assert out[key] == value, key
@@ -532,6 +536,25 @@ def test_a_fantasyland_threshold_listed_twice_is_refused() -> None:
         )
     ok = RuleSet.from_dict({"fantasyland": {"entry": [["QQ", 14], ["KK", 15]]}})
     assert ok.fantasyland is not None and len(ok.fantasyland.entry) == 2
+
+
+def test_a_fantasyland_threshold_is_kept_in_one_spelling() -> None:
+    """A rules file that spelled a threshold otherwise (``"qq"``, ``" 222"``,
+    ``"1010"``) played the same Fantasyland but made a rule set equal to no other:
+    the PINEAPPLE rules with ``"qq"`` were "PINEAPPLE with fantasyland changed",
+    hashed apart from the preset, and ``arena --rules`` refused them ("are not a
+    preset").  A threshold is kept as the presets write it."""
+    from ofc_fast.arena import game_id_of
+
+    data = rules.PINEAPPLE.to_dict()
+    data["fantasyland"]["entry"] = [["qq", 14]]
+    data["fantasyland"]["stay_front"] = " 222 "
+    table = RuleSet.from_json(json.dumps(data))
+    assert table == rules.PINEAPPLE and hash(table) == hash(rules.PINEAPPLE)
+    assert repr(table) == "rules.PINEAPPLE" and game_id_of(table) == "ofc-pineapple"
+    fl = Fantasyland(entry=(("1010", 14), ("kk", 15), ("aaa", 17)), stay_front="101010")
+    assert fl.entry == (("TT", 14), ("KK", 15), ("AAA", 17)) and fl.stay_front == "TTT"
+    assert fl.to_dict()["entry"] == [["TT", 14], ["KK", 15], ["AAA", 17]]
 
 
 def test_replace_validates() -> None:

@@ -290,7 +290,8 @@ class Fantasyland(RuleData):
     """The button does not move for a Fantasyland hand (R-FL-6)."""
 
     def _validate(self) -> None:
-        from ._fantasyland_text import front_threshold  # local: avoids a cycle
+        # local: avoids a cycle
+        from ._fantasyland_text import front_threshold, threshold_text
 
         if not self.entry and not self.lowball_entry:
             raise RulesError(f"{self._key_prefix}entry: no way to enter Fantasyland")
@@ -313,8 +314,13 @@ class Fantasyland(RuleData):
                     f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
                     f"got {quote(pair[1])}"
                 )
+        # each threshold spelled one way ("qq" is "QQ"): equal rules compare equal
+        object.__setattr__(
+            self, "entry", tuple((threshold_text(t), cards) for t, cards in self.entry)
+        )
         if self.stay_front is not None:
-            front_threshold(self.stay_front, f"{self._key_prefix}stay_front")
+            text = threshold_text(self.stay_front, f"{self._key_prefix}stay_front")
+            object.__setattr__(self, "stay_front", text)
         if isinstance(self.stay_cards, int) and not 13 <= self.stay_cards <= 17:
             raise RulesError(
                 f"{self._key_prefix}stay_cards: {quote(self.stay_cards)} is outside 13..17"
