@@ -174,6 +174,10 @@ def rule_dicts(draw):
             "button_frozen": draw(st.booleans()),
         }
         d["fantasyland"] = fl
+    # face down: at most the rounds the game deals after the first five cards
+    d["face_down_final"] = min(
+        d["face_down_final"], {"classic": 0, "ofc": 8, "pineapple": 4}[d["game"]]
+    )
     # some keys left out: they take their defaults
     for key in draw(st.lists(st.sampled_from(sorted(d)), max_size=4)):
         d.pop(key, None)
@@ -555,6 +559,26 @@ def test_a_fantasyland_threshold_is_kept_in_one_spelling() -> None:
     fl = Fantasyland(entry=(("1010", 14), ("kk", 15), ("aaa", 17)), stay_front="101010")
     assert fl.entry == (("TT", 14), ("KK", 15), ("AAA", 17)) and fl.stay_front == "TTT"
     assert fl.to_dict()["entry"] == [["TT", 14], ["KK", 15], ["AAA", 17]]
+
+
+@pytest.mark.parametrize("game, most", [("ofc", 8), ("pineapple", 4), ("classic", 0)])
+def test_face_down_final_is_at_most_the_rounds_of_the_game(game: str, most: int) -> None:
+    """``face_down_final`` took 0..8 in every game: Pineapple deals 4 rounds of three
+    after the first five cards (R-FLOW-PIN-2), so 5..8 each hid the same 4 rounds as
+    4 (unequal rule sets of one game), and a classic hand (13 cards at once, face
+    down, R-FLOW-CP-2) ignored any value.  More rounds than the game deals is refused
+    when the rules are made, naming the field."""
+    base = RuleSet(game=game)
+    assert base.replace(face_down_final=most).face_down_final == most
+    for n in range(most + 1, 9):
+        for data in ({"face_down_final": n}, {"game": game, "face_down_final": n}):
+            with pytest.raises(RulesError) as info:
+                if "game" in data:
+                    RuleSet.from_dict(data)
+                else:
+                    base.replace(**data)
+            assert str(info.value).startswith("face_down_final: ")
+            assert str(info.value).endswith(f"got {n}")
 
 
 def test_replace_validates() -> None:

@@ -384,7 +384,9 @@ class RuleSet(RuleData):
     game: GameKind = GameKind.OFC
     max_players: int = ranged(4, 2, 4)
     face_down_final: int = ranged(0, 0, 8)
-    """OFC: the last N single cards are placed face down (R-FLOW-OFC-7: 3)."""
+    """The last N rounds are placed face down (R-FLOW-OFC-7: 3 single cards in OFC);
+    at most the rounds the game deals after the first five cards: OFC 8, Pineapple 4,
+    classic 0."""
     # -- scoring of a pair
     sweep_bonus: int = ranged(3, *_UNITS)
     majority_bonus: int = ranged(0, *_UNITS)
@@ -530,6 +532,16 @@ class RuleSet(RuleData):
             raise RulesError(f"{p}house: house mode excludes single_winner")
         # Every other combination settles (ofc_settle / ofc_table_rules_check accept
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
+        rounds = _ROUNDS[self.game]
+        if self.face_down_final > rounds:  # (the engine hid every round: as many)
+            most = (
+                "classic Chinese Poker deals all 13 cards at once, already face "
+                "down: it must be 0"
+                if rounds == 0
+                else f"{self.game.name.title()} deals {rounds} rounds after the first "
+                f"five cards: at most {rounds}"
+            )
+            raise RulesError(f"{p}face_down_final: {most}, got {self.face_down_final}")
         if self.lowball is not None and self.game is GameKind.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
         if self.fantasyland is not None and self.game is GameKind.CLASSIC:
@@ -538,6 +550,10 @@ class RuleSet(RuleData):
                 f"(an OFC / Pineapple rule)"
             )
 
+
+_ROUNDS = {GameKind.CLASSIC: 0, GameKind.OFC: 8, GameKind.PINEAPPLE: 4}
+"""Rounds a seat plays after its first five cards (R-FLOW-OFC-4: 8 of one card;
+R-FLOW-PIN-2: 4 of three), the most ``face_down_final`` can hide."""
 
 KNOWN_PRESETS: dict[str, RuleSet] = {}
 """The presets by name, for :meth:`RuleSet.replace` (a changed preset is named
