@@ -581,6 +581,18 @@ def test_face_down_final_is_at_most_the_rounds_of_the_game(game: str, most: int)
             assert str(info.value).endswith(f"got {n}")
 
 
+def test_a_natural_listed_twice_is_named() -> None:
+    """``"naturals": [...]`` with one natural twice said only "naturals: a natural is
+    listed twice", leaving the user to find which among as many as twelve (Malayan):
+    the message names the natural and both places."""
+    listed = [{"name": n, "units": 3} for n in ("six_pairs", "dragon", "one_suit")]
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict({"game": "classic", "naturals": [*listed, listed[1]]})
+    assert str(info.value) == (
+        "naturals: a natural is listed twice: naturals[3] 'dragon' repeats naturals[1]"
+    )
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)

@@ -524,8 +524,12 @@ class RuleSet(RuleData):
                 f"{p}surrender_cost: {quote(self.surrender_cost)} is outside 0..1000"
             )
         names = [n.name for n in self.naturals]
-        if len(set(names)) != len(names):
-            raise RulesError(f"{p}naturals: a natural is listed twice")
+        for i, name in enumerate(names):
+            if name in names[:i]:  # (which one: a Malayan list holds twelve)
+                raise RulesError(
+                    f"{p}naturals: a natural is listed twice: naturals[{i}] "
+                    f"{quote(name)} repeats naturals[{names.index(name)}]"
+                )
         if self.pool is not None and (self.house or self.single_winner):
             raise RulesError(f"{p}pool: pool mode excludes house and single_winner")
         if self.house and self.single_winner:
