@@ -16,7 +16,7 @@ import pytest
 from ofc_fast import cli
 from ofc_fast.errors import RulesError
 from ofc_fast.game import Game
-from ofc_fast.rules import PINEAPPLE
+from ofc_fast.rules import PINEAPPLE, RuleSet
 
 BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
 BOARD_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
@@ -72,6 +72,31 @@ def test_rules(capsys: pytest.CaptureFixture) -> None:
     assert code == 0 and "PINEAPPLE" in out and "HAWAIIAN_GARDENS" in out
     code, out, _ = run(capsys, "rules", "ofc")
     assert json.loads(out)["name"] == "OFC"
+
+
+def test_rules_reads_a_rules_file_as_the_other_commands_do(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``ofc-fast rules thursday.json`` said "NAME: unknown rule set
+    'thursday.json'", for a file ``--rules thursday.json`` plays: there was no way
+    to see how a rules file is read.  It prints the file's rule set whole (keys left
+    out at their defaults); a file that is no rule set is an error naming NAME."""
+    path = tmp_path / "thursday.json"
+    path.write_text('{"name": "thursday", "game": "pineapple", "overall_bonus": 1}')
+    code, out, _ = run(capsys, "rules", str(path))
+    doc = json.loads(out)
+    assert code == 0 and doc["name"] == "thursday" and doc["overall_bonus"] == 1
+    assert doc["game"] == "pineapple" and doc["max_players"] == 4  # a default
+    assert doc["sweep_bonus"] == 3 and doc["fantasyland"] is None  # defaults
+    assert set(doc) == set(RuleSet().to_dict())  # every key of a rule set
+    code, out, _ = run(capsys, "rules", str(path), "--json")
+    assert code == 0 and json.loads(out) == doc
+    path.write_text('{"name": "thursday", "overall_bonus": 1.5}')
+    code, out, err = run(capsys, "rules", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"ofc-fast: error: NAME {path}: overall_bonus: expected an int, got 1.5\n"
+    )
 
 
 def test_rules_refuses_an_empty_name(capsys: pytest.CaptureFixture) -> None:

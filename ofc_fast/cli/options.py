@@ -207,10 +207,10 @@ MAX_RULES_FILE_CHARS = 1 << 20
 2,000 characters): a longer one, or a device with no end, is refused."""
 
 
-def load_rules(value: str) -> rules_mod.RuleSet:
+def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
     (:meth:`RuleSet.to_json`; UTF-8, with or without a byte-order mark).  Errors name
-    ``--rules``.
+    ``option`` (``ofc-fast rules NAME``: ``NAME``).
 
     >>> load_rules("pineapple").name
     'PINEAPPLE'
@@ -226,24 +226,24 @@ def load_rules(value: str) -> rules_mod.RuleSet:
                     os.set_blocking(fd, True)
                 text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
         except OSError as exc:
-            raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
+            raise RulesError(f"{option}: cannot read {value!r}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise RulesError(
-                f"--rules: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
+                f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
                 f" at offset {exc.start})"
             ) from None
         if len(text) > MAX_RULES_FILE_CHARS:
             raise RulesError(
-                f"--rules: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
+                f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
                 "not a rules file"
             )
         if not text.strip():
             raise RulesError(
-                f"--rules: {value!r} is empty (or a FIFO that nothing wrote to): "
+                f"{option}: {value!r} is empty (or a FIFO that nothing wrote to): "
                 "no rules JSON in it"
             )
-        return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
-    return named("--rules", rules_mod.get, value)
+        return named(f"{option} {value}", rules_mod.RuleSet.from_json, text)
+    return named(option, rules_mod.get, value)
 
 
 def split_list(
