@@ -89,7 +89,7 @@ def test_missing_keys_take_defaults() -> None:
 thresholds = st.sampled_from(
     [c * 2 for c in "23456789TJQKA"] + [c * 3 for c in "23456789TJQKA"] + ["1010"]
 )
-ints = st.integers(-20, 20)
+ints = st.integers(0, 20)  # (bonuses and royalties are never negative)
 
 
 @st.composite
@@ -591,6 +591,36 @@ def test_a_natural_listed_twice_is_named() -> None:
     assert str(info.value) == (
         "naturals: a natural is listed twice: naturals[3] 'dragon' repeats naturals[1]"
     )
+
+
+@pytest.mark.parametrize(
+    "field", ["sweep_bonus", "majority_bonus", "overall_bonus", "sweep_all_bonus"]
+)
+def test_a_negative_bonus_is_refused(field: str) -> None:
+    """``sweep_bonus: -5`` was taken, and a fouled board then won 2 units from a clean
+    one (3 rows + a sweep of -5 against it): R-FOUL-3, a foul loses everything.  A
+    bonus below 0 is refused when the rules are made, naming the field."""
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict({field: -5})
+    assert str(info.value) == f"{field}: -5 is outside 0..1000"
+    assert getattr(rules.CLASSIC_1_6.replace(**{field: 0}), field) == 0
+
+
+@pytest.mark.parametrize("row, i", [("front_pair", 12), ("middle", 4), ("back", 9)])
+def test_a_negative_royalty_is_refused(row: str, i: int) -> None:
+    """A negative royalty was taken: a clean board with that hand paid it to a fouled
+    board, which earns none (OFC with a back straight of -10: the fouled board won 4).
+    A royalty below 0 is refused (a won-row value of -1 stays: that row pays 0)."""
+    values = list(getattr(rules.ROYALTIES_OFC, row))
+    values[i] = -1
+    with pytest.raises(RulesError) as info:
+        rules.OFC.replace(royalties=rules.ROYALTIES_OFC.replace(**{row: values}))
+    assert str(info.value).startswith(f"royalties.{row}[{i}]: -1 is below 0: ")
+    for key in ("nuts", "royalties"):
+        data = {"nuts": -1} if key == "nuts" else {"royalties": [-1] * 13}
+        with pytest.raises(RulesError, match=rf"^lowball\.{key}: -1 is outside 0\.\."):
+            RuleSet.from_dict({"game": "pineapple", "lowball": data})
+    assert rules.CLASSIC_1_6.replace(win_bonus=Schedule(back=(-1,) * 10)).win_bonus
 
 
 def test_replace_validates() -> None:

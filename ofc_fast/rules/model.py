@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 _UNITS = (-1000, 1000)
+_BONUS = (0, 1000)
+"""A bonus or royalty is never negative: a fouled board, which earns none, would
+collect the other's (R-FOUL-3: a foul never wins)."""
 FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
 """Most Fantasyland entries a rule set may list (the C solver's table size)."""
 LABEL_FIELDS: tuple[str, ...] = ("name", "description")
@@ -244,10 +247,10 @@ class Lowball(RuleData):
     limit: int = ranged(8, 5, 12)
     """Highest card rank a middle may hold (8 = ten-high, R-27-4); a pair, straight
     or flush, or a higher card, fouls."""
-    royalties: tuple[int, ...] = ranged((0, 0, 0, 0, 0, 4, 2, 1, 0, 0, 0, 0, 0), *_UNITS)
+    royalties: tuple[int, ...] = ranged((0, 0, 0, 0, 0, 4, 2, 1, 0, 0, 0, 0, 0), *_BONUS)
     """Middle royalty by highest card rank (index 5 = seven-high: 4; eight-high 2;
     nine-high 1; ten-high 0; R-27-5)."""
-    nuts: int = ranged(8, *_UNITS)
+    nuts: int = ranged(8, *_BONUS)
     """Royalty of 7-5-4-3-2 (not all one suit), in place of the seven-high value."""
 
     def _validate(self) -> None:
@@ -388,16 +391,16 @@ class RuleSet(RuleData):
     at most the rounds the game deals after the first five cards: OFC 8, Pineapple 4,
     classic 0."""
     # -- scoring of a pair
-    sweep_bonus: int = ranged(3, *_UNITS)
-    majority_bonus: int = ranged(0, *_UNITS)
+    sweep_bonus: int = ranged(3, *_BONUS)
+    majority_bonus: int = ranged(0, *_BONUS)
     majority_rule: MajorityRule = MajorityRule.TWO_ROWS
-    overall_bonus: int = ranged(0, *_UNITS)
+    overall_bonus: int = ranged(0, *_BONUS)
     sweep_multiplier: int = ranged(1, 1, 100)
     sweep_all_multiplier: int = ranged(1, 1, 100)
-    sweep_all_bonus: int = ranged(0, *_UNITS)
+    sweep_all_bonus: int = ranged(0, *_BONUS)
     royalties: Schedule = field(default_factory=Schedule)
     """Paid for the hand made whatever the row result, netted (OFC royalties,
-    R-BON-CP-6 extras for losing hands, Malayan extras)."""
+    R-BON-CP-6 extras for losing hands, Malayan extras).  Each 0 or more."""
     win_bonus: Schedule = field(default_factory=Schedule)
     """Extra units for winning a row with the hand (R-BON-CP-2 front trips: 2, so the
     row pays 3).  Must be >= -1."""
@@ -493,6 +496,14 @@ class RuleSet(RuleData):
 
     def _validate(self) -> None:
         p = self._key_prefix
+        for row in ("front_pair", "front_trips", "middle", "back"):
+            values = getattr(self.royalties, row)
+            if min(values) < 0:  # (a Schedule holds win_bonus's -1 too)
+                i = min(range(len(values)), key=values.__getitem__)
+                raise RulesError(
+                    f"{p}royalties.{row}[{i}]: {values[i]} is below 0: a royalty is 0 "
+                    "or more (a negative one would be paid to a fouled board)"
+                )
         wb = self.win_bonus
         if min(wb.front_pair + wb.front_trips + wb.middle + wb.back) < -1:
             raise RulesError(
