@@ -205,8 +205,11 @@ def test_random_rule_sets_round_trip(d: dict) -> None:
                 for k, v in value.items():
                     if k in ("stay_middle", "stay_back") and v is not None:
                         v = HandCategory(v).name  # categories are written by name
-                    if k == "entry":  # thresholds as the presets write them
-                        v = [[t.replace("10", "T"), n] for t, n in v]
+                    if k == "entry":  # as the presets write them: weakest first
+                        v = sorted(
+                            ([t.replace("10", "T"), n] for t, n in v),
+                            key=lambda e: (len(e[0]), "23456789TJQKA".index(e[0][0])),
+                        )
                     if k == "stay_front" and v is not None:
                         v = v.replace("10", "T")
                     assert out[key][k] == v, (key, k)
@@ -544,10 +547,11 @@ def test_a_fantasyland_threshold_listed_twice_is_refused() -> None:
 
 def test_a_fantasyland_threshold_is_kept_in_one_spelling() -> None:
     """A rules file that spelled a threshold otherwise (``"qq"``, ``" 222"``,
-    ``"1010"``) played the same Fantasyland but made a rule set equal to no other:
-    the PINEAPPLE rules with ``"qq"`` were "PINEAPPLE with fantasyland changed",
-    hashed apart from the preset, and ``arena --rules`` refused them ("are not a
-    preset").  A threshold is kept as the presets write it."""
+    ``"1010"``), or listed the entries in another order, played the same Fantasyland
+    but made a rule set equal to no other: the PINEAPPLE rules with ``"qq"`` were
+    "PINEAPPLE with fantasyland changed", hashed apart from the preset, and ``arena
+    --rules`` refused them ("are not a preset").  The entries are kept as the
+    presets write them: each threshold in one spelling, the weakest first."""
     from ofc_fast.arena import game_id_of
 
     data = rules.PINEAPPLE.to_dict()
@@ -556,9 +560,13 @@ def test_a_fantasyland_threshold_is_kept_in_one_spelling() -> None:
     table = RuleSet.from_json(json.dumps(data))
     assert table == rules.PINEAPPLE and hash(table) == hash(rules.PINEAPPLE)
     assert repr(table) == "rules.PINEAPPLE" and game_id_of(table) == "ofc-pineapple"
-    fl = Fantasyland(entry=(("1010", 14), ("kk", 15), ("aaa", 17)), stay_front="101010")
+    fl = Fantasyland(entry=(("aaa", 17), ("1010", 14), ("kk", 15)), stay_front="101010")
     assert fl.entry == (("TT", 14), ("KK", 15), ("AAA", 17)) and fl.stay_front == "TTT"
     assert fl.to_dict()["entry"] == [["TT", 14], ["KK", 15], ["AAA", 17]]
+    data = rules.PROGRESSIVE_PINEAPPLE.to_dict()  # the best threshold met counts,
+    data["fantasyland"]["entry"].reverse()  # whatever the order: one rule set
+    table = RuleSet.from_dict(data)
+    assert table == rules.PROGRESSIVE_PINEAPPLE and game_id_of(table) == "ofc-progressive"
 
 
 @pytest.mark.parametrize("game, most", [("ofc", 8), ("pineapple", 4), ("classic", 0)])

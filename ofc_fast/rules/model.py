@@ -274,7 +274,8 @@ class Fantasyland(RuleData):
 
     entry: tuple[tuple[str, int], ...] = (("QQ", 14),)
     """(front threshold, cards) pairs, each threshold once: the best threshold met
-    gives the cards."""
+    gives the cards.  Kept weakest threshold first, each spelled as the presets
+    spell it (``"qq"`` is ``"QQ"``)."""
     lowball_entry: int = ranged(0, 0, 17)
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
     lowball_both: int = ranged(0, 0, 17)
@@ -317,9 +318,15 @@ class Fantasyland(RuleData):
                     f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
                     f"got {quote(pair[1])}"
                 )
-        # each threshold spelled one way ("qq" is "QQ"): equal rules compare equal
+        # each threshold spelled one way ("qq" is "QQ"), the weakest first (the best
+        # one met counts, whatever the order): equal rules compare equal
+        by_strength = sorted(seen.items())
         object.__setattr__(
-            self, "entry", tuple((threshold_text(t), cards) for t, cards in self.entry)
+            self,
+            "entry",
+            tuple(
+                (threshold_text(self.entry[i][0]), self.entry[i][1]) for _, i in by_strength
+            ),
         )
         if self.stay_front is not None:
             text = threshold_text(self.stay_front, f"{self._key_prefix}stay_front")
