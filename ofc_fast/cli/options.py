@@ -220,7 +220,7 @@ def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:
             # O_NONBLOCK: a FIFO that nothing writes to opens at once, and reads
             # empty, where a plain open() waited for a writer for ever; reads then
             # wait as usual (a pipe with a writer: ``--rules <(cat rules.json)``)
-            fd = os.open(value, os.O_RDONLY | _NONBLOCK)
+            fd = os.open(value, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
             with open(fd, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
                 if _NONBLOCK:
                     os.set_blocking(fd, True)
