@@ -145,6 +145,7 @@ def rule_dicts(draw):
     elif mode == "single":
         d["single_winner"] = draw(st.integers(1, 1000))
     if d["game"] != "classic" and draw(st.booleans()):
+        d["royalties"]["middle"] = [0] * 10  # (a 2-7 middle pays lowball's own)
         d["lowball"] = {
             "limit": draw(st.integers(5, 12)),
             "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
@@ -181,6 +182,8 @@ def rule_dicts(draw):
     # some keys left out: they take their defaults
     for key in draw(st.lists(st.sampled_from(sorted(d)), max_size=4)):
         d.pop(key, None)
+    if "lowball" in d and isinstance(d.get("fantasyland"), dict):
+        d["fantasyland"]["stay_middle"] = None  # (a 2-7 middle stays on no category)
     if "lowball" not in d and isinstance(d.get("fantasyland"), dict):
         d["fantasyland"]["lowball_entry"] = 0  # a 7-5-4-3-2 entry needs a 2-7 middle
         d["fantasyland"]["lowball_both"] = 0
@@ -629,6 +632,27 @@ def test_a_negative_royalty_is_refused(row: str, i: int) -> None:
         with pytest.raises(RulesError, match=rf"^lowball\.{key}: -1 is outside 0\.\."):
             RuleSet.from_dict({"game": "pineapple", "lowball": data})
     assert rules.CLASSIC_1_6.replace(win_bonus=Schedule(back=(-1,) * 10)).win_bonus
+
+
+def test_a_2_7_middle_refuses_the_middle_rules_it_never_plays() -> None:
+    """Under a 2-7 middle (R-27-5) the engine pays ``lowball.royalties`` and keeps
+    Fantasyland on no middle category, but ``PINEAPPLE_27.replace(royalties=
+    ROYALTIES_OFC)`` (middle straight 4, flush 8, ...) and a ``stay_middle`` were
+    taken and silently never paid nor met: such rules are refused, naming the field."""
+    with pytest.raises(RulesError) as info:
+        rules.PINEAPPLE_27.replace(royalties=rules.ROYALTIES_OFC)
+    assert str(info.value) == (
+        "royalties.middle: a 2-7 middle (lowball) pays lowball.royalties and "
+        "lowball.nuts; these must be 0, got [0, 0, 0, 2, 4, 8, 12, 20, 30, 50]"
+    )
+    data = rules.PINEAPPLE_27.to_dict()
+    data["fantasyland"]["stay_middle"] = "full_house"
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict(data)
+    assert str(info.value).startswith("fantasyland.stay_middle: a 2-7 middle ")
+    assert str(info.value).endswith("got FULL_HOUSE")
+    front_back = rules.ROYALTIES_OFC.replace(middle=(0,) * 10)  # what is paid
+    assert rules.PINEAPPLE_27.replace(royalties=front_back) == rules.PINEAPPLE_27
 
 
 def test_replace_validates() -> None:

@@ -566,6 +566,17 @@ class RuleSet(RuleData):
             raise RulesError(f"{p}face_down_final: {most}, got {self.face_down_final}")
         if self.lowball is not None and self.game is GameKind.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+        if self.lowball is not None and any(self.royalties.middle):
+            raise RulesError(  # (the engine paid lowball.royalties, these never)
+                f"{p}royalties.middle: a 2-7 middle (lowball) pays lowball.royalties "
+                f"and lowball.nuts; these must be 0, got {list(self.royalties.middle)}"
+            )
+        if self.lowball is not None and fl is not None and fl.stay_middle is not None:
+            raise RulesError(  # (a legal 2-7 middle holds no category to meet)
+                f"{p}fantasyland.stay_middle: a 2-7 middle (lowball) is ranked low, "
+                f"so no middle category keeps Fantasyland: leave it out (null), got "
+                f"{fl.stay_middle.name}"
+            )
         if self.fantasyland is not None and self.game is GameKind.CLASSIC:
             raise RulesError(
                 f"{p}fantasyland: classic Chinese Poker has no Fantasyland "
