@@ -284,7 +284,8 @@ class Fantasyland(RuleData):
     stay_front: str | None = "222"
     """Stay with this front or better (None: no front condition)."""
     stay_middle: HandCategory | None = None
-    """Stay with this middle category or better (None: none)."""
+    """Stay with this middle category or better (None: none; always None under a 2-7
+    middle, where no middle category counts)."""
     stay_back: HandCategory | None = HandCategory.QUADS
     """Stay with this back category or better (None: none)."""
     stay_cards: int | Literal["entry", "same"] = 14
@@ -407,7 +408,8 @@ class RuleSet(RuleData):
     sweep_all_bonus: int = ranged(0, *_BONUS)
     royalties: Schedule = field(default_factory=Schedule)
     """Paid for the hand made whatever the row result, netted (OFC royalties,
-    R-BON-CP-6 extras for losing hands, Malayan extras).  Each 0 or more."""
+    R-BON-CP-6 extras for losing hands, Malayan extras).  Each 0 or more; under a
+    2-7 middle (``lowball``) the middle values are 0 (``lowball.royalties`` is paid)."""
     win_bonus: Schedule = field(default_factory=Schedule)
     """Extra units for winning a row with the hand (R-BON-CP-2 front trips: 2, so the
     row pays 3).  Must be >= -1."""
