@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import builtins
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from ofc_fast import cli
+from ofc_fast.errors import RulesError
 from ofc_fast.game import Game
+from ofc_fast.rules import PINEAPPLE, RuleSet
 
 BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
 BOARD_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
@@ -68,6 +72,31 @@ def test_rules(capsys: pytest.CaptureFixture) -> None:
     assert code == 0 and "PINEAPPLE" in out and "HAWAIIAN_GARDENS" in out
     code, out, _ = run(capsys, "rules", "ofc")
     assert json.loads(out)["name"] == "OFC"
+
+
+def test_rules_reads_a_rules_file_as_the_other_commands_do(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``ofc-fast rules thursday.json`` said "NAME: unknown rule set
+    'thursday.json'", for a file ``--rules thursday.json`` plays: there was no way
+    to see how a rules file is read.  It prints the file's rule set whole (keys left
+    out at their defaults); a file that is no rule set is an error naming NAME."""
+    path = tmp_path / "thursday.json"
+    path.write_text('{"name": "thursday", "game": "pineapple", "overall_bonus": 1}')
+    code, out, _ = run(capsys, "rules", str(path))
+    doc = json.loads(out)
+    assert code == 0 and doc["name"] == "thursday" and doc["overall_bonus"] == 1
+    assert doc["game"] == "pineapple" and doc["max_players"] == 4  # a default
+    assert doc["sweep_bonus"] == 3 and doc["fantasyland"] is None  # defaults
+    assert set(doc) == set(RuleSet().to_dict())  # every key of a rule set
+    code, out, _ = run(capsys, "rules", str(path), "--json")
+    assert code == 0 and json.loads(out) == doc
+    path.write_text('{"name": "thursday", "overall_bonus": 1.5}')
+    code, out, err = run(capsys, "rules", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"ofc-fast: error: NAME {path}: overall_bonus: expected an int, got 1.5\n"
+    )
 
 
 def test_rules_refuses_an_empty_name(capsys: pytest.CaptureFixture) -> None:
@@ -327,6 +356,53 @@ def test_a_rules_file_that_is_not_utf8_is_one_line(
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: --rules: cannot read {str(path)!r}: ")
     assert "UTF-8" in err and err.count("\n") == 1
+
+
+def test_a_rules_fifo_nothing_writes_to_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """``--rules rules.fifo`` (a FIFO that no process writes to) waited in open() for
+    a writer for ever: it is refused at once as empty, naming ``--rules`` and the
+    file; a FIFO with a writer (``--rules <(cat rules.json)``) still reads."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("run on POSIX: os.mkfifo")
+    fifo = tmp_path / "rules.fifo"
+    os.mkfifo(fifo)
+    outcome: list[BaseException | None] = []
+
+    def load() -> None:
+        try:
+            cli.load_rules(str(fifo))
+            outcome.append(None)
+        except BaseException as exc:  # (handed to the test's thread)
+            outcome.append(exc)
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(30)
+    if reader.is_alive():  # free the reader: a writer comes and goes
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(30)
+        pytest.fail("load_rules waited for a writer of the FIFO")
+    assert len(outcome) == 1 and isinstance(outcome[0], RulesError)
+    assert str(outcome[0]) == (
+        f"--rules: {str(fifo)!r} is empty (or a FIFO that nothing wrote to): "
+        "no rules JSON in it"
+    )
+    if not Path("/dev/fd").is_dir():
+        return
+    table = PINEAPPLE.replace(name="thursday", sweep_bonus=4)
+    read_end, write_end = os.pipe()  # as ``<(cat rules.json)``: /dev/fd/N
+    try:  # the text comes after the open, from a writer that is there
+        late = threading.Timer(0.2, _write_and_close, (write_end, table.to_json()))
+        late.start()
+        assert cli.load_rules(f"/dev/fd/{read_end}") == table
+        late.join(30)
+    finally:
+        os.close(read_end)
+
+
+def _write_and_close(fd: int, text: str) -> None:
+    os.write(fd, text.encode())
+    os.close(fd)
 
 
 def test_options_without_a_command_ask_for_one(capsys: pytest.CaptureFixture) -> None:

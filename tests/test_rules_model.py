@@ -89,7 +89,7 @@ def test_missing_keys_take_defaults() -> None:
 thresholds = st.sampled_from(
     [c * 2 for c in "23456789TJQKA"] + [c * 3 for c in "23456789TJQKA"] + ["1010"]
 )
-ints = st.integers(-20, 20)
+ints = st.integers(0, 20)  # (bonuses and royalties are never negative)
 
 
 @st.composite
@@ -145,6 +145,7 @@ def rule_dicts(draw):
     elif mode == "single":
         d["single_winner"] = draw(st.integers(1, 1000))
     if d["game"] != "classic" and draw(st.booleans()):
+        d["royalties"]["middle"] = [0] * 10  # (a 2-7 middle pays lowball's own)
         d["lowball"] = {
             "limit": draw(st.integers(5, 12)),
             "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
@@ -174,9 +175,15 @@ def rule_dicts(draw):
             "button_frozen": draw(st.booleans()),
         }
         d["fantasyland"] = fl
+    # face down: at most the rounds the game deals after the first five cards
+    d["face_down_final"] = min(
+        d["face_down_final"], {"classic": 0, "ofc": 8, "pineapple": 4}[d["game"]]
+    )
     # some keys left out: they take their defaults
     for key in draw(st.lists(st.sampled_from(sorted(d)), max_size=4)):
         d.pop(key, None)
+    if "lowball" in d and isinstance(d.get("fantasyland"), dict):
+        d["fantasyland"]["stay_middle"] = None  # (a 2-7 middle stays on no category)
     if "lowball" not in d and isinstance(d.get("fantasyland"), dict):
         d["fantasyland"]["lowball_entry"] = 0  # a 7-5-4-3-2 entry needs a 2-7 middle
         d["fantasyland"]["lowball_both"] = 0
@@ -201,6 +208,13 @@ def test_random_rule_sets_round_trip(d: dict) -> None:
                 for k, v in value.items():
                     if k in ("stay_middle", "stay_back") and v is not None:
                         v = HandCategory(v).name  # categories are written by name
+                    if k == "entry":  # as the presets write them: weakest first
+                        v = sorted(
+                            ([t.replace("10", "T"), n] for t, n in v),
+                            key=lambda e: (len(e[0]), "23456789TJQKA".index(e[0][0])),
+                        )
+                    if k == "stay_front" and v is not None:
+                        v = v.replace("10", "T")
                     assert out[key][k] == v, (key, k)
         else:
             assert out[key] == value, key
@@ -532,6 +546,113 @@ def test_a_fantasyland_threshold_listed_twice_is_refused() -> None:
         )
     ok = RuleSet.from_dict({"fantasyland": {"entry": [["QQ", 14], ["KK", 15]]}})
     assert ok.fantasyland is not None and len(ok.fantasyland.entry) == 2
+
+
+def test_a_fantasyland_threshold_is_kept_in_one_spelling() -> None:
+    """A rules file that spelled a threshold otherwise (``"qq"``, ``" 222"``,
+    ``"1010"``), or listed the entries in another order, played the same Fantasyland
+    but made a rule set equal to no other: the PINEAPPLE rules with ``"qq"`` were
+    "PINEAPPLE with fantasyland changed", hashed apart from the preset, and ``arena
+    --rules`` refused them ("are not a preset").  The entries are kept as the
+    presets write them: each threshold in one spelling, the weakest first."""
+    from ofc_fast.arena import game_id_of
+
+    data = rules.PINEAPPLE.to_dict()
+    data["fantasyland"]["entry"] = [["qq", 14]]
+    data["fantasyland"]["stay_front"] = " 222 "
+    table = RuleSet.from_json(json.dumps(data))
+    assert table == rules.PINEAPPLE and hash(table) == hash(rules.PINEAPPLE)
+    assert repr(table) == "rules.PINEAPPLE" and game_id_of(table) == "ofc-pineapple"
+    fl = Fantasyland(entry=(("aaa", 17), ("1010", 14), ("kk", 15)), stay_front="101010")
+    assert fl.entry == (("TT", 14), ("KK", 15), ("AAA", 17)) and fl.stay_front == "TTT"
+    assert fl.to_dict()["entry"] == [["TT", 14], ["KK", 15], ["AAA", 17]]
+    data = rules.PROGRESSIVE_PINEAPPLE.to_dict()  # the best threshold met counts,
+    data["fantasyland"]["entry"].reverse()  # whatever the order: one rule set
+    table = RuleSet.from_dict(data)
+    assert table == rules.PROGRESSIVE_PINEAPPLE and game_id_of(table) == "ofc-progressive"
+
+
+@pytest.mark.parametrize("game, most", [("ofc", 8), ("pineapple", 4), ("classic", 0)])
+def test_face_down_final_is_at_most_the_rounds_of_the_game(game: str, most: int) -> None:
+    """``face_down_final`` took 0..8 in every game: Pineapple deals 4 rounds of three
+    after the first five cards (R-FLOW-PIN-2), so 5..8 each hid the same 4 rounds as
+    4 (unequal rule sets of one game), and a classic hand (13 cards at once, face
+    down, R-FLOW-CP-2) ignored any value.  More rounds than the game deals is refused
+    when the rules are made, naming the field."""
+    base = RuleSet(game=game)
+    assert base.replace(face_down_final=most).face_down_final == most
+    for n in range(most + 1, 9):
+        for data in ({"face_down_final": n}, {"game": game, "face_down_final": n}):
+            with pytest.raises(RulesError) as info:
+                if "game" in data:
+                    RuleSet.from_dict(data)
+                else:
+                    base.replace(**data)
+            assert str(info.value).startswith("face_down_final: ")
+            assert str(info.value).endswith(f"got {n}")
+
+
+def test_a_natural_listed_twice_is_named() -> None:
+    """``"naturals": [...]`` with one natural twice said only "naturals: a natural is
+    listed twice", leaving the user to find which among as many as twelve (Malayan):
+    the message names the natural and both places."""
+    listed = [{"name": n, "units": 3} for n in ("six_pairs", "dragon", "one_suit")]
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict({"game": "classic", "naturals": [*listed, listed[1]]})
+    assert str(info.value) == (
+        "naturals: a natural is listed twice: naturals[3] 'dragon' repeats naturals[1]"
+    )
+
+
+@pytest.mark.parametrize(
+    "field", ["sweep_bonus", "majority_bonus", "overall_bonus", "sweep_all_bonus"]
+)
+def test_a_negative_bonus_is_refused(field: str) -> None:
+    """``sweep_bonus: -5`` was taken, and a fouled board then won 2 units from a clean
+    one (3 rows + a sweep of -5 against it): R-FOUL-3, a foul loses everything.  A
+    bonus below 0 is refused when the rules are made, naming the field."""
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict({field: -5})
+    assert str(info.value) == f"{field}: -5 is outside 0..1000"
+    assert getattr(rules.CLASSIC_1_6.replace(**{field: 0}), field) == 0
+
+
+@pytest.mark.parametrize("row, i", [("front_pair", 12), ("middle", 4), ("back", 9)])
+def test_a_negative_royalty_is_refused(row: str, i: int) -> None:
+    """A negative royalty was taken: a clean board with that hand paid it to a fouled
+    board, which earns none (OFC with a back straight of -10: the fouled board won 4).
+    A royalty below 0 is refused (a won-row value of -1 stays: that row pays 0)."""
+    values = list(getattr(rules.ROYALTIES_OFC, row))
+    values[i] = -1
+    with pytest.raises(RulesError) as info:
+        rules.OFC.replace(royalties=rules.ROYALTIES_OFC.replace(**{row: values}))
+    assert str(info.value).startswith(f"royalties.{row}[{i}]: -1 is below 0: ")
+    for key in ("nuts", "royalties"):
+        data = {"nuts": -1} if key == "nuts" else {"royalties": [-1] * 13}
+        with pytest.raises(RulesError, match=rf"^lowball\.{key}: -1 is outside 0\.\."):
+            RuleSet.from_dict({"game": "pineapple", "lowball": data})
+    assert rules.CLASSIC_1_6.replace(win_bonus=Schedule(back=(-1,) * 10)).win_bonus
+
+
+def test_a_2_7_middle_refuses_the_middle_rules_it_never_plays() -> None:
+    """Under a 2-7 middle (R-27-5) the engine pays ``lowball.royalties`` and keeps
+    Fantasyland on no middle category, but ``PINEAPPLE_27.replace(royalties=
+    ROYALTIES_OFC)`` (middle straight 4, flush 8, ...) and a ``stay_middle`` were
+    taken and silently never paid nor met: such rules are refused, naming the field."""
+    with pytest.raises(RulesError) as info:
+        rules.PINEAPPLE_27.replace(royalties=rules.ROYALTIES_OFC)
+    assert str(info.value) == (
+        "royalties.middle: a 2-7 middle (lowball) pays lowball.royalties and "
+        "lowball.nuts; these must be 0, got [0, 0, 0, 2, 4, 8, 12, 20, 30, 50]"
+    )
+    data = rules.PINEAPPLE_27.to_dict()
+    data["fantasyland"]["stay_middle"] = "full_house"
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict(data)
+    assert str(info.value).startswith("fantasyland.stay_middle: a 2-7 middle ")
+    assert str(info.value).endswith("got FULL_HOUSE")
+    front_back = rules.ROYALTIES_OFC.replace(middle=(0,) * 10)  # what is paid
+    assert rules.PINEAPPLE_27.replace(royalties=front_back) == rules.PINEAPPLE_27
 
 
 def test_replace_validates() -> None:

@@ -169,7 +169,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 def run_rules(args: argparse.Namespace) -> int:
     if args.name is not None:  # ("": a NAME, none of the presets, not the list)
-        preset = named("NAME", rules_mod.get, args.name)
+        preset = load_rules(args.name, "NAME")  # (a rules file: as it is read)
         if args.json:
             emit_json(args, preset.to_dict())
         if not json_only(args):
@@ -387,9 +387,13 @@ def add_commands(sub: Any) -> None:
     r = sub.add_parser(
         "rules",
         help="list the rule presets or show one",
-        description="Without NAME: the presets; with NAME: its JSON.",
+        description="Without NAME: the presets; with NAME: its JSON. NAME is a "
+        "preset or a game id, or a rules JSON file (as --rules takes it), printed as "
+        "it is read: every key, the ones left out at their defaults.",
     )
-    r.add_argument("name", nargs="?", help="a preset to print as JSON")
+    r.add_argument(
+        "name", nargs="?", help="a preset, game id or rules file to print as JSON"
+    )
     add_json_option(r)
     r.set_defaults(func=run_rules)
     b = sub.add_parser(

@@ -200,37 +200,50 @@ def is_rules_file(value: str) -> bool:
     return False
 
 
+_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
+
 MAX_RULES_FILE_CHARS = 1 << 20
 """The longest rules JSON file ``--rules`` reads (``RuleSet.to_json()`` writes about
 2,000 characters): a longer one, or a device with no end, is refused."""
 
 
-def load_rules(value: str) -> rules_mod.RuleSet:
+def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
     (:meth:`RuleSet.to_json`; UTF-8, with or without a byte-order mark).  Errors name
-    ``--rules``.
+    ``option`` (``ofc-fast rules NAME``: ``NAME``).
 
     >>> load_rules("pineapple").name
     'PINEAPPLE'
     """
     if is_rules_file(value):
         try:
-            with open(value, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
+            # O_NONBLOCK: a FIFO that nothing writes to opens at once, and reads
+            # empty, where a plain open() waited for a writer for ever; reads then
+            # wait as usual (a pipe with a writer: ``--rules <(cat rules.json)``)
+            fd = os.open(value, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
+            with open(fd, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
+                if _NONBLOCK:
+                    os.set_blocking(fd, True)
                 text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
         except OSError as exc:
-            raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
+            raise RulesError(f"{option}: cannot read {value!r}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise RulesError(
-                f"--rules: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
+                f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
                 f" at offset {exc.start})"
             ) from None
         if len(text) > MAX_RULES_FILE_CHARS:
             raise RulesError(
-                f"--rules: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
+                f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
                 "not a rules file"
             )
-        return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
-    return named("--rules", rules_mod.get, value)
+        if not text.strip():
+            raise RulesError(
+                f"{option}: {value!r} is empty (or a FIFO that nothing wrote to): "
+                "no rules JSON in it"
+            )
+        return named(f"{option} {value}", rules_mod.RuleSet.from_json, text)
+    return named(option, rules_mod.get, value)
 
 
 def split_list(

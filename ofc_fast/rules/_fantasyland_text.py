@@ -15,12 +15,18 @@ from ..cards import RANKS
 from ..errors import RulesError, quote
 from ..ranking import rank3
 
-__all__ = ["front_threshold"]
+__all__ = ["front_threshold", "threshold_text"]
+
+
+def _canonical(text: str) -> str:
+    """A threshold as the rule sets keep it: ``" qq"`` -> ``"QQ"``, ``"1010"`` ->
+    ``"TT"``."""
+    return text.strip().upper().replace("10", "T")
 
 
 @lru_cache(maxsize=64)
 def _threshold(text: str) -> int:
-    t = text.strip().upper().replace("10", "T")
+    t = _canonical(text)
     if t and all(ch == t[0] for ch in t) and t[0] in RANKS and len(t) in (2, 3):
         r = RANKS.index(t[0])
         if len(t) == 3:
@@ -49,3 +55,15 @@ def front_threshold(text: str, key: str = "threshold") -> int:
             f"{key}: {quote(text)} is not a front threshold; write a pair as "
             f"'QQ' or trips as '222'"
         ) from None
+
+
+def threshold_text(text: str, key: str = "threshold") -> str:
+    """A threshold checked (:func:`front_threshold`) and spelled one way, so that two
+    rule sets with one threshold are equal: ``"qq"``, ``" QQ "`` -> ``"QQ"``;
+    ``"101010"`` -> ``"TTT"``.
+
+    >>> threshold_text("qq"), threshold_text("1010")
+    ('QQ', 'TT')
+    """
+    front_threshold(text, key)
+    return _canonical(text)

@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 _UNITS = (-1000, 1000)
+_BONUS = (0, 1000)
+"""A bonus or royalty is never negative: a fouled board, which earns none, would
+collect the other's (R-FOUL-3: a foul never wins)."""
 FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
 """Most Fantasyland entries a rule set may list (the C solver's table size)."""
 LABEL_FIELDS: tuple[str, ...] = ("name", "description")
@@ -244,10 +247,10 @@ class Lowball(RuleData):
     limit: int = ranged(8, 5, 12)
     """Highest card rank a middle may hold (8 = ten-high, R-27-4); a pair, straight
     or flush, or a higher card, fouls."""
-    royalties: tuple[int, ...] = ranged((0, 0, 0, 0, 0, 4, 2, 1, 0, 0, 0, 0, 0), *_UNITS)
+    royalties: tuple[int, ...] = ranged((0, 0, 0, 0, 0, 4, 2, 1, 0, 0, 0, 0, 0), *_BONUS)
     """Middle royalty by highest card rank (index 5 = seven-high: 4; eight-high 2;
     nine-high 1; ten-high 0; R-27-5)."""
-    nuts: int = ranged(8, *_UNITS)
+    nuts: int = ranged(8, *_BONUS)
     """Royalty of 7-5-4-3-2 (not all one suit), in place of the seven-high value."""
 
     def _validate(self) -> None:
@@ -271,7 +274,8 @@ class Fantasyland(RuleData):
 
     entry: tuple[tuple[str, int], ...] = (("QQ", 14),)
     """(front threshold, cards) pairs, each threshold once: the best threshold met
-    gives the cards."""
+    gives the cards.  Kept weakest threshold first, each spelled as the presets
+    spell it (``"qq"`` is ``"QQ"``)."""
     lowball_entry: int = ranged(0, 0, 17)
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
     lowball_both: int = ranged(0, 0, 17)
@@ -280,7 +284,8 @@ class Fantasyland(RuleData):
     stay_front: str | None = "222"
     """Stay with this front or better (None: no front condition)."""
     stay_middle: HandCategory | None = None
-    """Stay with this middle category or better (None: none)."""
+    """Stay with this middle category or better (None: none; always None under a 2-7
+    middle, where no middle category counts)."""
     stay_back: HandCategory | None = HandCategory.QUADS
     """Stay with this back category or better (None: none)."""
     stay_cards: int | Literal["entry", "same"] = 14
@@ -290,7 +295,8 @@ class Fantasyland(RuleData):
     """The button does not move for a Fantasyland hand (R-FL-6)."""
 
     def _validate(self) -> None:
-        from ._fantasyland_text import front_threshold  # local: avoids a cycle
+        # local: avoids a cycle
+        from ._fantasyland_text import front_threshold, threshold_text
 
         if not self.entry and not self.lowball_entry:
             raise RulesError(f"{self._key_prefix}entry: no way to enter Fantasyland")
@@ -313,8 +319,19 @@ class Fantasyland(RuleData):
                     f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
                     f"got {quote(pair[1])}"
                 )
+        # each threshold spelled one way ("qq" is "QQ"), the weakest first (the best
+        # one met counts, whatever the order): equal rules compare equal
+        by_strength = sorted(seen.items())
+        object.__setattr__(
+            self,
+            "entry",
+            tuple(
+                (threshold_text(self.entry[i][0]), self.entry[i][1]) for _, i in by_strength
+            ),
+        )
         if self.stay_front is not None:
-            front_threshold(self.stay_front, f"{self._key_prefix}stay_front")
+            text = threshold_text(self.stay_front, f"{self._key_prefix}stay_front")
+            object.__setattr__(self, "stay_front", text)
         if isinstance(self.stay_cards, int) and not 13 <= self.stay_cards <= 17:
             raise RulesError(
                 f"{self._key_prefix}stay_cards: {quote(self.stay_cards)} is outside 13..17"
@@ -378,18 +395,21 @@ class RuleSet(RuleData):
     game: GameKind = GameKind.OFC
     max_players: int = ranged(4, 2, 4)
     face_down_final: int = ranged(0, 0, 8)
-    """OFC: the last N single cards are placed face down (R-FLOW-OFC-7: 3)."""
+    """The last N rounds are placed face down (R-FLOW-OFC-7: 3 single cards in OFC);
+    at most the rounds the game deals after the first five cards: OFC 8, Pineapple 4,
+    classic 0."""
     # -- scoring of a pair
-    sweep_bonus: int = ranged(3, *_UNITS)
-    majority_bonus: int = ranged(0, *_UNITS)
+    sweep_bonus: int = ranged(3, *_BONUS)
+    majority_bonus: int = ranged(0, *_BONUS)
     majority_rule: MajorityRule = MajorityRule.TWO_ROWS
-    overall_bonus: int = ranged(0, *_UNITS)
+    overall_bonus: int = ranged(0, *_BONUS)
     sweep_multiplier: int = ranged(1, 1, 100)
     sweep_all_multiplier: int = ranged(1, 1, 100)
-    sweep_all_bonus: int = ranged(0, *_UNITS)
+    sweep_all_bonus: int = ranged(0, *_BONUS)
     royalties: Schedule = field(default_factory=Schedule)
     """Paid for the hand made whatever the row result, netted (OFC royalties,
-    R-BON-CP-6 extras for losing hands, Malayan extras)."""
+    R-BON-CP-6 extras for losing hands, Malayan extras).  Each 0 or more; under a
+    2-7 middle (``lowball``) the middle values are 0 (``lowball.royalties`` is paid)."""
     win_bonus: Schedule = field(default_factory=Schedule)
     """Extra units for winning a row with the hand (R-BON-CP-2 front trips: 2, so the
     row pays 3).  Must be >= -1."""
@@ -485,6 +505,14 @@ class RuleSet(RuleData):
 
     def _validate(self) -> None:
         p = self._key_prefix
+        for row in ("front_pair", "front_trips", "middle", "back"):
+            values = getattr(self.royalties, row)
+            if min(values) < 0:  # (a Schedule holds win_bonus's -1 too)
+                i = min(range(len(values)), key=values.__getitem__)
+                raise RulesError(
+                    f"{p}royalties.{row}[{i}]: {values[i]} is below 0: a royalty is 0 "
+                    "or more (a negative one would be paid to a fouled board)"
+                )
         wb = self.win_bonus
         if min(wb.front_pair + wb.front_trips + wb.middle + wb.back) < -1:
             raise RulesError(
@@ -516,22 +544,51 @@ class RuleSet(RuleData):
                 f"{p}surrender_cost: {quote(self.surrender_cost)} is outside 0..1000"
             )
         names = [n.name for n in self.naturals]
-        if len(set(names)) != len(names):
-            raise RulesError(f"{p}naturals: a natural is listed twice")
+        for i, name in enumerate(names):
+            if name in names[:i]:  # (which one: a Malayan list holds twelve)
+                raise RulesError(
+                    f"{p}naturals: a natural is listed twice: naturals[{i}] "
+                    f"{quote(name)} repeats naturals[{names.index(name)}]"
+                )
         if self.pool is not None and (self.house or self.single_winner):
             raise RulesError(f"{p}pool: pool mode excludes house and single_winner")
         if self.house and self.single_winner:
             raise RulesError(f"{p}house: house mode excludes single_winner")
         # Every other combination settles (ofc_settle / ofc_table_rules_check accept
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
+        rounds = _ROUNDS[self.game]
+        if self.face_down_final > rounds:  # (the engine hid every round: as many)
+            most = (
+                "classic Chinese Poker deals all 13 cards at once, already face "
+                "down: it must be 0"
+                if rounds == 0
+                else f"{self.game.name.title()} deals {rounds} rounds after the first "
+                f"five cards: at most {rounds}"
+            )
+            raise RulesError(f"{p}face_down_final: {most}, got {self.face_down_final}")
         if self.lowball is not None and self.game is GameKind.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+        if self.lowball is not None and any(self.royalties.middle):
+            raise RulesError(  # (the engine paid lowball.royalties, these never)
+                f"{p}royalties.middle: a 2-7 middle (lowball) pays lowball.royalties "
+                f"and lowball.nuts; these must be 0, got {list(self.royalties.middle)}"
+            )
+        if self.lowball is not None and fl is not None and fl.stay_middle is not None:
+            raise RulesError(  # (a legal 2-7 middle holds no category to meet)
+                f"{p}fantasyland.stay_middle: a 2-7 middle (lowball) is ranked low, "
+                f"so no middle category keeps Fantasyland: leave it out (null), got "
+                f"{fl.stay_middle.name}"
+            )
         if self.fantasyland is not None and self.game is GameKind.CLASSIC:
             raise RulesError(
                 f"{p}fantasyland: classic Chinese Poker has no Fantasyland "
                 f"(an OFC / Pineapple rule)"
             )
 
+
+_ROUNDS = {GameKind.CLASSIC: 0, GameKind.OFC: 8, GameKind.PINEAPPLE: 4}
+"""Rounds a seat plays after its first five cards (R-FLOW-OFC-4: 8 of one card;
+R-FLOW-PIN-2: 4 of three), the most ``face_down_final`` can hide."""
 
 KNOWN_PRESETS: dict[str, RuleSet] = {}
 """The presets by name, for :meth:`RuleSet.replace` (a changed preset is named
