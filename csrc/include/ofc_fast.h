@@ -166,14 +166,20 @@ OFC_API const char *ofc_status_string(int32_t status);
 /* ---------------------------------------------------------------- ranking */
 
 /*! @brief Strength of a 5-card hand (any card order), without checks.  About 2 ns.
- * @param a, b, c, d, e  the five cards.
+ * @param a  the first card;
+ * @param b  the second card;
+ * @param c  the third card;
+ * @param d  the fourth card;
+ * @param e  the fifth card.
  * @pre five distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 OFC_API uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e);
 
 /*! @brief Strength of a 3-card front hand (any card order) on the 5-card scale,
  * without checks.
- * @param a, b, c  the three cards.
+ * @param a  the first card;
+ * @param b  the second card;
+ * @param c  the third card.
  * @pre three distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 OFC_API uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
