@@ -186,10 +186,11 @@ OFC_API uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
 
 /*! @brief Strength of 3 or 5 cards given as ints, validated (the Python per-call
  * path).
- * @param cards   n card ids; may be NULL only when n == 0.
+ * @param cards   n card ids (NULL is refused: OFC_E_COUNT).
  * @param n       number of cards: 3 or 5, and `expect` when that is nonzero.
  * @param expect  0 = accept 3 or 5 cards, else the required count.
- * @return the strength (> 0), or OFC_E_COUNT, OFC_E_CARD, OFC_E_DUPLICATE. */
+ * @return the strength (> 0), or OFC_E_COUNT (n not 3 or 5, n not `expect` when that
+ *         is nonzero, or cards NULL), OFC_E_CARD, OFC_E_DUPLICATE. */
 OFC_API int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
 
 /*! @brief Rank n 5-card hands stored row by row (5 bytes a hand) into out[0..n-1].

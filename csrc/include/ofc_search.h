@@ -238,7 +238,9 @@ OFC_API int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *
  *        card valid and seen once (boards, dealt, unseen), enough unseen cards for
  *        every round still to come.
  * @param pos  the position (NULL is rejected).
- * @return OFC_OK, OFC_E_COUNT, OFC_E_CARD or OFC_E_DUPLICATE. */
+ * @return OFC_OK, OFC_E_COUNT (pos NULL, a seat or card count out of range, rounds
+ *         that do not fill a board's free slots, too few unseen cards for the rounds
+ *         to come), OFC_E_CARD or OFC_E_DUPLICATE. */
 OFC_API int32_t ofc_search_pos_check(const ofc_search_pos *pos);
 
 /*! ofc_search_rollouts():
