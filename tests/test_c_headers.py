@@ -5,7 +5,12 @@ Public headers are the ones docs/c-api.md presents to C users
 one has a ``/*! ... */`` comment of its own, right before it, with
 
 * ``@brief``;
-* ``@param NAME`` for each parameter (``@param a, b, c`` for several alike);
+* ``@param NAME`` for each parameter, one name per ``@param``, and no ``@param`` for a
+  name the function does not take: clang's ``-Wdocumentation`` (Doxygen's reading)
+  takes ``@param a, b, c`` for one parameter named ``a,``, so a project building with
+  ``-Wdocumentation -Werror`` could not include the headers (with clang installed,
+  every public header is compiled so, as C and as C++; ``.ci/run`` installs clang and
+  requires that test: ``OFC_REQUIRE_CLANG=1``);
 * ``@return`` unless it returns ``void``;
 * ``@pre`` when it has a precondition it does not check: a ``*_unchecked`` or
   ``*_inline`` function, or a ``void`` function that takes a pointer (it has no status
@@ -25,7 +30,9 @@ These read the source tree: outside a checkout they skip.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import NamedTuple
@@ -53,9 +60,11 @@ def problems(f: Function) -> list[str]:
     c, out = f.comment, []
     if "@brief" not in c:
         out.append("@brief")
+    documented = re.findall(r"@param(?:\[[a-z,]*\])?\s+(\S+)", c)
     for p in f.params:
-        if not re.search(rf"@param\s+(?:\w+,\s*)*{re.escape(p)}\b", c):
+        if p not in documented:
             out.append(f"@param {p}")
+    out += [f"@param {d!r} (no such parameter)" for d in documented if d not in f.params]
     void = re.sub(r"\b(static|inline)\b", "", f.returns).strip() == "void"
     if not void and "@return" not in c:
         out.append("@return")
@@ -164,7 +173,8 @@ def test_status_string_names_every_header_with_status_codes() -> None:
 def test_the_checker_finds_what_is_missing() -> None:
     text = (
         "/*! @brief A.\n * @param a  x.\n * @return 1. */\nint f(int a);\n"
-        "/*! @brief Ranks.\n * @param a, b  x.\n * @return 1. */\nint r(int a, int b);\n"
+        "/*! @brief Ranks.\n * @param a  x.\n * @param b  y.\n * @return 1. */\n"
+        "int r(int a, int b);\n"
         "/*! @brief Two share. */\nint g(const int *x, size_t n);\nint h(void);\n"
         "static inline uint16_t k_inline(uint8_t a, uint8_t b[3])\n{\n    return a;\n}\n"
         "typedef struct s { int (*cb)(int); } s;\n"
@@ -183,6 +193,53 @@ def test_the_checker_finds_what_is_missing() -> None:
     assert problems(fs[2]) == [": g lacks @param x, @param n, @return"]
     assert problems(fs[3]) == [": h has no /*! ... */ doc comment of its own"]
     assert problems(fs[4]) == [": k_inline has no /*! ... */ doc comment of its own"]
+
+
+def test_the_checker_refuses_a_param_clang_reads_wrong() -> None:
+    """``@param a, b  x.`` documents one parameter named ``a,`` for clang
+    (``-Wdocumentation``: "parameter 'a,' not found"), and ``a,b`` one named ``a,b``:
+    both are refused, as is a ``@param`` naming no parameter; ``@param[out] b`` is
+    Doxygen's direction form of ``b``."""
+    text = (
+        "/*! @brief Ranks.\n * @param a, b  x.\n * @return 1. */\nint r(int a, int b);\n"
+        "/*! @brief R.\n * @param a,b  x.\n * @return 1. */\nint s(int a, int b);\n"
+        "/*! @brief R.\n * @param a  x.\n * @param[out] b  y.\n * @param z  z.\n"
+        " * @return 1. */\nint t(int a, int *b);\n"
+    )
+    r, s, t = functions(text)
+    assert problems(r) == [": r lacks @param a, @param b, @param 'a,' (no such parameter)"]
+    assert problems(s) == [": s lacks @param a, @param b, @param 'a,b' (no such parameter)"]
+    assert problems(t) == [": t lacks @param 'z' (no such parameter)"]
+
+
+CLANG = shutil.which("clang")
+
+
+def test_public_headers_compile_with_clang_wdocumentation(tmp_path: Path) -> None:
+    """Every public header, included alone, compiles with clang's
+    ``-Wdocumentation -Werror`` as C99 and as C++ (clang checks each ``@param`` names a
+    parameter, ``@return`` is not on a ``void`` function, ...): a project that builds
+    with those flags can include it.  ``.ci/run`` sets OFC_REQUIRE_CLANG=1: there a
+    missing clang fails."""
+    if CLANG is None:
+        if os.environ.get("OFC_REQUIRE_CLANG") == "1":
+            pytest.fail("OFC_REQUIRE_CLANG=1 but clang is not installed")
+        pytest.skip("install clang to check the headers with -Wdocumentation")
+    includes = [f"-I{CSRC / layer}" for layer in ("include", "generated")]
+    failures = []
+    for h in _public_headers():
+        for lang, std in (("c", "-std=c99"), ("c++", "-std=c++11")):
+            src = tmp_path / f"{h.stem}.{'c' if lang == 'c' else 'cpp'}"
+            src.write_text(f'#include "{h.name}"\n', encoding="utf-8")
+            run = subprocess.run(
+                [CLANG, "-x", lang, std, "-Wdocumentation", "-Werror", "-fsyntax-only"]
+                + [*includes, str(src)],
+                capture_output=True,
+                text=True,
+            )
+            if run.returncode:
+                failures.append(f"{h.name} ({lang}):\n{run.stderr}")
+    assert not failures, "\n".join(failures)
 
 
 # ------------------------------------------------------------------- examples

@@ -166,24 +166,31 @@ OFC_API const char *ofc_status_string(int32_t status);
 /* ---------------------------------------------------------------- ranking */
 
 /*! @brief Strength of a 5-card hand (any card order), without checks.  About 2 ns.
- * @param a, b, c, d, e  the five cards.
+ * @param a  the first card;
+ * @param b  the second card;
+ * @param c  the third card;
+ * @param d  the fourth card;
+ * @param e  the fifth card.
  * @pre five distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 OFC_API uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e);
 
 /*! @brief Strength of a 3-card front hand (any card order) on the 5-card scale,
  * without checks.
- * @param a, b, c  the three cards.
+ * @param a  the first card;
+ * @param b  the second card;
+ * @param c  the third card.
  * @pre three distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 OFC_API uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
 
 /*! @brief Strength of 3 or 5 cards given as ints, validated (the Python per-call
  * path).
- * @param cards   n card ids; may be NULL only when n == 0.
+ * @param cards   n card ids (NULL is refused: OFC_E_COUNT).
  * @param n       number of cards: 3 or 5, and `expect` when that is nonzero.
  * @param expect  0 = accept 3 or 5 cards, else the required count.
- * @return the strength (> 0), or OFC_E_COUNT, OFC_E_CARD, OFC_E_DUPLICATE. */
+ * @return the strength (> 0), or OFC_E_COUNT (n not 3 or 5, n not `expect` when that
+ *         is nonzero, or cards NULL), OFC_E_CARD, OFC_E_DUPLICATE. */
 OFC_API int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
 
 /*! @brief Rank n 5-card hands stored row by row (5 bytes a hand) into out[0..n-1].

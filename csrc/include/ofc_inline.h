@@ -44,7 +44,11 @@
 
 /*! @brief ofc_rank5_unchecked() inlined: the perfect hash of the rank keys, or the
  * flush table when the suit nibbles show five of a suit.
- * @param a, b, c, d, e  the five cards.
+ * @param a  the first card;
+ * @param b  the second card;
+ * @param c  the third card;
+ * @param d  the fourth card;
+ * @param e  the fifth card.
  * @pre five distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 static inline uint16_t ofc_rank5_inline(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
@@ -62,7 +66,9 @@ static inline uint16_t ofc_rank5_inline(uint32_t a, uint32_t b, uint32_t c, uint
 }
 
 /*! @brief ofc_rank3_unchecked() inlined.
- * @param a, b, c  the three cards.
+ * @param a  the first card;
+ * @param b  the second card;
+ * @param c  the third card.
  * @pre three card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 static inline uint16_t ofc_rank3_inline(uint32_t a, uint32_t b, uint32_t c)

@@ -238,7 +238,9 @@ OFC_API int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *
  *        card valid and seen once (boards, dealt, unseen), enough unseen cards for
  *        every round still to come.
  * @param pos  the position (NULL is rejected).
- * @return OFC_OK, OFC_E_COUNT, OFC_E_CARD or OFC_E_DUPLICATE. */
+ * @return OFC_OK, OFC_E_COUNT (pos NULL, a seat or card count out of range, rounds
+ *         that do not fill a board's free slots, too few unseen cards for the rounds
+ *         to come), OFC_E_CARD or OFC_E_DUPLICATE. */
 OFC_API int32_t ofc_search_pos_check(const ofc_search_pos *pos);
 
 /*! ofc_search_rollouts():
@@ -252,7 +254,10 @@ OFC_API int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  *        with m->opp_random > 0 some other seats play at random (see Opponents).
  *        Batches with consecutive `first` add up to one long run, so a caller can
  *        stop on a time budget or split the samples between threads.
- * @param rules, fl, ev, m   as ofc_best_completion();
+ * @param rules    as ofc_best_completion();
+ * @param fl       as ofc_best_completion();
+ * @param ev       as ofc_best_completion();
+ * @param m        as ofc_best_completion();
  * @param pos      the position (passed ofc_search_pos_check());
  * @param actions  n_actions action ids of the pending decision (ofc_game.h ids);
  * @param n_actions  how many (at most OFC_ACTION_SPACE);
@@ -286,8 +291,19 @@ typedef struct ofc_search_stats {
 /*! ofc_search_rollouts_stats():
  * @brief ofc_search_rollouts(), also counting what the searcher's finished board does
  *        in each sample (the same rollouts: the values are identical).
- * @param rules, fl, ev, m, pos, actions, n_actions, policy  as ofc_search_rollouts();
- * @param seed, first, samples, sum, sum_sq  as ofc_search_rollouts();
+ * @param rules      as ofc_search_rollouts();
+ * @param fl         as ofc_search_rollouts();
+ * @param ev         as ofc_search_rollouts();
+ * @param m          as ofc_search_rollouts();
+ * @param pos        as ofc_search_rollouts();
+ * @param actions    as ofc_search_rollouts();
+ * @param n_actions  as ofc_search_rollouts();
+ * @param policy     as ofc_search_rollouts();
+ * @param seed       as ofc_search_rollouts();
+ * @param first      as ofc_search_rollouts();
+ * @param samples    as ofc_search_rollouts();
+ * @param sum        as ofc_search_rollouts();
+ * @param sum_sq     as ofc_search_rollouts();
  * @param stats  n_actions sums the counts are added to (may be NULL: none counted).
  * @return as ofc_search_rollouts(). */
 OFC_API int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
@@ -318,7 +334,13 @@ OFC_API uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_act
  *        (each completed by OFC_COMPLETE_BEST).  The searcher decides its last round
  *        knowing its own cards only.  Every draw is equally likely (uniform over the
  *        unseen cards, as the rollouts).
- * @param rules, fl, ev, m, pos, actions, n_actions  as ofc_search_rollouts();
+ * @param rules      as ofc_search_rollouts();
+ * @param fl         as ofc_search_rollouts();
+ * @param ev         as ofc_search_rollouts();
+ * @param m          as ofc_search_rollouts();
+ * @param pos        as ofc_search_rollouts();
+ * @param actions    as ofc_search_rollouts();
+ * @param n_actions  as ofc_search_rollouts();
  * @param max_nodes  refuse (OFC_E_BUDGET) when ofc_search_exact_cost() exceeds it;
  * @param values     n_actions expected values out.
  * @return OFC_OK, OFC_E_BUDGET (nothing computed; also when the searcher has more than
@@ -334,8 +356,15 @@ OFC_API int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
  * @brief ofc_search_exact(), also giving the expected foul and Fantasyland
  *        probabilities and royalties of the searcher's board under the completion it
  *        picks (the first of the best when several tie) for each of its own draws.
- * @param rules, fl, ev, m, pos, actions, n_actions, max_nodes, values  as
- *        ofc_search_exact();
+ * @param rules      as ofc_search_exact();
+ * @param fl         as ofc_search_exact();
+ * @param ev         as ofc_search_exact();
+ * @param m          as ofc_search_exact();
+ * @param pos        as ofc_search_exact();
+ * @param actions    as ofc_search_exact();
+ * @param n_actions  as ofc_search_exact();
+ * @param max_nodes  as ofc_search_exact();
+ * @param values     as ofc_search_exact();
  * @param stats  n_actions expectations out (may be NULL: none computed).
  * @return as ofc_search_exact(). */
 OFC_API int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,

@@ -312,7 +312,13 @@ typedef struct ofc_stakes_transfer {
 /*! @brief ofc_apply_stakes() reading each transfer once, however many: the transfers
  * are copied to `scratch` as they are checked, and paid from there.  Without it (NULL),
  * beyond 256 transfers they are read again to be paid (ofc_fast.h, Threads).
- * @param model, stacks, seats, pairs, amount, n, actual  as for ofc_apply_stakes().
+ * @param model        as for ofc_apply_stakes().
+ * @param stacks       as for ofc_apply_stakes().
+ * @param seats        as for ofc_apply_stakes().
+ * @param pairs        as for ofc_apply_stakes().
+ * @param amount       as for ofc_apply_stakes().
+ * @param n            as for ofc_apply_stakes().
+ * @param actual       as for ofc_apply_stakes().
  * @param scratch      room for scratch_len transfers, sharing no byte with stacks,
  *                     pairs, amount or actual; its contents on return are unspecified.
  *                     NULL (with scratch_len 0): ofc_apply_stakes().

@@ -255,9 +255,9 @@ typedef struct ofc_fl_solution {
  * @param out         receives the result (best.value = royalties + stay value).
  * In a stay_cards == OFC_FL_STAY_SAME rule set the hand is taken to be an n-card
  * Fantasyland hand.
- * @return OFC_OK, OFC_E_COUNT (n outside 13..17), OFC_E_CARD, OFC_E_DUPLICATE,
- *         OFC_E_RULES, OFC_E_VALUE (out NULL, a stay value out of range, an unknown
- *         flag) or OFC_E_MEMORY. */
+ * @return OFC_OK, OFC_E_COUNT (n outside 13..17, or cards NULL), OFC_E_CARD,
+ *         OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (out NULL, a stay value out of
+ *         range, an unknown flag) or OFC_E_MEMORY. */
 OFC_API int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
                                       const ofc_ev_tables *ev, const uint8_t *cards,
                                       size_t n, const double *stay_value, uint32_t flags,

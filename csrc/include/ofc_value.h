@@ -120,7 +120,9 @@ OFC_API int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[1
 
 /*! ofc_value_board():
  * @brief The value of a board (see the top of this header).
- * @param c, board, dead  as ofc_value_features();
+ * @param c      as ofc_value_features();
+ * @param board  as ofc_value_features();
+ * @param dead   as ofc_value_features();
  * @param out    receives the value.
  * @return OFC_OK, the errors of ofc_value_features(), OFC_E_MODEL_NO_NET (a partial
  *         board the model has no net for, or no model). */
@@ -146,7 +148,12 @@ OFC_API int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13
 
 /*! ofc_value_best():
  * @brief The legal action of largest value (ties: the smallest id).
- * @param c, board, dealt, n, k, dead  as ofc_value_actions();
+ * @param c       as ofc_value_actions();
+ * @param board   as ofc_value_actions();
+ * @param dealt   as ofc_value_actions();
+ * @param n       as ofc_value_actions();
+ * @param k       as ofc_value_actions();
+ * @param dead    as ofc_value_actions();
  * @param action  receives its id (may be NULL);
  * @param after   receives the board after it (may be NULL);
  * @param value   receives its value (may be NULL).
@@ -160,8 +167,11 @@ OFC_API int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13],
  *        value of the next decision.  Draw i (stream {ofc_random64(seed, i), 0})
  *        deals n live cards to the seat and `reveal` more (the cards the other seats
  *        show on that street) that join the dead cards.
- * @param c, board, dead  as ofc_value_features() (a partial board);
- * @param n, k     the next decision's cards and discards;
+ * @param c         as ofc_value_features() (a partial board);
+ * @param board     as ofc_value_features() (a partial board);
+ * @param dead      as ofc_value_features() (a partial board);
+ * @param n        the next decision's cards;
+ * @param k        its discards;
  * @param reveal   cards the other seats show meanwhile (0..20);
  * @param seed     the stream's key;  @param samples  draws (1..1e6);
  * @param mean     receives the mean;  @param var  receives the variance of the

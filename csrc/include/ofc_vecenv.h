@@ -228,7 +228,8 @@ OFC_API int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rule
  * @param c  the configuration (may be NULL: rejected).
  * @pre c->rules passed ofc_game_rules_check() (only the fields the deal reads are
  *      checked here).
- * @return OFC_OK; OFC_E_RULES (NULL rules, classic, bad field), OFC_E_SEATS (players,
+ * @return OFC_OK; OFC_E_RULES (c or c->rules NULL, or a classic or unknown rules
+ *         kind: the environments play OFC and Pineapple), OFC_E_SEATS (players,
  *         learner), OFC_E_DECK (players x the most cards a seat can be dealt in a
  *         deal, a Fantasyland hand included, is over 52), OFC_E_VALUE (opponents,
  *         fantasyland, a flag or a stay value out of range, reserved not 0, lowball

@@ -43,6 +43,8 @@ static void test_ranking_and_scoring(void)
         pair[i] = (uint8_t)i;
     }
     CHECK_EQ(ofc_rank(NULL, 0, 0), OFC_E_COUNT);
+    CHECK_EQ(ofc_rank(NULL, 3, 0), OFC_E_COUNT); /* a count it takes: cards NULL */
+    CHECK_EQ(ofc_rank(NULL, 5, 5), OFC_E_COUNT);
     CHECK_EQ(ofc_rank5_batch(NULL, 0, NULL, NULL), OFC_OK);
     CHECK_EQ(ofc_rank5_batch(NULL, 1, out, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_rank3_batch(pair, 1, NULL, NULL), OFC_E_VALUE);
@@ -339,9 +341,16 @@ static void test_heuristic_and_features(void)
 
 static void test_vecenv(void)
 {
+    static ofc_game_rules kind; /* about 100 KB: not on the stack */
     ofc_vecenv_config c;
     CHECK_EQ(ofc_vecenv_config_check(NULL), OFC_E_RULES);
     CHECK_EQ(ofc_vecenv_config_init(&c, NULL, 1, 2, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_RULES); /* c->rules NULL */
+    kind = game_rules;
+    kind.kind = OFC_KIND_CLASSIC;
+    CHECK_EQ(ofc_vecenv_config_init(&c, &kind, 1, 2, 0), OFC_E_RULES);
+    kind.kind = OFC_KIND_PINEAPPLE + 1;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_RULES);
     CHECK_EQ(ofc_vecenv_config_init(&c, &game_rules, 1, 2, 0), OFC_OK);
     CHECK_EQ(ofc_vecenv_reset(NULL, NULL, 0, 1, 1, NULL), OFC_E_COUNT);
     CHECK_EQ(ofc_vecenv_reset(&c, NULL, 0, 1, 1, NULL), OFC_E_COUNT);
