@@ -197,7 +197,7 @@ class _Forfeit(Exception):
 
 
 class _Stopped(Exception):
-    """:meth:`Arena.stop` came while a bot was awaited."""
+    """:meth:`Arena.stop` came while a bot was awaited, or before one was asked."""
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
@@ -471,7 +471,11 @@ class Arena:
         place: int,
         discard: int,
     ) -> tuple[dict[str, Any] | None, str | None, float | None]:
-        """Send ``act`` and wait for its action: (message, fault kind, ms)."""
+        """Send ``act`` and wait for its action: (message, fault kind, ms).  After
+        :meth:`stop` no bot is asked (a built-in one answers as it is asked: the
+        hand, and the match, would go on until the hand ends)."""
+        if self._stop_requested:
+            raise _Stopped
         self._drain(rec)
         if rec.dead:
             return None, None, None
@@ -702,10 +706,11 @@ class Arena:
                 yield i, r
 
     def stop(self) -> None:
-        """Ask :meth:`run` to end the match after the hand in progress (safe from a
+        """Ask :meth:`run` to end the match (safe from a
         signal handler: it only sets a flag); its report then holds the hands played
-        and says ``"interrupted": true``.  A hand that waits for a bot's answer (with
-        or without a deadline) is not finished: it is dropped at once, unscored."""
+        and says ``"interrupted": true``.  A hand in progress (a bot's answer awaited,
+        with or without a deadline, or a decision left to ask, of a built-in bot too) is
+        not finished: it is dropped at once, unscored."""
         self._stop_requested = True
 
     def claim(self) -> None:
