@@ -416,3 +416,80 @@ def test_report_output_onto_an_input_names_output(
         "elsewhere\n"
     )
     assert rep.read_bytes() == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (a symbolic link)")
+def test_page_over_a_link_writes_the_file_it_leads_to(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``ofc-fast report ... -o page.html``, where page.html is a symbolic link,
+    replaced the link with a regular file (the file it led to kept the old page), as
+    the deals file next to it did its link; now each link stays one and the file it
+    leads to gets the contents, as every other output of ofc-fast (``atomic_file``)."""
+    many = _many(lines, 20)  # (the first and 10 largest swings in the page)
+    rep, hist = write(tmp_path, report_of(many), many)
+    real = tmp_path / "real"
+    real.mkdir()
+    for name in ("p.html", "p.deals.jsonl"):
+        (real / name).write_text("old", encoding="utf-8")
+        (tmp_path / name).symlink_to(real / name)
+    side = write_html_report(rep, hist, tmp_path / "p.html", embed=1)
+    assert side == tmp_path / "p.deals.jsonl"
+    for name in ("p.html", "p.deals.jsonl"):
+        assert (tmp_path / name).is_symlink(), name
+    assert (real / "p.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    head, *body = (real / "p.deals.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(head)["deals"] == 20 == len(body)
+    assert sorted(p.name for p in real.iterdir()) == ["p.deals.jsonl", "p.html"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (file modes)")
+def test_a_replaced_page_keeps_its_permissions(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A 0600 page (or deals file) written over by ``ofc-fast report`` became 0644
+    (the umask's): a private report was made readable by everyone."""
+    many = _many(lines, 20)
+    rep, hist = write(tmp_path, report_of(many), many)
+    for name in ("p.html", "p.deals.jsonl"):
+        (tmp_path / name).write_text("old", encoding="utf-8")
+        (tmp_path / name).chmod(0o600)
+    write_html_report(rep, hist, tmp_path / "p.html", embed=1)
+    for name in ("p.html", "p.deals.jsonl"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+        assert (tmp_path / name).read_text(encoding="utf-8") != "old"
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="run on POSIX (/dev/null)")
+def test_a_page_to_dev_null_makes_no_file_in_dev(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``ofc-fast report ... -o /dev/null`` (to check the files) made
+    ``/dev/null.deals.jsonl`` (as root; otherwise it failed: Permission denied), even
+    for a history the page holds whole.  A page written in place (a device, a FIFO,
+    ``/dev/stdout``) now has no deals file next to it."""
+    many = _many(lines, 20)
+    rep, hist = write(tmp_path, report_of(many), many)
+    stray = Path("/dev/null.deals.jsonl")
+    assert not stray.exists()
+    try:
+        for embed in (200, 1):
+            assert write_html_report(rep, hist, "/dev/null", embed=embed) is None
+            assert not stray.exists()
+    finally:
+        stray.unlink(missing_ok=True)  # (what the writer left there, as root)
+
+
+def test_a_page_of_some_deals_does_not_say_it_holds_all(
+    lines: list[dict[str, Any]],
+) -> None:
+    """``html_report(report, deals, embed=1)`` (no deals file) said "All 20 deals are
+    in this page" of a page that holds the first deal and the 10 largest swings."""
+    many = _many(lines, 20)
+    page = html_report(report_of(many), many, embed=1)
+    note = page.split("<p id='deals-note'>", 1)[1].split("</p>", 1)[0]
+    assert (
+        note
+        == "This page holds the first 1 deal and the 10 largest swings after them, of 20 deals."
+    )
+    assert "id='deals-file'" not in page  # (no file to load)
