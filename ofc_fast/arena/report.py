@@ -101,14 +101,14 @@ def _report_of(data: bytes, path: str) -> dict[str, Any]:
 
 
 def _bot_entry(rec: BotRecord) -> dict[str, Any]:
-    pts = [float(x) for x in rec.points]
+    n = len(rec.points)  # (its sums kept as they came: no pass over a long match's)
     return {
         "name": rec.name,
         "kind": rec.spec.label,
-        "points": sum(rec.points),
-        "points_per_hand_mean": mean(pts),
-        "points_per_hand_ci95": t_half_width(pts),
-        "hands": len(rec.points),
+        "points": rec.points_total,
+        "points_per_hand_mean": rec.points_total / n if n else None,
+        "points_per_hand_ci95": int_half_width(n, rec.points_total, rec.points_squares),
+        "hands": n,
         "fouls": rec.fouls,
         "fantasylands": rec.fantasylands,
         "scoops": rec.scoops,
