@@ -493,3 +493,31 @@ def test_a_page_of_some_deals_does_not_say_it_holds_all(
         == "This page holds the first 1 deal and the 10 largest swings after them, of 20 deals."
     )
     assert "id='deals-file'" not in page  # (no file to load)
+
+
+@pytest.mark.parametrize("indent", [None, 1], ids=["one line", "as arena writes it"])
+def test_a_report_and_a_history_swapped_are_named_as_such(
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    indent: int | None,
+) -> None:
+    """``ofc-fast report h.jsonl r.json`` (the two files swapped) said ``REPORT:
+    h.jsonl: not JSON (Extra data: line 2 column 1 (char 2532))``, and ``ofc-fast
+    replay r.json`` (a report, as ``arena --json`` writes it) said ``line 1: not JSON
+    (Expecting property name enclosed in double quotes ...)``: nothing said which file
+    was which."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    rep.write_text(json.dumps(report_of(lines), indent=indent), encoding="utf-8")
+    page = tmp_path / "p.html"
+    assert main(["report", str(hist), str(rep), "-o", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: REPORT: {hist}: ") and err.count("\n") == 1
+    assert "it is a hand history (ofc-fast arena --history)" in err, err
+    assert main(["replay", str(rep)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith(f"ofc-fast: error: FILE: {rep}, line 1: ") and err.count("\n") == 1
+    )
+    assert "a match report (ofc-fast arena --json)" in err, err
+    assert not page.exists()

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import ArenaError
 from ._schema import parse, problem
 from ._stats import int_half_width, latency_summary, mean, t_half_width
+from .history import FORMAT as HISTORY_FORMAT
 
 if TYPE_CHECKING:
     from ._host import Arena, BotRecord
@@ -93,11 +94,28 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
 
 def _report_of(data: bytes, path: str) -> dict[str, Any]:
     if len(data) > MAX_REPORT_BYTES:
-        raise ArenaError(f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report")
+        raise ArenaError(
+            f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report{_history(data)}"
+        )
     try:
         return check_report(parse(data, ArenaError))
     except ArenaError as exc:
-        raise ArenaError(f"{path}: {exc}") from None
+        raise ArenaError(f"{path}: {exc}{_history(data)}") from None
+
+
+def _history(data: bytes) -> str:
+    """What to add to the error of a file that is no report when it is a hand
+    history (its first line a deal's): ``ofc-fast report``'s two files swapped."""
+    try:
+        first = parse(data.split(b"\n", 1)[0], ArenaError)
+    except ArenaError:
+        return ""
+    if isinstance(first, dict) and first.get("format") == HISTORY_FORMAT:
+        return (
+            ": it is a hand history (ofc-fast arena --history); the report (--json) "
+            "comes first"
+        )
+    return ""
 
 
 def _bot_entry(rec: BotRecord) -> dict[str, Any]:
