@@ -521,3 +521,27 @@ def test_a_report_and_a_history_swapped_are_named_as_such(
     )
     assert "a match report (ofc-fast arena --json)" in err, err
     assert not page.exists()
+
+
+def test_replay_and_report_print_no_control_character_of_a_file(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seat name holding a terminal escape sequence (a history "from anyone") was
+    printed as it is by ``ofc-fast replay`` (here: set the window title, clear the
+    screen, turn the text red), as was its game id, and a bot name of a report by
+    ``ofc-fast report``'s error naming it.  Such a name is now printed escaped, as
+    Python writes it."""
+    evil = "ev\x1b]0;PWNED\x07\x1b[2J\x1b[31mil\u202e"
+    deal = _line(lines[0], seats=[evil, lines[0]["seats"][1]], game_id=evil)
+    rep, hist = write(tmp_path, report_of([deal], deal["seats"]), [deal])
+    assert main(["replay", str(hist)]) == 0
+    out = capsys.readouterr().out
+    assert f"seat 0 {evil!r}:" in out and f"({evil!r})" in out, out
+    assert all(c.isprintable() for c in out.replace("\n", "")), repr(out)
+    other = report_of([deal], deal["seats"])
+    other["bots"][0]["points"] += 1
+    rep.write_text(json.dumps(other), encoding="utf-8")
+    assert main(["report", str(rep), str(hist), "-o", str(tmp_path / "p.html")]) == 2
+    err = capsys.readouterr().err
+    assert f": {evil!r} has " in err, err
+    assert all(c.isprintable() for c in err.replace("\n", "")), repr(err)

@@ -30,6 +30,7 @@ __all__ = [
     "int_half_width",
     "latency_summary",
     "mean",
+    "printable",
     "t_half_width",
     "t_quantile",
 ]
@@ -44,6 +45,18 @@ def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str
     ('1 hand', '0 decks', '2 retries')
     """
     return f"{n:{spec}} {noun if n == 1 else plural or noun + 's'}"
+
+
+def printable(text: str) -> str:
+    r"""A name from a file (a history's seat, a report's bot) as the arena prints it:
+    as it is when every character is printable, else as Python writes it (``repr``),
+    so that no control character of a file (a terminal escape sequence) reaches the
+    terminal.
+
+    >>> printable("search-2"), printable("x\x1b[2J")
+    ('search-2', "'x\\x1b[2J'")
+    """
+    return text if text.isprintable() else repr(text)
 
 
 _NO_SCIPY = "confidence intervals need scipy: pip install 'ofc-fast[arena]'"

@@ -36,7 +36,7 @@ from ..errors import ArenaError, quote
 from ..files import atomic_text, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
-from ._stats import counted
+from ._stats import counted, printable
 from .history import ImportedDeal, import_deal, read_histories
 from .report import check_report, read_report
 
@@ -187,7 +187,10 @@ def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
     for bot in report["bots"]:
         points = digest.totals.totals[bot["name"]]
         if points != bot["points"]:
-            return f"{bot['name']} has {points} points in it, {bot['points']} in the report"
+            return (
+                f"{printable(bot['name'])} has {points} points in it, {bot['points']} in "
+                "the report"
+            )
     return None
 
 
