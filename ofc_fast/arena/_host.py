@@ -70,7 +70,7 @@ from ._protocol import (
     parse_action,
 )
 from ._signals import sigint_deferred
-from ._stats import check_t_quantile
+from ._stats import PairedSums, check_t_quantile
 from ._transport import (
     EXIT_GRACE_S,
     STOP_POLL_S,
@@ -327,9 +327,13 @@ class Arena:
                 )
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
-        """Duplicate matches: per deck, each bot's points over the rotations so far."""
+        """Duplicate matches: per deck not finished, each bot's points over the
+        rotations so far."""
         self.deck_rotations: dict[int, int] = {}
-        """Duplicate matches: per deck, the rotations played so far."""
+        """Duplicate matches: per deck not finished, the rotations played so far."""
+        self.deck_sums = PairedSums(len(self.specs))
+        """Duplicate matches: the finished decks' points (:func:`duplicate_summary
+        <ofc_fast.arena.report.duplicate_summary>`), summed: none is kept."""
         self.hands_done = 0
         self.forfeited_by: str | None = None
         self.interrupted = False
@@ -654,6 +658,9 @@ class Arena:
                     row[b] += result.net[s]
                 rotations = self.deck_rotations.get(deal.deck_no, 0) + 1
                 self.deck_rotations[deal.deck_no] = rotations
+                if rotations == self.players:  # the deck done: into the sums, dropped
+                    self.deck_sums.add(self.deck_points.pop(deal.deck_no))
+                    del self.deck_rotations[deal.deck_no]
             self.hands_done += 1
             if self.on_deal is not None:
                 self.on_deal(deal)

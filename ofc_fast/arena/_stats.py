@@ -25,6 +25,7 @@ import numpy.typing as npt
 from ..errors import ArenaError
 
 __all__ = [
+    "PairedSums",
     "check_t_quantile",
     "counted",
     "int_half_width",
@@ -106,6 +107,37 @@ def int_half_width(n: int, total: int, squares: int, level: float = 0.95) -> flo
     if n < 2:
         return None
     return _half_width(n, (n * squares - total * total) / (n * (n - 1)), level)
+
+
+class PairedSums:
+    """Running sums of rows of whole numbers, one row at a time (a duplicate match's
+    decks: each bot's points over the deck's rotations), exact: ``count`` rows, per
+    column its ``totals`` and ``squares``, and per pair of columns ``(a, b)``, a < b,
+    the sum and the sum of squares of ``row[a] - row[b]`` (``pairs``).  What
+    :func:`int_half_width` takes: no row is kept.
+
+    >>> sums = PairedSums(2)
+    >>> sums.add([3, -3]); sums.add([1, -1])
+    >>> sums.count, sums.totals, sums.squares, sums.pairs
+    (2, [4, -4], [10, 10], {(0, 1): [8, 40]})
+    """
+
+    def __init__(self, width: int) -> None:
+        self.count = 0
+        self.totals = [0] * width
+        self.squares = [0] * width
+        self.pairs = {(a, b): [0, 0] for a in range(width) for b in range(a + 1, width)}
+
+    def add(self, row: Sequence[int]) -> None:
+        """Count one row."""
+        self.count += 1
+        for k, x in enumerate(row):
+            self.totals[k] += x
+            self.squares[k] += x * x
+        for (a, b), sums in self.pairs.items():
+            d = row[a] - row[b]
+            sums[0] += d
+            sums[1] += d * d
 
 
 def _half_width(n: int, var: float, level: float) -> float:
