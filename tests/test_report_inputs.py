@@ -545,3 +545,30 @@ def test_replay_and_report_print_no_control_character_of_a_file(
     err = capsys.readouterr().err
     assert f": {evil!r} has " in err, err
     assert all(c.isprintable() for c in err.replace("\n", "")), repr(err)
+
+
+def test_a_history_of_other_bots_is_not_the_report_s(tmp_path: Path) -> None:
+    """A history whose seats are bots the report does not name was taken for the
+    report's when the hand counts and the points per bot agreed (here: a tied deal,
+    0 points each), and the page drew deals of bots missing from its standings."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.arena.history import deal_record
+
+    tied: list[dict[str, Any]] = []
+
+    def keep(d: Any) -> None:
+        record = deal_record(d.game, d.hand_no, d.seats, deck_no=d.deck_no)
+        if not tied and record["points"] == [0, 0]:
+            tied.append(record)
+
+    Arena("pineapple", [parse_bot_spec("random")] * 2, 60, seed=3, on_deal=keep).run()
+    (deal,) = tied
+    deal = _line(deal, hand_no=0, deck_no=0)
+    rep, hist = write(tmp_path, report_of([deal], ["ann", "bob"]), [deal])
+    with pytest.raises(ArenaError) as caught:
+        write_html_report(rep, hist, tmp_path / "p.html")
+    assert str(caught.value) == (
+        f"{hist} is not the history of {rep}: its deal 1 seats 'random', a bot the "
+        "report does not name"
+    )
+    assert not (tmp_path / "p.html").exists()

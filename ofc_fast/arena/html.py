@@ -124,7 +124,8 @@ def write_html_report(
 ) -> Path | None:
     r"""Read a report and its history file (one deal at a time, every deal replayed)
     and write the page to ``output`` (ArenaError naming both files when the history
-    does not hold the report's hand count and points per bot); when the history has
+    seats a bot the report does not name, or does not hold its hand count and points
+    per bot); when the history has
     more deals than the page holds (the first ``embed`` and the largest swings), also
     the deals file :func:`sidecar_path` (returned; None when not written, as for a
     page written in place: ``/dev/stdout``, a FIFO).  Both files are written whole
@@ -157,9 +158,11 @@ def write_html_report(
                 f"elsewhere"
             )
     report = read_report(report_path)
+    strangers: list[str] = []
     with _scratch(out, side) as body:
-        digest = _digest(report, read_histories(history_path), embed, body)
-        mismatch = _mismatch(report, digest)
+        deals = _seated(report, read_histories(history_path), strangers)
+        digest = _digest(report, deals, embed, body)
+        mismatch = _mismatch(report, digest) or (strangers[0] if strangers else None)
         if mismatch:
             raise ArenaError(
                 f"{history_path} is not the history of {report_path}: {mismatch}"
@@ -174,6 +177,21 @@ def write_html_report(
                     body.seek(0)
                     shutil.copyfileobj(body, g)
     return side if wanted else None
+
+
+def _seated(
+    report: dict[str, Any], deals: Iterable[ImportedDeal], strangers: list[str]
+) -> Iterator[ImportedDeal]:
+    """``deals``; the first that seats a bot ``report`` does not name is said in
+    ``strangers`` (a mismatch :func:`_mismatch` may not see: tied deals)."""
+    names = {b["name"] for b in report["bots"]}
+    for i, d in enumerate(deals, 1):
+        stranger = next((s for s in d.record["seats"] if s not in names), None)
+        if stranger is not None and not strangers:
+            strangers.append(
+                f"its deal {i} seats {quote(stranger)}, a bot the report does not name"
+            )
+        yield d
 
 
 def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
