@@ -1,8 +1,8 @@
 """Output files that a kill never leaves half-written (:func:`atomic_file`): every
 command's ``--json`` file (:mod:`ofc_fast.cli.options`), the value
 models, training steps, run files and reports of :mod:`ofc_fast.learned`, the
-self-play shards and manifests of :mod:`ofc_fast.parallel`; the arena's HTML pages
-take their names from :func:`temporary_path` and :func:`written_in_place`.
+self-play shards and manifests of :mod:`ofc_fast.parallel`, the arena's HTML pages
+and their deals files (:func:`atomic_text`).
 
 A new file is written beside its target under a name of its own
 (:func:`temporary_path`), then renamed over it: a reader sees the old file or the new
@@ -14,16 +14,18 @@ A target that is no regular file (:func:`written_in_place`: ``/dev/null``,
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 __all__ = [
     "atomic_file",
+    "atomic_text",
     "atomic_write",
     "check_writable",
     "remove_leftovers",
@@ -162,6 +164,25 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+@contextlib.contextmanager
+def atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """:func:`atomic_file` as a UTF-8 text file: an output written bit by bit
+    (``--json``, ``play --history``, the arena's HTML page), renamed over ``path``
+    when the block ends, or dropped on an error (``path`` as it was).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     with atomic_text(os.path.join(folder, "out.json")) as f:
+    ...         _ = f.write("{}")
+    ...     print(open(os.path.join(folder, "out.json")).read(), os.listdir(folder))
+    {} ['out.json']
+    """
+    with atomic_file(path) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8")
+        yield text
+        text.detach()  # (flushed into the file, which atomic_file renames)
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:

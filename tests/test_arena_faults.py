@@ -457,3 +457,34 @@ def test_stop_ends_the_wait_for_a_tcp_seat_at_once() -> None:
     assert report["interrupted"] is True and report["hands"] == 0
     assert took < 20, f"stop waited {took:.1f} s for the seat's connect deadline"
     assert [b["faults"] for b in report["bots"]] == [0, 0]  # (the wait not its fault)
+
+
+def test_stop_ends_a_hand_of_built_in_bots_at_its_next_decision() -> None:
+    """With only built-in bots (``search``: about 1.5 s a hand), :meth:`Arena.stop`
+    (Ctrl-C, SIGTERM) came into effect only after the hand in progress: each bot was
+    still asked every decision left in it.  As with a client bot, the hand is now
+    dropped at once, unscored, and no bot is asked another decision."""
+    from ofc_fast.bots import RandomBot
+
+    asked: list[int] = []
+    arenas: list[Arena] = []
+
+    class Stopper(RandomBot):
+        def act(self, observation: Any) -> Any:
+            asked.append(1)
+            if len(asked) == 12:  # the second hand's third decision: Ctrl-C
+                arenas[0].stop()
+            return super().act(observation)
+
+    register("stopper", lambda rules=None, seed=None: Stopper(seed), replace=True)
+    deals: list[Any] = []
+    try:
+        bots = [parse_bot_spec("stopper"), parse_bot_spec("random")]
+        arenas.append(Arena("ofc", bots, 5, seed=2, on_deal=deals.append))
+        report = arenas[0].run()
+    finally:
+        unregister("stopper")
+    # ofc: 9 decisions a seat a hand; the hand of the 12th is the second one
+    assert len(asked) == 12, f"asked {len(asked)} decisions, the stop came at the 12th"
+    assert report["interrupted"] is True and report["hands"] == 1
+    assert [d.hand_no for d in deals] == [0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 from random import Random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -264,6 +265,98 @@ def test_student_t_interval_against_tables() -> None:
     s = latency_summary([float(x) for x in range(1, 101)])
     assert s["count"] == 100 and s["max_ms"] == 100 and s["p50_ms"] == pytest.approx(50.5)
     assert latency_summary([])["p99_ms"] is None
+
+
+def test_the_report_of_a_long_match_takes_no_list_of_its_numbers() -> None:
+    """The report at the end of a long match (the points of each hand and the time of
+    each decision, kept in arrays of 8 bytes a number) made a list of Python floats
+    of each (32 bytes a number): a million hands took 17 s and twice the memory of the
+    match.  Its figures are the same, from the kept sums and a sorted copy."""
+    import tracemalloc
+    from array import array
+
+    from ofc_fast.arena import Arena
+    from ofc_fast.arena.report import match_report
+
+    arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=1, seed=1)
+    arena.run()
+    rng, n = Random(5), 100_000
+    for rec in arena.records:
+        pts = [rng.randint(-30, 30) for _ in range(n)]
+        rec.points = array("q", pts)
+        rec.points_total, rec.points_squares = sum(pts), sum(x * x for x in pts)
+        rec.latencies_ms = array("d", (rng.random() for _ in range(9 * n)))
+    first = arena.records[0]
+    match_report(arena)  # (its imports, scipy's, before the count)
+    tracemalloc.start()
+    try:
+        report = match_report(arena)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    kept = len(first.latencies_ms) * 8  # (one bot's decision times)
+    assert peak < 1.5 * kept, f"{peak / kept:.1f} times one bot's decision times"
+    pts = [float(x) for x in first.points]
+    m = sum(pts) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in pts) / (n - 1))
+    times = sorted(first.latencies_ms)
+    bot = report["bots"][0]
+    assert bot["hands"] == n and bot["points"] == sum(first.points)
+    assert bot["points_per_hand_mean"] == pytest.approx(m, rel=1e-12)
+    assert bot["points_per_hand_ci95"] == pytest.approx(1.96 * sd / math.sqrt(n), rel=1e-3)
+    d = bot["decisions"]
+    assert d["count"] == 9 * n and d["max_ms"] == times[-1]
+    assert d["mean_ms"] == pytest.approx(sum(times) / len(times), rel=1e-12)
+    at = (len(times) - 1) * 0.99  # (linear between the closest ranks)
+    lo = int(at)
+    p99 = times[lo] + (times[lo + 1] - times[lo]) * (at - lo)
+    assert d["p99_ms"] == pytest.approx(p99, rel=1e-12)
+    assert d["p50_ms"] == pytest.approx(
+        (times[len(times) // 2 - 1] + times[len(times) // 2]) / 2
+    )
+
+
+def test_a_duplicate_match_keeps_no_finished_deck() -> None:
+    """A duplicate match kept the sums of every deck it played to its end (a list and
+    two dict entries, about 300 bytes a deck: more than the rest of the match).  A
+    finished deck now goes into running sums; the summary is the same."""
+    from ofc_fast.arena import Arena
+
+    deals: list[Any] = []
+    arena = Arena(
+        "pineapple",
+        [parse_bot_spec("random")] * 3,
+        hands=12,
+        seed=4,
+        duplicate=True,
+        on_deal=deals.append,
+    )
+    dup = arena.run()["duplicate"]
+    assert len(arena.deck_points) == len(arena.deck_rotations) == 0
+    decks: dict[int, list[int]] = {}
+    for d in deals:  # each bot's points per deck, summed over its 3 rotations
+        row = decks.setdefault(d.deck_no, [0, 0, 0])
+        for s, name in enumerate(d.seats):
+            row[arena.names.index(name)] += d.game.result().net[s]
+    assert dup["decks"] == len(decks) == 12
+
+    def mean_ci(xs: list[int]) -> tuple[float, float]:
+        m = sum(xs) / len(xs)
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+        return m, 2.200985160082949 * sd / math.sqrt(len(xs))  # t(0.975, 11)
+
+    for k, bot in enumerate(dup["bots"]):
+        m, ci = mean_ci([row[k] for row in decks.values()])
+        assert bot["points_per_deck_mean"] == pytest.approx(m, rel=1e-12)
+        assert bot["points_per_deck_ci95"] == pytest.approx(ci, rel=1e-9)
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    assert [(p["a"], p["b"]) for p in dup["pairs"]] == [
+        (arena.names[a], arena.names[b]) for a, b in pairs
+    ]
+    for p, (a, b) in zip(dup["pairs"], pairs):
+        m, ci = mean_ci([row[a] - row[b] for row in decks.values()])
+        assert p["difference_per_deck_mean"] == pytest.approx(m, rel=1e-12)
+        assert p["difference_per_deck_ci95"] == pytest.approx(ci, rel=1e-9)
 
 
 def test_an_arena_without_scipy_is_refused_before_its_first_hand(

@@ -416,3 +416,159 @@ def test_report_output_onto_an_input_names_output(
         "elsewhere\n"
     )
     assert rep.read_bytes() == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (a symbolic link)")
+def test_page_over_a_link_writes_the_file_it_leads_to(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``ofc-fast report ... -o page.html``, where page.html is a symbolic link,
+    replaced the link with a regular file (the file it led to kept the old page), as
+    the deals file next to it did its link; now each link stays one and the file it
+    leads to gets the contents, as every other output of ofc-fast (``atomic_file``)."""
+    many = _many(lines, 20)  # (the first and 10 largest swings in the page)
+    rep, hist = write(tmp_path, report_of(many), many)
+    real = tmp_path / "real"
+    real.mkdir()
+    for name in ("p.html", "p.deals.jsonl"):
+        (real / name).write_text("old", encoding="utf-8")
+        (tmp_path / name).symlink_to(real / name)
+    side = write_html_report(rep, hist, tmp_path / "p.html", embed=1)
+    assert side == tmp_path / "p.deals.jsonl"
+    for name in ("p.html", "p.deals.jsonl"):
+        assert (tmp_path / name).is_symlink(), name
+    assert (real / "p.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    head, *body = (real / "p.deals.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(head)["deals"] == 20 == len(body)
+    assert sorted(p.name for p in real.iterdir()) == ["p.deals.jsonl", "p.html"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (file modes)")
+def test_a_replaced_page_keeps_its_permissions(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A 0600 page (or deals file) written over by ``ofc-fast report`` became 0644
+    (the umask's): a private report was made readable by everyone."""
+    many = _many(lines, 20)
+    rep, hist = write(tmp_path, report_of(many), many)
+    for name in ("p.html", "p.deals.jsonl"):
+        (tmp_path / name).write_text("old", encoding="utf-8")
+        (tmp_path / name).chmod(0o600)
+    write_html_report(rep, hist, tmp_path / "p.html", embed=1)
+    for name in ("p.html", "p.deals.jsonl"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+        assert (tmp_path / name).read_text(encoding="utf-8") != "old"
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="run on POSIX (/dev/null)")
+def test_a_page_to_dev_null_makes_no_file_in_dev(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``ofc-fast report ... -o /dev/null`` (to check the files) made
+    ``/dev/null.deals.jsonl`` (as root; otherwise it failed: Permission denied), even
+    for a history the page holds whole.  A page written in place (a device, a FIFO,
+    ``/dev/stdout``) now has no deals file next to it."""
+    many = _many(lines, 20)
+    rep, hist = write(tmp_path, report_of(many), many)
+    stray = Path("/dev/null.deals.jsonl")
+    assert not stray.exists()
+    try:
+        for embed in (200, 1):
+            assert write_html_report(rep, hist, "/dev/null", embed=embed) is None
+            assert not stray.exists()
+    finally:
+        stray.unlink(missing_ok=True)  # (what the writer left there, as root)
+
+
+def test_a_page_of_some_deals_does_not_say_it_holds_all(
+    lines: list[dict[str, Any]],
+) -> None:
+    """``html_report(report, deals, embed=1)`` (no deals file) said "All 20 deals are
+    in this page" of a page that holds the first deal and the 10 largest swings."""
+    many = _many(lines, 20)
+    page = html_report(report_of(many), many, embed=1)
+    note = page.split("<p id='deals-note'>", 1)[1].split("</p>", 1)[0]
+    assert (
+        note
+        == "This page holds the first 1 deal and the 10 largest swings after them, of 20 deals."
+    )
+    assert "id='deals-file'" not in page  # (no file to load)
+
+
+@pytest.mark.parametrize("indent", [None, 1], ids=["one line", "as arena writes it"])
+def test_a_report_and_a_history_swapped_are_named_as_such(
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    indent: int | None,
+) -> None:
+    """``ofc-fast report h.jsonl r.json`` (the two files swapped) said ``REPORT:
+    h.jsonl: not JSON (Extra data: line 2 column 1 (char 2532))``, and ``ofc-fast
+    replay r.json`` (a report, as ``arena --json`` writes it) said ``line 1: not JSON
+    (Expecting property name enclosed in double quotes ...)``: nothing said which file
+    was which."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    rep.write_text(json.dumps(report_of(lines), indent=indent), encoding="utf-8")
+    page = tmp_path / "p.html"
+    assert main(["report", str(hist), str(rep), "-o", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: REPORT: {hist}: ") and err.count("\n") == 1
+    assert "it is a hand history (ofc-fast arena --history)" in err, err
+    assert main(["replay", str(rep)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith(f"ofc-fast: error: FILE: {rep}, line 1: ") and err.count("\n") == 1
+    )
+    assert "a match report (ofc-fast arena --json)" in err, err
+    assert not page.exists()
+
+
+def test_replay_and_report_print_no_control_character_of_a_file(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seat name holding a terminal escape sequence (a history "from anyone") was
+    printed as it is by ``ofc-fast replay`` (here: set the window title, clear the
+    screen, turn the text red), as was its game id, and a bot name of a report by
+    ``ofc-fast report``'s error naming it.  Such a name is now printed escaped, as
+    Python writes it."""
+    evil = "ev\x1b]0;PWNED\x07\x1b[2J\x1b[31mil\u202e"
+    deal = _line(lines[0], seats=[evil, lines[0]["seats"][1]], game_id=evil)
+    rep, hist = write(tmp_path, report_of([deal], deal["seats"]), [deal])
+    assert main(["replay", str(hist)]) == 0
+    out = capsys.readouterr().out
+    assert f"seat 0 {evil!r}:" in out and f"({evil!r})" in out, out
+    assert all(c.isprintable() for c in out.replace("\n", "")), repr(out)
+    other = report_of([deal], deal["seats"])
+    other["bots"][0]["points"] += 1
+    rep.write_text(json.dumps(other), encoding="utf-8")
+    assert main(["report", str(rep), str(hist), "-o", str(tmp_path / "p.html")]) == 2
+    err = capsys.readouterr().err
+    assert f": {evil!r} has " in err, err
+    assert all(c.isprintable() for c in err.replace("\n", "")), repr(err)
+
+
+def test_a_history_of_other_bots_is_not_the_report_s(tmp_path: Path) -> None:
+    """A history whose seats are bots the report does not name was taken for the
+    report's when the hand counts and the points per bot agreed (here: a tied deal,
+    0 points each), and the page drew deals of bots missing from its standings."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.arena.history import deal_record
+
+    tied: list[dict[str, Any]] = []
+
+    def keep(d: Any) -> None:
+        record = deal_record(d.game, d.hand_no, d.seats, deck_no=d.deck_no)
+        if not tied and record["points"] == [0, 0]:
+            tied.append(record)
+
+    Arena("pineapple", [parse_bot_spec("random")] * 2, 60, seed=3, on_deal=keep).run()
+    (deal,) = tied
+    deal = _line(deal, hand_no=0, deck_no=0)
+    rep, hist = write(tmp_path, report_of([deal], ["ann", "bob"]), [deal])
+    with pytest.raises(ArenaError) as caught:
+        write_html_report(rep, hist, tmp_path / "p.html")
+    assert str(caught.value) == (
+        f"{hist} is not the history of {rep}: its deal 1 seats 'random', a bot the "
+        "report does not name"
+    )
+    assert not (tmp_path / "p.html").exists()

@@ -70,7 +70,7 @@ from ._protocol import (
     parse_action,
 )
 from ._signals import sigint_deferred
-from ._stats import check_t_quantile
+from ._stats import PairedSums, check_t_quantile
 from ._transport import (
     EXIT_GRACE_S,
     STOP_POLL_S,
@@ -197,7 +197,7 @@ class _Forfeit(Exception):
 
 
 class _Stopped(Exception):
-    """:meth:`Arena.stop` came while a bot was awaited."""
+    """:meth:`Arena.stop` came while a bot was awaited, or before one was asked."""
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
@@ -327,9 +327,13 @@ class Arena:
                 )
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
-        """Duplicate matches: per deck, each bot's points over the rotations so far."""
+        """Duplicate matches: per deck not finished, each bot's points over the
+        rotations so far."""
         self.deck_rotations: dict[int, int] = {}
-        """Duplicate matches: per deck, the rotations played so far."""
+        """Duplicate matches: per deck not finished, the rotations played so far."""
+        self.deck_sums = PairedSums(len(self.specs))
+        """Duplicate matches: the finished decks' points (:func:`duplicate_summary
+        <ofc_fast.arena.report.duplicate_summary>`), summed: none is kept."""
         self.hands_done = 0
         self.forfeited_by: str | None = None
         self.interrupted = False
@@ -471,7 +475,11 @@ class Arena:
         place: int,
         discard: int,
     ) -> tuple[dict[str, Any] | None, str | None, float | None]:
-        """Send ``act`` and wait for its action: (message, fault kind, ms)."""
+        """Send ``act`` and wait for its action: (message, fault kind, ms).  After
+        :meth:`stop` no bot is asked (a built-in one answers as it is asked: the
+        hand, and the match, would go on until the hand ends)."""
+        if self._stop_requested:
+            raise _Stopped
         self._drain(rec)
         if rec.dead:
             return None, None, None
@@ -650,6 +658,9 @@ class Arena:
                     row[b] += result.net[s]
                 rotations = self.deck_rotations.get(deal.deck_no, 0) + 1
                 self.deck_rotations[deal.deck_no] = rotations
+                if rotations == self.players:  # the deck done: into the sums, dropped
+                    self.deck_sums.add(self.deck_points.pop(deal.deck_no))
+                    del self.deck_rotations[deal.deck_no]
             self.hands_done += 1
             if self.on_deal is not None:
                 self.on_deal(deal)
@@ -702,10 +713,11 @@ class Arena:
                 yield i, r
 
     def stop(self) -> None:
-        """Ask :meth:`run` to end the match after the hand in progress (safe from a
+        """Ask :meth:`run` to end the match (safe from a
         signal handler: it only sets a flag); its report then holds the hands played
-        and says ``"interrupted": true``.  A hand that waits for a bot's answer (with
-        or without a deadline) is not finished: it is dropped at once, unscored."""
+        and says ``"interrupted": true``.  A hand in progress (a bot's answer awaited,
+        with or without a deadline, or a decision left to ask, of a built-in bot too) is
+        not finished: it is dropped at once, unscored."""
         self._stop_requested = True
 
     def claim(self) -> None:

@@ -165,25 +165,29 @@ def standings(report: dict[str, Any]) -> str:
 
 def _deals_part(digest: Digest, sidecar: str | None) -> str:
     held = len(digest.embedded())
-    if sidecar is None or held >= digest.count:
+    load = ""
+    if held >= digest.count:
         note = (
             "The deal is in this page."
             if digest.count == 1
             else f"All {counted(digest.count, 'deal', spec=',')} are in this page."
         )
-        load = ""
     else:
         note = (
             f"This page holds the first {counted(len(digest.first), 'deal', spec=',')} "
-            f"and the {counted(held - len(digest.first), 'largest swing')} after them; "
-            f"the file "
-            f"<code>{esc(sidecar)}</code>, written next to it, holds all "
-            f"{digest.count:,}: load it to browse every deal."
+            f"and the {counted(held - len(digest.first), 'largest swing')} after them"
         )
-        load = (
-            "<p><label>Deals file: <input type='file' id='deals-file' "
-            "accept='.jsonl'></label> <span id='deals-status'></span></p>"
-        )
+        if sidecar is None:  # (html_report with embed, a page to /dev/stdout)
+            note += f", of {counted(digest.count, 'deal', spec=',')}."
+        else:
+            note += (
+                f"; the file <code>{esc(sidecar)}</code>, written next to it, holds "
+                f"all {digest.count:,}: load it to browse every deal."
+            )
+            load = (
+                "<p><label>Deals file: <input type='file' id='deals-file' "
+                "accept='.jsonl'></label> <span id='deals-status'></span></p>"
+            )
     return (
         f"<h2>Deals ({digest.count:,})</h2><p id='deals-note'>{note}</p>{load}"
         f"<p id='swings'>Largest swings: </p>"

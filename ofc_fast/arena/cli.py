@@ -25,7 +25,7 @@ from ..table import check_seed
 from ._games import resolve_arena_rules
 from ._host_checks import MAX_DEADLINE_MS
 from ._signals import sigterm_as_sigint
-from ._stats import counted
+from ._stats import counted, printable
 
 __all__ = ["add_commands"]
 
@@ -249,14 +249,14 @@ def _print_deals(path: str, deal: int | None) -> int:
             continue
         g = d.game
         print(
-            f"hand {d.record['hand_no']} ({d.record['game_id']}), points "
+            f"hand {d.record['hand_no']} ({printable(d.record['game_id'])}), points "
             f"{d.record['points']}"
         )
         for s, b in enumerate(g.boards):
             fl = f" FL{g.fantasyland[s]}" if g.fantasyland[s] else ""
             foul = " FOUL" if g.result().fouls[s] else ""
             rows = " / ".join(cards_str(sorted(r, reverse=True)) for r in b.rows)
-            print(f"  seat {s} {d.record['seats'][s]}{fl}: {rows}{foul}")
+            print(f"  seat {s} {printable(d.record['seats'][s])}{fl}: {rows}{foul}")
         shown += 1
     return shown
 

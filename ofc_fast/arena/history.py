@@ -105,12 +105,16 @@ def check_record(record: object) -> dict[str, Any]:
     """
     if not isinstance(record, dict) or not _is_text(record.get("format"), FORMAT):
         whole = isinstance(record, dict) and isinstance(record.get("deals"), list)
+        report = isinstance(record, dict) and {"schema_version", "bots"} <= set(record)
         raise HistoryError(
             f"not an {FORMAT} line"
             + (  # ofc-fast play --history PATH.json: one document, Game.replay() input
                 "; this is a whole JSON history (ofc-fast play --history PATH.json): "
                 "write it as JSON lines with a PATH ending in .jsonl"
                 if whole
+                else "; this is a match report (ofc-fast arena --json), not a hand "
+                "history (--history)"
+                if report
                 else ""
             ),
             "format",
@@ -209,7 +213,14 @@ def _deals(f: IO[str] | IO[bytes], where: str) -> Iterator[ImportedDeal]:
         try:
             deal = import_deal(_parse(text), i, previous=deal)
         except HistoryError as exc:
-            raise HistoryError(f"{where}line {i}: {exc}", exc.field) from None
+            document = i == 1 and text.strip() in ("{", b"{")  # (JSON with an indent)
+            hint = (
+                "; a JSON document over several lines, a match report (ofc-fast arena "
+                "--json)? A hand history (--history) holds one deal a line"
+                if document
+                else ""
+            )
+            raise HistoryError(f"{where}line {i}: {exc}{hint}", exc.field) from None
         yield deal
 
 

@@ -27,15 +27,16 @@ import contextlib
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ArenaError, quote
-from ..files import temporary_path, written_in_place
+from ..files import atomic_text, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
-from ._stats import counted
+from ._stats import counted, printable
 from .history import ImportedDeal, import_deal, read_histories
 from .report import check_report, read_report
 
@@ -123,10 +124,13 @@ def write_html_report(
 ) -> Path | None:
     r"""Read a report and its history file (one deal at a time, every deal replayed)
     and write the page to ``output`` (ArenaError naming both files when the history
-    does not hold the report's hand count and points per bot); when the history has
+    seats a bot the report does not name, or does not hold its hand count and points
+    per bot); when the history has
     more deals than the page holds (the first ``embed`` and the largest swings), also
-    the deals file :func:`sidecar_path` (returned; None when not written).  Both
-    files are written whole or not at all (a temporary file, then a rename).
+    the deals file :func:`sidecar_path` (returned; None when not written, as for a
+    page written in place: ``/dev/stdout``, a FIFO).  Both files are written whole
+    or not at all (:func:`~ofc_fast.files.atomic_text`: a symbolic link stays one,
+    a replaced file keeps its permissions).
 
     >>> import json, os, tempfile
     >>> from ofc_fast.arena import Arena, parse_bot_spec
@@ -154,28 +158,40 @@ def write_html_report(
                 f"elsewhere"
             )
     report = read_report(report_path)
-    with _temporary(side) as (tmp_side, f):
-        digest = _digest(report, read_histories(history_path), embed, f)
-        f.close()
-        mismatch = _mismatch(report, digest)
+    strangers: list[str] = []
+    with _scratch(out, side) as body:
+        deals = _seated(report, read_histories(history_path), strangers)
+        digest = _digest(report, deals, embed, body)
+        mismatch = _mismatch(report, digest) or (strangers[0] if strangers else None)
         if mismatch:
             raise ArenaError(
                 f"{history_path} is not the history of {report_path}: {mismatch}"
             )
-        wanted = len(digest.embedded()) < digest.count
+        wanted = body is not None and len(digest.embedded()) < digest.count
         text = page(report, digest, side.name if wanted else None)
-        with _temporary(out) as (tmp_out, g):
-            g.write(text)
-            g.close()
-            if wanted:
-                with _temporary(side) as (tmp_final, h):
-                    h.write(json.dumps(digest.header(), separators=(",", ":")) + "\n")
-                    with open(tmp_side, encoding="utf-8") as body:
-                        shutil.copyfileobj(body, h)
-                    h.close()
-                    os.replace(tmp_final, side)
-            os.replace(tmp_out, out)
+        with _writing(out), atomic_text(out) as f:
+            f.write(text)
+            if body is not None and wanted:
+                with _writing(side), atomic_text(side) as g:
+                    g.write(json.dumps(digest.header(), separators=(",", ":")) + "\n")
+                    body.seek(0)
+                    shutil.copyfileobj(body, g)
     return side if wanted else None
+
+
+def _seated(
+    report: dict[str, Any], deals: Iterable[ImportedDeal], strangers: list[str]
+) -> Iterator[ImportedDeal]:
+    """``deals``; the first that seats a bot ``report`` does not name is said in
+    ``strangers`` (a mismatch :func:`_mismatch` may not see: tied deals)."""
+    names = {b["name"] for b in report["bots"]}
+    for i, d in enumerate(deals, 1):
+        stranger = next((s for s in d.record["seats"] if s not in names), None)
+        if stranger is not None and not strangers:
+            strangers.append(
+                f"its deal {i} seats {quote(stranger)}, a bot the report does not name"
+            )
+        yield d
 
 
 def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
@@ -189,32 +205,34 @@ def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
     for bot in report["bots"]:
         points = digest.totals.totals[bot["name"]]
         if points != bot["points"]:
-            return f"{bot['name']} has {points} points in it, {bot['points']} in the report"
+            return (
+                f"{printable(bot['name'])} has {points} points in it, {bot['points']} in "
+                "the report"
+            )
     return None
 
 
 @contextlib.contextmanager
-def _temporary(target: Path) -> Any:
-    """A new text file next to ``target`` (its path, the open file; the umask's
-    permissions), removed on the way out unless it was renamed.  A target
-    :func:`~ofc_fast.files.written_in_place` is itself that file (its rename onto itself does
-    nothing)."""
-    if written_in_place(target):
-        try:
-            f = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise ArenaError(f"cannot write {target}: {exc.strerror}") from None
-        with f:
-            yield target, f
+def _scratch(out: Path, side: Path) -> Iterator[IO[str] | None]:
+    """Where the deals file's lines go as the history is read (its header, which
+    comes first, is known at the end): a temporary file with no name in the deals
+    file's folder, gone however the block ends (an OSError in the block, a full disk:
+    an ArenaError naming the page); None for a page
+    :func:`~ofc_fast.files.written_in_place` (a device, a FIFO, ``/dev/stdout``: no
+    deals file next to it)."""
+    if written_in_place(out):
+        yield None
         return
-    name = temporary_path(target)
+    folder = os.path.dirname(os.path.realpath(side))
+    with _writing(out), tempfile.TemporaryFile("w+", encoding="utf-8", dir=folder) as f:
+        yield f
+
+
+@contextlib.contextmanager
+def _writing(target: Path) -> Iterator[None]:
+    """An OSError writing ``target`` inside (its folder missing, a full disk) is an
+    ArenaError naming it."""
     try:
-        f = open(name, "x", encoding="utf-8")  # noqa: SIM115 - closed below
+        yield
     except OSError as exc:
         raise ArenaError(f"cannot write {target}: {exc.strerror}") from None
-    try:
-        with f:
-            yield name, f
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(name)

@@ -16,7 +16,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArenaError
 from ._schema import parse, problem
-from ._stats import int_half_width, latency_summary, mean, t_half_width
+from ._stats import int_half_width, latency_summary
+from .history import FORMAT as HISTORY_FORMAT
 
 if TYPE_CHECKING:
     from ._host import Arena, BotRecord
@@ -93,22 +94,39 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
 
 def _report_of(data: bytes, path: str) -> dict[str, Any]:
     if len(data) > MAX_REPORT_BYTES:
-        raise ArenaError(f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report")
+        raise ArenaError(
+            f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report{_history(data)}"
+        )
     try:
         return check_report(parse(data, ArenaError))
     except ArenaError as exc:
-        raise ArenaError(f"{path}: {exc}") from None
+        raise ArenaError(f"{path}: {exc}{_history(data)}") from None
+
+
+def _history(data: bytes) -> str:
+    """What to add to the error of a file that is no report when it is a hand
+    history (its first line a deal's): ``ofc-fast report``'s two files swapped."""
+    try:
+        first = parse(data.split(b"\n", 1)[0], ArenaError)
+    except ArenaError:
+        return ""
+    if isinstance(first, dict) and first.get("format") == HISTORY_FORMAT:
+        return (
+            ": it is a hand history (ofc-fast arena --history); the report (--json) "
+            "comes first"
+        )
+    return ""
 
 
 def _bot_entry(rec: BotRecord) -> dict[str, Any]:
-    pts = [float(x) for x in rec.points]
+    n = len(rec.points)  # (its sums kept as they came: no pass over a long match's)
     return {
         "name": rec.name,
         "kind": rec.spec.label,
-        "points": sum(rec.points),
-        "points_per_hand_mean": mean(pts),
-        "points_per_hand_ci95": t_half_width(pts),
-        "hands": len(rec.points),
+        "points": rec.points_total,
+        "points_per_hand_mean": rec.points_total / n if n else None,
+        "points_per_hand_ci95": int_half_width(n, rec.points_total, rec.points_squares),
+        "hands": n,
         "fouls": rec.fouls,
         "fantasylands": rec.fantasylands,
         "scoops": rec.scoops,
@@ -125,32 +143,26 @@ def duplicate_summary(arena: Arena) -> dict[str, Any]:
     """Per deck, each bot's points summed over the seat rotations; the mean per deck
     with its interval, and for each pair of bots the mean paired difference per deck
     with its interval (the variance reduction of duplicate play)."""
-    n = len(arena.records)
-    per_deck, rotations = arena.deck_points, arena.deck_rotations
-    decks = [per_deck[k] for k in sorted(per_deck) if rotations[k] == arena.players]
-    bots = []
-    for b, name in enumerate(arena.names):
-        xs = [float(row[b]) for row in decks]
-        bots.append(
-            {
-                "name": name,
-                "points_per_deck_mean": mean(xs),
-                "points_per_deck_ci95": t_half_width(xs),
-            }
-        )
-    pairs = []
-    for a in range(n):
-        for b in range(a + 1, n):
-            diffs = [float(row[a] - row[b]) for row in decks]
-            pairs.append(
-                {
-                    "a": arena.names[a],
-                    "b": arena.names[b],
-                    "difference_per_deck_mean": mean(diffs),
-                    "difference_per_deck_ci95": t_half_width(diffs),
-                }
-            )
-    return {"decks": len(decks), "rotations": arena.players, "bots": bots, "pairs": pairs}
+    sums = arena.deck_sums  # (the finished decks: all their rotations played)
+    n = sums.count
+    bots = [
+        {
+            "name": name,
+            "points_per_deck_mean": sums.totals[b] / n if n else None,
+            "points_per_deck_ci95": int_half_width(n, sums.totals[b], sums.squares[b]),
+        }
+        for b, name in enumerate(arena.names)
+    ]
+    pairs = [
+        {
+            "a": arena.names[a],
+            "b": arena.names[b],
+            "difference_per_deck_mean": total / n if n else None,
+            "difference_per_deck_ci95": int_half_width(n, total, squares),
+        }
+        for (a, b), (total, squares) in sums.pairs.items()
+    ]
+    return {"decks": n, "rotations": arena.players, "bots": bots, "pairs": pairs}
 
 
 def match_report(arena: Arena) -> dict[str, Any]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import os
 import re
@@ -28,11 +27,11 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
-from ..files import atomic_file, atomic_write, check_writable
+from ..files import atomic_text, atomic_write, check_writable
 from ..table import check_stacks
 
 __all__ = [
@@ -463,25 +462,6 @@ class SpooledList:
     def __exit__(self, *exc: object) -> None:
         """The temporary file dropped however the block ends (a match that raised)."""
         self.close()
-
-
-@contextlib.contextmanager
-def atomic_text(path: str) -> Iterator[TextIO]:
-    """:func:`ofc_fast.files.atomic_file` as a UTF-8 text file: an output written bit
-    by bit (``--json``, ``play --history``), renamed over ``path`` when the block
-    ends, or dropped on an error (``path`` as it was).
-
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     with atomic_text(os.path.join(folder, "out.json")) as f:
-    ...         _ = f.write("{}")
-    ...     print(open(os.path.join(folder, "out.json")).read(), os.listdir(folder))
-    {} ['out.json']
-    """
-    with atomic_file(path) as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8")
-        yield text
-        text.detach()  # (flushed into the file, which atomic_file renames)
 
 
 def emit_json(
