@@ -1221,6 +1221,16 @@ def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
     assert Game.replay(g.history()) == g
 
 
+def _settled(rule_set: rules.RuleSet, stacks: Any) -> tuple[Game, Any]:
+    """A 2-seat deal of ``rule_set`` played out at random, and the reference its result
+    must give: settle() of its boards."""
+    g = Game(rule_set, 2, seed=3, stacks=stacks)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    return g, settle(g.boards, rule_set, button=g.button, stacks=stacks)
+
+
 @pytest.mark.parametrize("stacks", [None, (30, 5)])
 def test_a_result_pickles_and_deep_copies(stacks: Any) -> None:
     """A GameResult (a frozen dataclass, handed to callers, kept in lists, sent back
@@ -1230,16 +1240,30 @@ def test_a_result_pickles_and_deep_copies(stacks: Any) -> None:
     import copy
     import pickle
 
-    g = Game(rules.PINEAPPLE, 2, seed=3, stacks=stacks)
-    rng = random.Random(1)
-    while not g.is_over:
-        g.play(g.random_move(rng))
-    want = settle(g.boards, rules.PINEAPPLE, button=g.button, stacks=stacks)
+    g, want = _settled(rules.PINEAPPLE, stacks)
     r = g.result()
     for c in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
         assert c == r and c.settlement == want and c.to_dict() == r.to_dict()
         c.net[0] += 1
         assert g.result().net == want.net
+
+
+@pytest.mark.parametrize("stacks", [None, (30, 5)])
+def test_a_result_converts_with_dataclasses_asdict_and_astuple(stacks: Any) -> None:
+    """``dataclasses.asdict(g.result())`` and ``astuple`` (the standard way to turn a
+    dataclass into plain data, e.g. for a replay buffer) raised TypeError ("cannot
+    pickle '_cffi_backend.__CDataOwn' object"): they deep-copy every field, and the
+    engine's output was cffi data.  The reference: settle() of the same boards."""
+    import dataclasses
+
+    g, want = _settled(rules.OFC, stacks)
+    r = g.result()
+    d = dataclasses.asdict(r)
+    assert d["net"] == want.net and d["boards"] == g.boards and d["button"] == g.button
+    assert dataclasses.astuple(r)[0] == want.net
+    d["net"][0] += 1
+    assert r.net == want.net and r.settlement == want  # its copies, its settlement
+    assert g.result().settlement == want
 
 
 def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:

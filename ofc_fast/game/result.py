@@ -63,7 +63,8 @@ class GameResult:
     @cached_property
     def settlement(self) -> Settlement:
         """The full settlement: nets, itemised transfers, the scored pairs, stacks."""
-        return settlement_of(self._raw.settlement, self._rules, len(self.net), self._stacks)
+        out = self._raw.c.settlement
+        return settlement_of(out, self._rules, len(self.net), self._stacks)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickling and ``copy.deepcopy``: the fields with the settlement read, without
@@ -98,6 +99,21 @@ class GameResult:
             d["declared"] = {str(k): v for k, v in self.declared.items()}
         d["items"] = [item.to_dict() for item in self.settlement.items]
         return d
+
+
+class EngineOutput:
+    """The engine's ``ofc_game_result`` of a deal (``c``), which the settlement is read
+    from: shared, read-only, by the game's result and its copies, so that
+    ``copy.deepcopy`` of it is itself (C data does not copy): ``dataclasses.asdict``
+    and ``astuple`` of a result deep-copy every field."""
+
+    __slots__ = ("c",)
+
+    def __init__(self, c: Any) -> None:
+        self.c = c
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EngineOutput:
+        return self
 
 
 def _result(fields: dict[str, Any]) -> GameResult:
@@ -160,7 +176,7 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
             "in_fantasyland": game.fantasyland,
             "surrendered": surrendered,
             "declared": declared,
-            "_raw": out,
+            "_raw": EngineOutput(out),
             "_rules": game.rules,
             "_stacks": list(game.stacks) if game.stacks is not None else None,
         }
