@@ -913,6 +913,35 @@ def test_an_edited_pickle_of_a_move_is_refused(fields: tuple[Any, ...]) -> None:
     assert pickle.loads(pickle.dumps(good)).cards == good.cards
 
 
+def test_a_move_comes_back_from_the_json_of_its_items() -> None:
+    """A Move is a tuple, so ``json.dumps(move)`` (or of ``g.moves``, or of a record
+    holding moves) writes its items as lists; ``Move(json.loads(...))`` was a MoveError
+    ("a pickled Move holds no move's fields"), where the tuple of the same items is the
+    move.  The reference: each move's own cards, rows, declaration and surrender."""
+    g = Game(rules.HAWAIIAN_GARDENS, 2, seed=1)
+    g.play(Move(surrender=True))
+    h = Game(rules.PINEAPPLE, 2, seed=3)
+    for _ in range(3):
+        h.play(h.random_move(random.Random(1)))
+    for move in (*g.moves, *h.moves, Move(declare="dragon")):
+        items = json.loads(json.dumps(move))
+        assert type(items) is list and type(items[0]) is list
+        back = Move(items)
+        assert type(back) is Move and back == move and back.cards == move.cards
+        assert (back.destinations, back.declare, back.surrender) == (
+            move.destinations,
+            move.declare,
+            move.surrender,
+        )
+        assert type(back.cards) is tuple and hash(back) == hash(move)
+    again = Game(rules.PINEAPPLE, 2, seed=3)
+    for items in json.loads(json.dumps(h.moves)):
+        again.play(Move(items))
+    assert again == h
+    with pytest.raises(MoveError, match="no move's fields"):
+        Move([[52], [0], None, False])
+
+
 def _state_offset(field: str) -> int:
     from ofc_fast._native import ffi
 
