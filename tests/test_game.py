@@ -1295,6 +1295,31 @@ def test_a_result_converts_with_dataclasses_asdict_and_astuple(stacks: Any) -> N
     assert g.result().settlement == want
 
 
+@pytest.mark.parametrize("stacks", [None, (30, 5)])
+def test_a_copied_result_reads_its_settlement_after_dataclasses_replace(
+    stacks: Any,
+) -> None:
+    """``dataclasses.replace()`` of a pickled or deep-copied GameResult (one sent back
+    from a worker process, say) gave a result whose ``settlement`` and ``to_dict()``
+    raised AttributeError ('NoneType' object has no attribute 'settlement'): the copy
+    dropped the engine's output the settlement is read from.  The reference: settle()
+    of the same boards."""
+    import copy
+    import dataclasses
+    import pickle
+
+    g, want = _settled(rules.PINEAPPLE, stacks)
+    r = g.result()
+    for c in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        for again in (
+            dataclasses.replace(c, button=c.button),
+            pickle.loads(pickle.dumps(c)),
+        ):
+            assert again.settlement == want and again.to_dict() == r.to_dict()
+            again.settlement.net[0] += 1  # its own settlement
+        assert c.settlement == want and g.result().settlement == want
+
+
 def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:
     """Game.play(move, seat=np.int64(1)) was a MoveError ("seat must be a seat number
     (an int)") though observation(), discards() and the table checks take a NumPy
