@@ -913,6 +913,35 @@ def test_an_edited_pickle_of_a_move_is_refused(fields: tuple[Any, ...]) -> None:
     assert pickle.loads(pickle.dumps(good)).cards == good.cards
 
 
+def test_a_move_comes_back_from_the_json_of_its_items() -> None:
+    """A Move is a tuple, so ``json.dumps(move)`` (or of ``g.moves``, or of a record
+    holding moves) writes its items as lists; ``Move(json.loads(...))`` was a MoveError
+    ("a pickled Move holds no move's fields"), where the tuple of the same items is the
+    move.  The reference: each move's own cards, rows, declaration and surrender."""
+    g = Game(rules.HAWAIIAN_GARDENS, 2, seed=1)
+    g.play(Move(surrender=True))
+    h = Game(rules.PINEAPPLE, 2, seed=3)
+    for _ in range(3):
+        h.play(h.random_move(random.Random(1)))
+    for move in (*g.moves, *h.moves, Move(declare="dragon")):
+        items = json.loads(json.dumps(move))
+        assert type(items) is list and type(items[0]) is list
+        back = Move(items)
+        assert type(back) is Move and back == move and back.cards == move.cards
+        assert (back.destinations, back.declare, back.surrender) == (
+            move.destinations,
+            move.declare,
+            move.surrender,
+        )
+        assert type(back.cards) is tuple and hash(back) == hash(move)
+    again = Game(rules.PINEAPPLE, 2, seed=3)
+    for items in json.loads(json.dumps(h.moves)):
+        again.play(Move(items))
+    assert again == h
+    with pytest.raises(MoveError, match="no move's fields"):
+        Move([[52], [0], None, False])
+
+
 def _state_offset(field: str) -> int:
     from ofc_fast._native import ffi
 
@@ -1221,6 +1250,16 @@ def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
     assert Game.replay(g.history()) == g
 
 
+def _settled(rule_set: rules.RuleSet, stacks: Any) -> tuple[Game, Any]:
+    """A 2-seat deal of ``rule_set`` played out at random, and the reference its result
+    must give: settle() of its boards."""
+    g = Game(rule_set, 2, seed=3, stacks=stacks)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    return g, settle(g.boards, rule_set, button=g.button, stacks=stacks)
+
+
 @pytest.mark.parametrize("stacks", [None, (30, 5)])
 def test_a_result_pickles_and_deep_copies(stacks: Any) -> None:
     """A GameResult (a frozen dataclass, handed to callers, kept in lists, sent back
@@ -1230,16 +1269,55 @@ def test_a_result_pickles_and_deep_copies(stacks: Any) -> None:
     import copy
     import pickle
 
-    g = Game(rules.PINEAPPLE, 2, seed=3, stacks=stacks)
-    rng = random.Random(1)
-    while not g.is_over:
-        g.play(g.random_move(rng))
-    want = settle(g.boards, rules.PINEAPPLE, button=g.button, stacks=stacks)
+    g, want = _settled(rules.PINEAPPLE, stacks)
     r = g.result()
     for c in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
         assert c == r and c.settlement == want and c.to_dict() == r.to_dict()
         c.net[0] += 1
         assert g.result().net == want.net
+
+
+@pytest.mark.parametrize("stacks", [None, (30, 5)])
+def test_a_result_converts_with_dataclasses_asdict_and_astuple(stacks: Any) -> None:
+    """``dataclasses.asdict(g.result())`` and ``astuple`` (the standard way to turn a
+    dataclass into plain data, e.g. for a replay buffer) raised TypeError ("cannot
+    pickle '_cffi_backend.__CDataOwn' object"): they deep-copy every field, and the
+    engine's output was cffi data.  The reference: settle() of the same boards."""
+    import dataclasses
+
+    g, want = _settled(rules.OFC, stacks)
+    r = g.result()
+    d = dataclasses.asdict(r)
+    assert d["net"] == want.net and d["boards"] == g.boards and d["button"] == g.button
+    assert dataclasses.astuple(r)[0] == want.net
+    d["net"][0] += 1
+    assert r.net == want.net and r.settlement == want  # its copies, its settlement
+    assert g.result().settlement == want
+
+
+@pytest.mark.parametrize("stacks", [None, (30, 5)])
+def test_a_copied_result_reads_its_settlement_after_dataclasses_replace(
+    stacks: Any,
+) -> None:
+    """``dataclasses.replace()`` of a pickled or deep-copied GameResult (one sent back
+    from a worker process, say) gave a result whose ``settlement`` and ``to_dict()``
+    raised AttributeError ('NoneType' object has no attribute 'settlement'): the copy
+    dropped the engine's output the settlement is read from.  The reference: settle()
+    of the same boards."""
+    import copy
+    import dataclasses
+    import pickle
+
+    g, want = _settled(rules.PINEAPPLE, stacks)
+    r = g.result()
+    for c in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        for again in (
+            dataclasses.replace(c, button=c.button),
+            pickle.loads(pickle.dumps(c)),
+        ):
+            assert again.settlement == want and again.to_dict() == r.to_dict()
+            again.settlement.net[0] += 1  # its own settlement
+        assert c.settlement == want and g.result().settlement == want
 
 
 def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:

@@ -281,3 +281,33 @@ def test_moves_for_actions_refuses_garbage_ids(bad: list[object]) -> None:
     assert len(moves_for_actions([1, 2, 3], 1, [0, 26])) == 2
     with pytest.raises(MoveError):
         moves_for_actions([1, 2, 3], 1, bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("players", 9),
+        ("players", 2.0),
+        ("button", 5),
+        ("button", True),
+        ("seed", -1),
+        ("seed", "3"),
+        ("stacks", [1, -1]),
+        ("stacks", "ab"),
+        ("fantasyland", [20, 0]),
+        ("fantasyland", [0]),
+    ],
+)
+def test_replay_names_the_table_field_it_refuses(key: str, value: object) -> None:
+    """A history whose button, seed, stacks or Fantasyland counts no table takes was
+    refused with ``field == "players"`` whatever the field: HistoryError.field names
+    the field at fault (as it does for the deck, the version and the result)."""
+    assert refused(finished(seed=4).history(), {key: value}).field == key
+
+
+def test_replay_names_the_deck_a_deck_game_cannot_deal() -> None:
+    """A deck-dealt game's history (no seed) with a deck that is not the 52 cards:
+    the field is ``deck``, not ``players``."""
+    h = finished(seed=4).history()
+    h["seed"], h["deck"] = None, [0] * 52
+    assert refused(h, {}).field == "deck"

@@ -19,18 +19,21 @@ ofc_fast.errors.HistoryError: result.net: the history records [5, -5], the repla
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import GameError, HistoryError, MoveError, OfcError, quote
 from ..rules import RuleSet
-from ._engine import deck_of_seed, resolve_rules
+from ..table import check_fantasyland, check_players, check_seat, check_seed, check_stacks
+from ._engine import deck_cards, deck_of_seed, resolve_rules
 from .moves import Move
 
 if TYPE_CHECKING:
     from .state import Game
 
 __all__ = ["HISTORY_VERSION", "replay"]
+
+_T = TypeVar("_T")
 
 HISTORY_VERSION = 2
 """Version 2: decks come from the C engine's generator (``ofc_deck_from_seed``)."""
@@ -120,20 +123,29 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
     seed, deck = history.get("seed"), history.get("deck")
     if seed is None and deck is None:
         raise HistoryError("the history has neither a seed nor a deck", "seed")
-    try:
-        g = cls(
-            rules,
-            history["players"],
-            seed=seed,
-            button=history.get("button", 0),
-            fantasyland=history.get("fantasyland"),
-            stacks=history.get("stacks"),
-            deck=deck if seed is None else None,
-        )
-    except GameError as exc:
-        raise HistoryError(
-            f"the history's table cannot be set up: {exc}", "players"
-        ) from None
+    players = _table_field("players", check_players, history["players"], rules)
+    button, stacks = history.get("button", 0), history.get("stacks")
+    fantasyland = history.get("fantasyland")
+    _table_field("button", check_seat, button, players)
+    _table_field("stacks", check_stacks, stacks, players)
+    # with no counts, a table one deck cannot deal is the seat count's fault
+    fl_key = "players" if fantasyland is None else "fantasyland"
+    _table_field(fl_key, check_fantasyland, fantasyland, players, rules)
+    if seed is None:
+        _table_field("deck", deck_cards, deck)
+    else:
+        _table_field("seed", check_seed, seed)
+    g = _table_field(
+        "players",  # (each field passed: what the engine refuses is the table's)
+        cls,
+        rules,
+        players,
+        seed=seed,
+        button=button,
+        fantasyland=fantasyland,
+        stacks=stacks,
+        deck=deck if seed is None else None,
+    )
     if deck is not None and seed is not None and not _same_deck(deck, deck_of_seed(seed)):
         raise HistoryError(
             f"deck: seed {seed} deals another deck than the one recorded", "deck"
@@ -150,6 +162,15 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
     if recorded is not None:
         _check_result(g, recorded)
     return g
+
+
+def _table_field(key: str, check: Callable[..., _T], *args: Any, **kw: Any) -> _T:
+    """``check(*args, **kw)``: a table field of the history checked as :class:`Game`
+    checks it (the same function), else HistoryError naming ``key``."""
+    try:
+        return check(*args, **kw)
+    except GameError as exc:
+        raise HistoryError(f"the history's table cannot be set up: {exc}", key) from None
 
 
 def _same(recorded: object, actual: object) -> bool:

@@ -407,10 +407,10 @@ class Move(tuple):  # type: ignore[type-arg]
     def _of_state(
         cards: tuple[int, ...], dests: tuple[int, ...], declare: str | None, surrender: bool
     ) -> Move:
-        """An unpickled move, or one from its items: fields checked (else MoveError)."""
+        """An unpickled move, or one from its items (as JSON gives them: lists too)."""
         if not (
-            type(cards) is tuple
-            and type(dests) is tuple
+            type(cards) in (tuple, list)
+            and type(dests) in (tuple, list)
             and len(cards) == len(dests)
             and all(type(c) is int and 0 <= c < 52 for c in cards)
             and all(type(d) is int and 0 <= d <= DISCARD for d in dests)
@@ -418,7 +418,7 @@ class Move(tuple):  # type: ignore[type-arg]
             and type(surrender) is bool
         ):
             raise MoveError("a pickled Move holds no move's fields", "bad_move")
-        return tuple.__new__(Move, (cards, dests, declare, surrender))
+        return tuple.__new__(Move, (tuple(cards), tuple(dests), declare, surrender))
 
     # -- plain data
     def to_dict(self) -> dict[str, Any]:

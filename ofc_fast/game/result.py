@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -63,14 +64,15 @@ class GameResult:
     @cached_property
     def settlement(self) -> Settlement:
         """The full settlement: nets, itemised transfers, the scored pairs, stacks."""
-        return settlement_of(self._raw.settlement, self._rules, len(self.net), self._stacks)
+        return self._raw.read(self)  # type: ignore[no-any-return]
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickling and ``copy.deepcopy``: the fields with the settlement read, without
-        the engine's output it is read from (C data, which does not pickle)."""
+        """Pickling and ``copy.deepcopy``: the fields with the settlement read, which
+        stands in for the engine's output it is read from (C data, which does not
+        pickle), also in a ``dataclasses.replace`` of the copy."""
         state = self.__dict__.copy()
         state["settlement"] = self.settlement
-        state["_raw"] = None
+        state["_raw"] = EngineOutput(None, self.settlement)
         return state
 
     def summary(self) -> dict[str, Any]:
@@ -98,6 +100,33 @@ class GameResult:
             d["declared"] = {str(k): v for k, v in self.declared.items()}
         d["items"] = [item.to_dict() for item in self.settlement.items]
         return d
+
+
+class EngineOutput:
+    """Where a result reads its settlement: the engine's ``ofc_game_result`` of the deal
+    (``c``), shared read-only by the game's result and its copies, or, in a pickled
+    result's copy, the settlement read from it (``settled``).  ``copy.deepcopy`` of it
+    is itself (C data does not copy): ``dataclasses.asdict`` and ``astuple`` of a result
+    deep-copy every field."""
+
+    __slots__ = ("c", "settled")
+
+    def __init__(self, c: Any, settled: Settlement | None = None) -> None:
+        self.c = c
+        self.settled = settled
+
+    def read(self, result: GameResult) -> Settlement:
+        """The settlement of ``result`` (one of its own: a copy of ``settled``)."""
+        if self.c is None:
+            return copy.deepcopy(self.settled)  # type: ignore[return-value]
+        n = len(result.net)
+        return settlement_of(self.c.settlement, result._rules, n, result._stacks)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EngineOutput:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (EngineOutput, (None, self.settled))
 
 
 def _result(fields: dict[str, Any]) -> GameResult:
@@ -160,7 +189,7 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
             "in_fantasyland": game.fantasyland,
             "surrendered": surrendered,
             "declared": declared,
-            "_raw": out,
+            "_raw": EngineOutput(out),
             "_rules": game.rules,
             "_stacks": list(game.stacks) if game.stacks is not None else None,
         }

@@ -628,7 +628,16 @@ class Game:
     def replay(cls, history: Mapping[str, Any]) -> Game:
         """A game in the state ``history`` (from :meth:`history`) describes: the same
         deck, seats and moves, replayed through :meth:`play`; HistoryError naming the
-        first field that does not agree with the replay."""
+        first field that does not agree with the replay (``field``), and MoveError for
+        a recorded move the deal does not take there (``"history move 3: ..."``).
+
+        >>> h = Game("pineapple", 2, seed=3).history()
+        >>> h["moves"] = [{"place": [["As", "front"]]}]
+        >>> Game.replay(h)
+        Traceback (most recent call last):
+        ...
+        ofc_fast.errors.MoveError: history move 0: ...
+        """
         from .history import replay
 
         return replay(cls, history)
