@@ -160,3 +160,15 @@ def test_a_search_bots_model_without_a_net_names_its_file(tmp_path: Path) -> Non
     with pytest.raises(ModelError, match=r"no net for boards of 7 cards") as info:
         advise(Game(rules.PINEAPPLE, 2, seed=3), samples=4, model=str(path))
     assert f"(file {str(path)!r})" in str(info.value)
+
+
+def test_an_unknown_bot_names_the_specs_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --bots nope`` listed the registered names alone, so the model spec
+    could not be found from the command line; the error and ``--help`` name it."""
+    with pytest.raises(BotError, match=r"known bots: .*value@PATH, search@PATH"):
+        make_bot("nope")
+    assert cli.main(["play", "--bots", "nope", "--hands", "1"]) == 2
+    assert "value@PATH" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    assert "search@PATH" in capsys.readouterr().out

@@ -133,8 +133,14 @@ def bot_names() -> tuple[str, ...]:
     return tuple(sorted(_FACTORIES))
 
 
+SPECS = "value@PATH, search@PATH (a model file), policy:PATH, module:attribute"
+"""The specs :func:`make_bot` takes besides registry names (:func:`is_bot_spec`)."""
+
+
 def _unknown(name: object) -> str:
-    return f"unknown bot {name!r}; known bots: {', '.join(bot_names())}"
+    return (
+        f"unknown bot {name!r}; known bots: {', '.join(bot_names())} (or a spec: {SPECS})"
+    )
 
 
 def model_spec(text: object) -> tuple[str, str] | None:
