@@ -86,7 +86,7 @@ def test_model_specs_in_make_bots_and_their_errors(model: Path, tmp_path: Path) 
         make_bots(f"search@{model}", 3, "pineapple", seed=1)
     with pytest.raises(BotError, match="give no model= setting"):
         make_bot(f"value@{model}", model="auto")
-    with pytest.raises(BotError, match="bad settings"):
+    with pytest.raises(BotError, match=r"bad settings \['samples'\]"):
         make_bot(f"value@{model}", samples=3)
     assert is_bot_spec(f"value@{model}") and is_bot_spec("Search@C:\\m.ofcvm")
     assert not is_bot_spec("value@") and not is_bot_spec("heuristic@x")

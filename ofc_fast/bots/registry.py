@@ -238,7 +238,7 @@ def _model_factory(spec: str, name: str, path: str) -> BotFactory:
                 f"bot {spec!r}: its model is the file {path!r}; give no model= setting "
                 f"(or make_bot({name!r}, model=...))"
             )
-        _check_call(spec, base, rules, seed, {**kw, "model": path})
+        _check_call(spec, base, rules, seed, kw)  # (the settings given: no model=)
         return base(rules=rules, seed=seed, model=path, **kw)
 
     return model_factory
