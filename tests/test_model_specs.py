@@ -172,3 +172,11 @@ def test_an_unknown_bot_names_the_specs_too(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         cli.main(["play", "--help"])
     assert "search@PATH" in capsys.readouterr().out
+
+
+def test_no_shipped_model_points_to_the_model_spec() -> None:
+    """``play --rules home.json --bots value`` (no model ships for those rules) said
+    to give a file to ``ValueBot(model=PATH)``, a Python call; it names the bot
+    spec ``value@PATH`` the command line takes."""
+    with pytest.raises(BotError, match=r"no value model ships for .*value@PATH"):
+        make_bot("value", rules.PINEAPPLE_27)
