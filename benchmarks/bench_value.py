@@ -48,7 +48,8 @@ from typing import Any
 
 from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
-from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
+from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot, make_bot
+from ofc_fast.bots.registry import model_spec
 from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.parallel.cli import check_workers
@@ -72,9 +73,9 @@ BOTS = (
 
 
 def _is_bot(name: str) -> bool:
-    """Whether ``name`` is one of :data:`BOTS` (``value@PATH``: any non-empty PATH)."""
-    kind, at, path = name.partition("@")
-    return (f"{kind}@PATH" in BOTS and bool(path)) if at else name in BOTS
+    """Whether ``name`` is one of :data:`BOTS` (``value@PATH``: the registry's spec,
+    :func:`~ofc_fast.bots.registry.model_spec`, any non-empty PATH)."""
+    return name in BOTS or model_spec(name) is not None
 
 
 def split_match(text: str) -> tuple[str, str] | None:
@@ -94,12 +95,12 @@ def split_match(text: str) -> tuple[str, str] | None:
 
 
 def make(name: str, seed: int, budget: float) -> Any:
-    """A bot by benchmark name."""
-    kind, at, path = name.partition("@")
-    if at and kind == "value":
-        return ValueBot(PRESET, seed, model=path)
-    if at and kind == "search":
-        return SearchBot(PRESET, seed, time_budget=budget, model=path)
+    """A bot by benchmark name (``value@PATH``, ``search@PATH``: the registry's spec,
+    made by :func:`~ofc_fast.bots.make_bot`)."""
+    spec = model_spec(name)
+    if spec is not None:
+        settings = {"time_budget": budget} if spec[0] == "search" else {}
+        return make_bot(name, PRESET, seed, **settings)
     if name == "value":
         return ValueBot(PRESET, seed)
     if name == "heuristic":

@@ -153,7 +153,7 @@ class UnknownBotError(BotError):
     >>> make_bot("genius")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, ...value
+    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, ...
     """
 
 

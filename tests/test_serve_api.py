@@ -966,6 +966,9 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ("/v1/evaluate", {"hands": [[1, 2]]}, 422, "hands[0]", "CardError"),
         ("/v1/games", {"players": 9}, 422, "players", None),
         ("/v1/games", {"bots": ["nobody"]}, 422, "bots[0]", None),
+        # a model file spec (make_bot's value@PATH) is no bot of the server's
+        ("/v1/games", {"bots": ["value@/etc/passwd"]}, 422, "bots[0]", None),
+        ("/v1/games", {"bots": ["random", "search@/etc/passwd"]}, 422, "bots[1]", None),
         ("/v1/arrange", {"cards": 7}, 400, "cards", None),
     ]
     for path, body, status, field, error in cases:

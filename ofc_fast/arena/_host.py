@@ -43,8 +43,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..bots import make_bot
-from ..bots.registry import check_table, is_bot_spec
+from ..bots import bot_names, make_bot
+from ..bots.registry import check_table, is_bot_spec, model_spec
 from ..cli.options import count_problem
 from ..errors import ArenaError, BotError, MoveError, flag, quote
 from ..game import Game, GameResult, Move, deal_seed
@@ -106,21 +106,37 @@ class BotSpec:
         return f"{self.kind}:{self.target}"
 
 
+def _is_model_spec(text: str, rest: str) -> bool:
+    """Whether ``text``, ``NAME@REST``, is a ``value@PATH`` / ``search@PATH`` spec
+    (:func:`~ofc_fast.bots.registry.model_spec`) rather than a seat's name: REST is
+    no bot of its own (``cmd:``, ``tcp:``, ``builtin:``, a spec or a registered
+    name; ``me@value@PATH`` names such a seat)."""
+    if model_spec(text) is None:
+        return False
+    kind = rest.partition(":")[0].strip().lower()
+    return kind not in ("builtin", "cmd", "tcp") and not (
+        is_bot_spec(rest) or rest.strip().lower() in bot_names()
+    )
+
+
 def parse_bot_spec(text: str) -> BotSpec:
-    """``"search"``, ``"me@cmd:python bot.py"``, ``"tcp:9000"`` ...
+    """``"search"``, ``"me@cmd:python bot.py"``, ``"tcp:9000"``, ``"value@m.ofcvm"``
+    ...
 
     >>> parse_bot_spec("me@cmd:python bot.py")
     BotSpec(kind='cmd', target='python bot.py', name='me')
+    >>> parse_bot_spec("search@models/home.ofcvm")
+    BotSpec(kind='builtin', target='search@models/home.ofcvm', name=None)
     """
     if not isinstance(text, str) or not text.strip():
         raise ArenaError("a --bot spec must be a non-empty string")
     name = None
     head, sep, rest = text.partition("@")
-    if sep and ":" not in head and head.strip():
+    if sep and ":" not in head and head.strip() and not _is_model_spec(text, rest):
         name, text = head.strip(), rest
     kind, sep, target = text.partition(":")
     if kind.strip().lower() not in ("builtin", "cmd", "tcp") and is_bot_spec(text):
-        # policy:PATH or module:attribute: made by make_bot
+        # value@PATH, policy:PATH or module:attribute: made by make_bot
         kind, sep, target = "builtin", ":", text
     if not sep:
         kind, target = "builtin", text

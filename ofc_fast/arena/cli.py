@@ -288,6 +288,7 @@ def add_commands(sub: Any) -> None:
     ('arena', ['random', 'search'])
     """
     from ..bots import bot_names
+    from ..bots.registry import SPECS
     from ._games import GAME_IDS
 
     b = sub.add_parser(
@@ -298,7 +299,9 @@ def add_commands(sub: Any) -> None:
         "--connect.",
     )
     b.add_argument(
-        "name", metavar="NAME", help=f"a registered bot: {', '.join(bot_names())}"
+        "name",
+        metavar="NAME",
+        help=f"a registered bot: {', '.join(bot_names())}; or a spec: {SPECS}",
     )
     b.add_argument(
         "--rules",

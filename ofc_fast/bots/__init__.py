@@ -11,7 +11,9 @@
 * :mod:`ofc_fast.bots.base`: the :class:`Bot` protocol and its conventions (``rules``,
   ``seed``, keyword settings, ``settings()``, optional ``reset(seed)``).
 * :mod:`ofc_fast.bots.registry`: bots by name (:func:`make_bot`, :func:`make_bots`,
-  :func:`register`, :func:`bot_names`), what ``ofc-fast play --bots`` reads.
+  :func:`register`, :func:`bot_names`) or spec (``value@PATH`` and ``search@PATH``: a
+  trained model file; ``policy:PATH``; ``module:attribute``), what ``ofc-fast play
+  --bots`` reads.
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.bots import make_bots

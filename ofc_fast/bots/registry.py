@@ -11,10 +11,15 @@ A factory is called as ``factory(rules=rules, seed=seed, **settings)`` and retur
 >>> bot.settings()["samples"]
 8
 
-Besides registry names, :func:`make_bot` takes two *specs*: ``policy:PATH`` (a saved
-policy, :func:`ofc_fast.bots.policy.policy_bot`) and ``module:attribute`` (your own bot
-class or factory by import path, or a module of the current folder, as ``python -m``
-finds it; called as a factory; an object with ``act`` is used as it is):
+Besides registry names, :func:`make_bot` takes three kinds of *specs*:
+``value@PATH`` and ``search@PATH`` (:class:`~ofc_fast.bots.ValueBot` or
+:class:`~ofc_fast.bots.SearchBot` playing by the model file at PATH, e.g. one trained
+by ``python -m ofc_fast.learned.train``: ``make_bot(name, model=PATH)``; the PATH is
+everything after the first ``@``, colons included; a bot's ``name`` stays ``"value"``
+or ``"search"``, its ``settings()`` naming the file), ``policy:PATH`` (a saved policy,
+:func:`ofc_fast.bots.policy.policy_bot`) and ``module:attribute`` (your own bot class
+or factory by import path, or a module of the current folder, as ``python -m`` finds
+it; called as a factory; an object with ``act`` is used as it is):
 
 >>> make_bot("ofc_fast.bots:RandomBot", seed=1).name
 'random'
@@ -57,6 +62,9 @@ _FACTORIES: dict[str, BotFactory] = {}
 BOTS: Mapping[str, BotFactory] = MappingProxyType(_FACTORIES)
 """Read-only view of the registry: factory by name."""
 
+MODEL_BOTS = ("search", "value")
+"""The registry names a ``NAME@PATH`` spec takes: bots with a ``model=`` file."""
+
 
 def bot_key(name: object) -> str:
     """The registry's key of a bot name (case and surrounding spaces aside), what
@@ -85,8 +93,8 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     key = bot_key(name)
     if is_bot_spec(key) or "," in key:  # make_bot, make_bots would never reach it
         raise BotError(
-            f"register({name!r}): a bot name has no ',' and is no 'module:attribute' "
-            "or 'policy:PATH' spec (make_bot would read it as one)"
+            f"register({name!r}): a bot name has no ',' and is no 'module:attribute', "
+            "'policy:PATH' or 'value@PATH' spec (make_bot would read it as one)"
         )
     if not callable(factory):
         raise BotError(f"register({name!r}): the factory must be callable, got {factory!r}")
@@ -125,19 +133,46 @@ def bot_names() -> tuple[str, ...]:
     return tuple(sorted(_FACTORIES))
 
 
+SPECS = "value@PATH, search@PATH (a model file), policy:PATH, module:attribute"
+"""The specs :func:`make_bot` takes besides registry names (:func:`is_bot_spec`)."""
+
+
 def _unknown(name: object) -> str:
-    return f"unknown bot {name!r}; known bots: {', '.join(bot_names())}"
+    return (
+        f"unknown bot {name!r}; known bots: {', '.join(bot_names())} (or a spec: {SPECS})"
+    )
+
+
+def model_spec(text: object) -> tuple[str, str] | None:
+    r"""The registry name and model path of a ``value@PATH`` or ``search@PATH`` spec
+    (:data:`MODEL_BOTS`; PATH: everything after the first ``@``, colons and commas
+    included, surrounding spaces aside), else None.
+
+    >>> model_spec(r"Search@C:\models\home.ofcvm")
+    ('search', 'C:\\models\\home.ofcvm')
+    >>> model_spec("value"), model_spec("value@ "), model_spec("me@cmd:bot")
+    (None, None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    head, at, path = text.partition("@")
+    name = head.strip().lower()
+    return (name, path.strip()) if at and name in MODEL_BOTS and path.strip() else None
 
 
 def is_bot_spec(text: object) -> bool:
-    """Whether ``text`` is a ``policy:PATH`` or ``module:attribute`` spec (rather than
-    a registry name).
+    """Whether ``text`` is a ``value@PATH``, ``search@PATH`` (:func:`model_spec`),
+    ``policy:PATH`` or ``module:attribute`` spec (rather than a registry name).
 
     >>> is_bot_spec("policy:run/policy.npz"), is_bot_spec("mypkg.bots:MyBot")
     (True, True)
-    >>> is_bot_spec("heuristic"), is_bot_spec("cmd:python bot.py")
-    (False, False)
+    >>> is_bot_spec("value@home.ofcvm"), is_bot_spec("heuristic")
+    (True, False)
+    >>> is_bot_spec("cmd:python bot.py")
+    False
     """
+    if model_spec(text) is not None:
+        return True
     if not isinstance(text, str) or ":" not in text:
         return False
     head, _, tail = text.strip().partition(":")
@@ -189,8 +224,31 @@ def _failed(spec: str, doing: str, exc: Exception) -> BotError:
     return BotError(f"bot {spec!r}: {type(exc).__name__} {doing}: {text}")
 
 
+def _model_factory(spec: str, name: str, path: str) -> BotFactory:
+    """The factory of a ``value@PATH`` / ``search@PATH`` spec: the registered bot
+    ``name`` with ``model=path`` (a model= setting of its own is refused)."""
+    found = _FACTORIES.get(name)
+    if found is None:  # (unregistered)
+        raise UnknownBotError(f"bot {spec!r}: {_unknown(name)}")
+    base = found
+
+    def model_factory(rules: Any = None, seed: Any = None, **kw: Any) -> Bot:
+        if "model" in kw:
+            raise BotError(
+                f"bot {spec!r}: its model is the file {path!r}; give no model= setting "
+                f"(or make_bot({name!r}, model=...))"
+            )
+        _check_call(spec, base, rules, seed, kw)  # (the settings given: no model=)
+        return base(rules=rules, seed=seed, model=path, **kw)
+
+    return model_factory
+
+
 def _from_spec(spec: str) -> BotFactory:
-    """The factory of a ``policy:PATH`` or ``module:attribute`` spec."""
+    """The factory of a ``value@PATH``, ``policy:PATH`` or ``module:attribute`` spec."""
+    model = model_spec(spec)
+    if model is not None:
+        return _model_factory(spec.strip(), *model)
     head, _, tail = spec.strip().partition(":")
     if head == "policy":
         from .policy import policy_bot
@@ -253,10 +311,14 @@ def make_bot(
     (keyword arguments of its class).
 
     A policy bot's name, ``"policy"``, with its ``path`` setting (what
-    ``bot.settings()`` gives) is the spec ``policy:PATH``.
+    ``bot.settings()`` gives) is the spec ``policy:PATH``; ``value@PATH`` is
+    ``make_bot("value", model=PATH)`` (its bot's name ``"value"``, its ``settings()``
+    naming the file: ``make_bot(bot.name, **bot.settings())`` makes it again).
 
     Raises UnknownBotError (listing the known names) for a name not registered and
-    BotError for settings the bot does not take or a spec that names no bot.
+    BotError for settings the bot does not take or a spec that names no bot (a
+    BotModelError naming the file for a ``value@PATH`` whose file is missing, damaged
+    or of other rules).
 
     >>> bot = make_bot("heuristic", "pineapple", seed=1, samples=8)
     >>> bot.name, bot.settings()["samples"]

@@ -156,5 +156,5 @@ def _no_model(rules: RuleSet, players: int | None = None) -> BotError:
     return BotError(
         f"value bot: no value model ships for {rules.name}{seats}; play another bot, "
         "or train a model (python -m ofc_fast.learned.train) and give its file to "
-        "the bot (ValueBot(model=PATH))"
+        "the bot (the bot name value@PATH, or ValueBot(model=PATH))"
     )

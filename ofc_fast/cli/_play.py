@@ -53,6 +53,7 @@ def seat_columns(fantasyland: str) -> list[str]:
 
 def run_play(args: argparse.Namespace) -> int:
     from ..bots import make_bots
+    from ..bots.registry import is_bot_spec
     from ..game import Match
 
     preset = load_rules(args.rules)
@@ -69,8 +70,9 @@ def run_play(args: argparse.Namespace) -> int:
             "--show: --json without PATH prints the JSON alone, no deal: write it to a "
             "file (--json PATH) or drop --show"
         )
-    names = [  # specs (policy:PATH, module:attribute) keep their case
-        n if ":" in n else n.lower() for n in split_list("--bots", args.bots, "bot name")
+    names = [  # specs (value@PATH, policy:PATH, module:attribute) keep their case
+        n if is_bot_spec(n) else n.lower()
+        for n in split_list("--bots", args.bots, "bot name")
     ]
     stacks = parse_stacks(args.stacks, players)
     check_match_stacks(stacks, "--stacks")

@@ -571,12 +571,14 @@ def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> No
     >>> p.parse_args(["--bots", "random,heuristic"]).bots, p.parse_args([]).bots
     ('random,heuristic', 'heuristic')
     """
+    from ..bots.registry import SPECS
+
     parser.add_argument(
         "--bots",
         default="heuristic",
         help="comma-separated bot per seat, or one for all"
         + (f": {', '.join(names)}" if names else "")
-        + " (default heuristic)",
+        + f"; or a spec: {SPECS} (default heuristic)",
     )
 
 

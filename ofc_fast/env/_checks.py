@@ -12,7 +12,7 @@ from ..errors import GameError, quote
 
 OPPONENTS = ("self", "random")
 """Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,
-and so does a bot spec (``policy:PATH``, ``module:attribute``)."""
+and so does a bot spec (``value@PATH``, ``policy:PATH``, ``module:attribute``)."""
 
 
 def check_finite(value: object, what: str) -> float:
@@ -33,15 +33,15 @@ def check_opponents(
     value: object, what: str = "opponents", modes: Sequence[str] = OPPONENTS, also: str = ""
 ) -> str:
     """The other seats' play: one of ``modes``, a registered bot's name or a bot spec
-    (``policy:PATH``, ``module:attribute``), else GameError naming ``what`` and the
+    (``value@PATH``, ``policy:PATH``, ``module:attribute``), else GameError naming ``what`` and the
     choices (and ``also``: what else the caller takes)."""
     from ..bots import bot_names
     from ..bots.registry import is_bot_spec
 
-    if is_bot_spec(value):  # policy:PATH or module:attribute (make_bot)
+    if is_bot_spec(value):  # value@PATH, policy:PATH or module:attribute (make_bot)
         return str(value).strip()
     names = tuple(modes) + tuple(n for n in bot_names() if n not in OPPONENTS)
-    specs = ", a bot spec (policy:PATH, module:attribute)" + also
+    specs = ", a bot spec (value@PATH, search@PATH, policy:PATH, module:attribute)" + also
     return choice(value, names, what, specs)
 
 

@@ -286,7 +286,7 @@ class ValueModel:
         """ModelError when the model was written for another rule set or seat count
         (``rules``: a RuleSet, a preset name or a game id)."""
         rules = as_rules(rules, "value model")
-        where = self._where()
+        where = self.where()
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
                 f"value model {self.name}{where} was trained for other rules than "
@@ -298,15 +298,15 @@ class ValueModel:
                 f"not {players}"
             )
 
-    def _where(self) -> str:
-        """`` (file PATH)`` for a model read from a file, else nothing."""
+    def where(self) -> str:
+        """`` (file PATH)``, said after its name, for a model read from a file."""
         return "" if self._path is None else f" (file {self._path!r})"
 
     def _status_error(self, st: int, cards: int) -> Exception:
         """The ModelError of a C status of valuing a board of ``cards`` cards."""
         if st == lib.OFC_E_MODEL_NO_NET:
             return ModelError(
-                f"value model {self.name}{self._where()} has no net for boards of "
+                f"value model {self.name}{self.where()} has no net for boards of "
                 f"{cards} cards (its nets: {list(self.cards)})"
             )
         return status_error(st, f"value model {self.name}", ModelError)

@@ -404,8 +404,9 @@ def _check_nets(value: ValueModel, pos: Any, opp_self: bool) -> None:
             placed += int(seat.round_n[i]) - int(seat.round_k[i])
             if placed not in value.cards:
                 raise ModelError(
-                    f"value model {value.name} has no net for boards of {placed} cards, "
-                    f"which the search values by it (its nets: {list(value.cards)})"
+                    f"value model {value.name}{value.where()} has no net for boards of "
+                    f"{placed} cards, which the search values by it (its nets: "
+                    f"{list(value.cards)})"
                 )
 
 
