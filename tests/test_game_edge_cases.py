@@ -18,7 +18,7 @@ from ofc_fast import rules
 from ofc_fast.bots import RandomBot
 from ofc_fast.errors import GameError, HistoryError, MoveError, OfcError
 from ofc_fast.game import Game, Move, actions_for, moves_for
-from ofc_fast.game._actions import _legal_actions
+from ofc_fast.game._actions import _destinations, _legal_actions
 from ofc_fast.game.moves import (
     action_destinations,
     destinations_table,
@@ -185,6 +185,15 @@ def test_replay_of_a_history_without_players_names_it() -> None:
         Game.replay(h)
 
 
+def test_destinations_table_checks_its_counts_on_every_call() -> None:
+    """The cache answered ``(3.0, 1)`` and ``(3, True)`` once ``(3, 1)`` had been asked
+    (they hash alike), where a first call refuses them."""
+    assert len(destinations_table(3, 1)) == 243
+    for n, k in ((3.0, 1), (3, True), (True, 0), (3, 1.0)):
+        with pytest.raises(MoveError, match="no normal decision"):
+            destinations_table(n, k)  # type: ignore[arg-type]
+
+
 def test_action_helpers_are_bounded() -> None:
     t = time.perf_counter()
     with pytest.raises(MoveError):
@@ -194,7 +203,7 @@ def test_action_helpers_are_bounded() -> None:
     assert time.perf_counter() - t < 1.0
     for big in (243, 10**6, -1, 2**40):
         assert action_destinations(3, 1, big) is None
-    assert destinations_table.cache_info().currsize <= 15  # (n, k) pairs only
+    assert _destinations.cache_info().currsize <= 15  # (n, k) pairs only
     with pytest.raises(MoveError):
         legal_actions_of(3, 1, (4, 5, 5))
     assert _legal_actions.cache_info().currsize <= 6 * 5 * 4 * 6 * 6

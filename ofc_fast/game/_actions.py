@@ -19,15 +19,22 @@ def short(value: object) -> str:
     return quote(value, TEXT_LIMIT + 3)
 
 
-@cache
 def destinations_table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
     """Per action id 0..242: what it does with each of ``n`` dealt cards (``k``
     discarded), a row 0..2 or ``DISCARD`` per card, or None when the id does not exist
-    for (n, k).  Computed by the C engine (``ofc_action_decode``), cached."""
+    for (n, k).  Computed by the C engine (``ofc_action_decode``), cached; the counts
+    are checked on every call (``3.0`` or ``True`` are no counts, though they hash as
+    ``3`` and ``1``)."""
     if not (type(n) is int and type(k) is int and 0 <= k < n <= 5):
         raise MoveError(
             f"no normal decision deals {n!r} card(s) with {k!r} discard(s)", "bad_action"
         )
+    return _destinations(n, k)
+
+
+@cache
+def _destinations(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
+    """:func:`destinations_table` of checked counts."""
     dest = ffi.new("uint8_t[5]")
     return tuple(
         tuple(dest[0:n]) if lib.ofc_action_decode(n, k, a, dest) == 0 else None
