@@ -11,6 +11,8 @@ import json
 import os
 import re
 import struct
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -1314,6 +1316,44 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     monkeypatch.undo()
     assert train_module.main([*args, "--out", str(out)]) == 0
     assert (out / "pineapple-2p.ofcvm").exists()
+
+
+_TERMINATED_TRAINING = """
+import os, signal, sys
+from ofc_fast.learned import train
+real = train.in_order
+def first_then_kill(results):
+    for res in real(results):
+        os.kill(os.getpid(), signal.SIGTERM)  # `kill` once the first chunk is back
+        yield res
+train.in_order = first_then_kill
+sys.exit(train.main([*sys.argv[2:], "--workers", "2", "--out", sys.argv[1]]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGTERM)")
+def test_sigterm_stops_training_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM (``kill``) to ``python -m ofc_fast.learned.train --workers 2`` ended it
+    at once (exit by signal 15, multiprocessing's "leaked semaphore" warning); as
+    ``selfplay``, it now stops as by Ctrl-C: the workers stopped, the finished steps
+    kept, exit status 130."""
+    _require_torch()
+    from scripts import package_env
+
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [sys.executable, "-c", _TERMINATED_TRAINING, str(out), *_TINY_RUN],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=package_env(),
+    )
+    assert (done.returncode, done.stderr) == (
+        130,
+        f"interrupted: the finished steps are saved in {out}; run the same command "
+        "again to resume\n",
+    )
+    assert (out / "config.json").exists() and not (out / "positions.npz").exists()
 
 
 def test_training_names_out_when_its_folder_takes_no_files(

@@ -37,6 +37,7 @@ from ofc_fast.parallel import (
     play_parallel,
     run_chunk,
 )
+from ofc_fast.parallel._chaos import HoldUntil
 from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
 
 HEUR = ("heuristic", {"samples": 4, "arrangements": 3})
@@ -260,6 +261,50 @@ def test_the_restart_limit_is_each_run_s_own() -> None:
             assert ex.restarts == 1
             outcomes = [o for i in range(len(tasks)) for o in results[i].outcomes]
             assert outcomes == local.outcomes
+
+
+class _Reads(list):
+    """A list that records which items were read (an executor reads ``items[i]`` when
+    it submits chunk ``i``)."""
+
+    def __init__(self, items: Any) -> None:
+        super().__init__(items)
+        self.read: list[int] = []
+
+    def __getitem__(self, i: Any) -> Any:
+        self.read.append(i)
+        return super().__getitem__(i)
+
+
+def check_a_stalled_chunk_holds_back_the_rest(ex: Any, tmp_path: Path) -> None:
+    """Chunk 0 stalls (as on a stopped worker) while the other workers play on: ``ex``
+    submits no chunk 8 per worker or more past it, so that the results waiting to be
+    put back in deal order are bounded; once it is released, every chunk comes back
+    once and, in order, they are the local run's."""
+    spec = _spec(hands=48)
+    tasks = _Reads(spec.chunks(1))
+    window = 8 * ex.workers  # (docs/parallel.md)
+    assert len(tasks) > 2 * window
+    release = tmp_path / "release"
+    results = ex.map_unordered(HoldUntil(str(release), tasks[0], run_chunk), tasks)
+    tasks.read.clear()
+    try:
+        early = [next(results) for _ in range(window - 1)]  # all but chunk 0 may come
+        assert sorted(i for i, _ in early) == list(range(1, window))
+        assert max(tasks.read) == window - 1  # chunk 0 in flight: none further
+    finally:  # (a failure does not leave chunk 0's worker waiting)
+        release.touch()
+    ordered = list(in_order(iter([*early, *results])))
+    local = play_parallel(spec, chunk_size=48)
+    assert [o for res in ordered for o in res.outcomes] == local.outcomes
+
+
+def test_a_stalled_process_worker_does_not_pile_up_results(tmp_path: Path) -> None:
+    """Only the chunks in flight were capped: a chunk that stalled (its worker
+    stopped with ``kill -STOP``) let every later chunk's result pile up in the parent
+    until it came back (``play --workers`` grew without bound)."""
+    with ProcessExecutor(2) as ex:
+        check_a_stalled_chunk_holds_back_the_rest(ex, tmp_path)
 
 
 def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
@@ -767,6 +812,20 @@ def test_play_with_workers_is_the_same_run(tmp_path: Path) -> None:
     assert one == two
     assert one["hands"] == 12 and one["mode"] == "independent"
     assert [d["deal"] for d in one["deals"]] == list(range(1, 13))
+
+
+def test_play_held_back_by_its_window_is_the_same_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window of one chunk per worker (two chunks from the first not yet back)
+    holds the workers back all the time: the same JSON and hand-history bytes."""
+    from ofc_fast.parallel import _executors
+
+    one = _play_json(tmp_path, "--workers", "1", "--independent")
+    monkeypatch.setattr(_executors, "WINDOW", 1)
+    two = _play_json(tmp_path, "--workers", "2", "--chunk-size", "1", "--independent")
+    assert (one.pop("executor"), two.pop("executor")) == ("local", "process")
+    assert one == two
 
 
 def test_play_parallel_refuses_stacks(capsys: pytest.CaptureFixture[str]) -> None:

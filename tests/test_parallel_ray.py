@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_parallel import check_a_stalled_chunk_holds_back_the_rest
 
 from ofc_fast.cli import main
 from ofc_fast.parallel import (
@@ -168,6 +169,14 @@ def test_ray_keeps_at_most_two_chunks_per_cpu_in_flight(
     rest = dict(results)
     assert sorted([first[0], *rest]) == items
     assert all(rest[i] == i for i in rest)
+
+
+def test_a_stalled_ray_task_does_not_pile_up_results(
+    ray_session: Any, tmp_path: Path
+) -> None:
+    """As the process pool (test_parallel.py): the chunks after one that stalls are
+    held back, so that the results waiting for it stay bounded."""
+    check_a_stalled_chunk_holds_back_the_rest(RayExecutor(), tmp_path)
 
 
 def test_a_ray_run_let_go_stops_its_chunks_in_flight(

@@ -36,6 +36,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from numbers import Real
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from .._native import lib
+from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, flag, quote
 from ..files import atomic_write
@@ -671,10 +673,8 @@ def _hidden_arg(text: str) -> tuple[int, ...]:
 
 def _stay_arg(text: str) -> StayValue:
     """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``."""
-    try:
+    with suppress(ValueError):
         return float(text)
-    except ValueError:
-        pass
     try:
         raw = json.loads(text)
         if not isinstance(raw, dict):
@@ -760,7 +760,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         deals = a.opponent_deals
         if deals is not None and a.opponent == "typical":  # (it was ignored)
             raise ModelError("--opponent-deals: only with --opponent play or random")
-        with make_executor(a.workers, a.ray) as ex:
+        with sigterm_as_sigint(), make_executor(a.workers, a.ray) as ex:  # kill: Ctrl-C
             report = train(
                 rules,
                 a.out,

@@ -1,5 +1,6 @@
 """Fault injection for the fault tests: a chunk function that kills its own worker
-process once (the first time it runs, guarded by a marker file), then behaves; and
+process once (the first time it runs, guarded by a marker file), then behaves; one
+whose chunk of one item stalls until a file is made; and
 faulty bots that a parallel arena's workers can make by name
 (``ofc_fast.parallel._chaos:crasher``, ``:quitter``, ``:cheater``, ``:sleeper``).
 
@@ -23,7 +24,7 @@ from typing import Any
 from ..bots import RandomBot
 from ..game import Move
 
-__all__ = ["FaultyBot", "KillOnce", "cheater", "crasher", "quitter", "sleeper"]
+__all__ = ["FaultyBot", "HoldUntil", "KillOnce", "cheater", "crasher", "quitter", "sleeper"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,27 @@ class KillOnce:
         os.close(fd)
         os.kill(os.getpid(), signal.SIGKILL)
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class HoldUntil:
+    """``fn(item)``, except that for ``item == held`` it first waits until a file at
+    ``release`` exists (a chunk that stalls, as on a stopped worker), for at most
+    ``give_up`` seconds (then TimeoutError: a test that never releases it fails)."""
+
+    release: str
+    held: Any
+    fn: Callable[[Any], Any]
+    give_up: float = 120.0
+
+    def __call__(self, item: Any) -> Any:
+        """``fn(item)``, once released when ``item`` is the held one."""
+        deadline = time.monotonic() + self.give_up
+        while item == self.held and not os.path.exists(self.release):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.release} never made")
+            time.sleep(0.01)
+        return self.fn(item)
 
 
 class FaultyBot(RandomBot):

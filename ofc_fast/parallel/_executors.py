@@ -11,8 +11,10 @@
   stopped early cancels them.
 
 Each yields ``(index, result)`` as chunks finish, in any order; a chunk is yielded
-once, so a chunk that ran twice (a retry) is never counted twice.  Work travels as
-plain data (a function importable by name and a picklable argument).
+once, so a chunk that ran twice (a retry) is never counted twice.  No chunk is
+submitted eight per worker or more past the first not yet yielded (:func:`may_submit`):
+the results waiting for a slow or stalled chunk to be put back in order stay bounded.
+Work travels as plain data (a function importable by name and a picklable argument).
 
 >>> ex = LocalExecutor()
 >>> sorted(ex.map_unordered(abs, [-2, 1]))
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import itertools
 import multiprocessing
 import os
 import queue
@@ -32,7 +33,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import wait as mp_wait
@@ -179,6 +180,33 @@ CHUNK_ERRORS = (Exception, SystemExit)
 bot's ``sys.exit()`` (not the run's exit status; Ctrl-C stays the run's)."""
 
 
+IN_FLIGHT = 2
+"""Chunks in flight per worker (pool process or cluster CPU) at a time."""
+
+WINDOW = 8
+"""Chunks per worker from the first chunk not yet returned: a chunk further on waits."""
+
+
+def may_submit(index: int, in_flight: Collection[int], workers: int) -> bool:
+    """Whether chunk ``index`` (chunks are submitted in index order) may be submitted
+    now, with the chunks ``in_flight`` (submitted, not yet returned): fewer than
+    :data:`IN_FLIGHT` per worker are, and ``index`` is less than :data:`WINDOW` per
+    worker past the first chunk not yet returned.  A chunk that is slow or stalls (a
+    worker stopped) holds back those after it, so that the results waiting for it to
+    be put back in order (:func:`~ofc_fast.parallel.in_order`) are bounded whatever
+    it does.
+
+    >>> may_submit(5, [2], workers=1), may_submit(10, [2], workers=1)  # window: 2..9
+    (True, False)
+    >>> may_submit(4, [2, 3], workers=1)  # two in flight: wait for one
+    False
+    """
+    return (
+        len(in_flight) < IN_FLIGHT * workers
+        and index < min(in_flight, default=index) + WINDOW * workers
+    )
+
+
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
     """The error of chunk ``index`` that raised ``exc`` in a worker: an
     :class:`OfcError` as it is, anything else (a bot that raised, a chunk that
@@ -217,8 +245,9 @@ class ProcessExecutor(Executor):
     many times one run (one :meth:`map_unordered`) rebuilds a broken pool (a worker
     killed) before giving up (an int >= 0, else ExecutorError when made);
     ``restarts`` counts the last run's.  At most two chunks per worker are in flight
-    at a time; Ctrl-C (``KeyboardInterrupt``), or a chunk that raises, stops the
-    workers at once (the workers ignore SIGINT themselves: it is the parent's).
+    at a time (:func:`may_submit`); Ctrl-C (``KeyboardInterrupt``), or a chunk that
+    raises, stops the workers at once (the workers ignore SIGINT themselves: it is the
+    parent's).
 
     >>> with ProcessExecutor(workers=2) as pool:  # (a script: under the __main__ guard)
     ...     sorted(pool.map_unordered(abs, [-1, -2, -3]))
@@ -286,7 +315,7 @@ class ProcessExecutor(Executor):
         running: dict[Future[Any], int] = {}
         while todo or running:
             with sigint_deferred() as interrupted:
-                while todo and len(running) < 2 * self.workers:
+                while todo and may_submit(todo[0], running.values(), self.workers):
                     i = todo.pop(0)
                     try:
                         f = pool.submit(fn, items[i])
@@ -501,8 +530,9 @@ class RayExecutor(Executor):
     When Ray is already initialised (a test's session) it is used as it is.
     ``max_retries``: runs of a task whose worker died (an int >= 0, else
     ExecutorError when made).  At most two chunks per
-    worker (:attr:`workers`: the cluster's CPUs when made) are in flight at a time: a
-    long run does not hold every task and result in the cluster at once.
+    worker (:attr:`workers`: the cluster's CPUs when made) are in flight at a time
+    (:func:`may_submit`): a long run does not hold every task and result in the
+    cluster at once.
 
     >>> with RayExecutor(num_cpus=2) as pool:  # doctest: +SKIP
     ...     sorted(pool.map_unordered(abs, [-1, -2]))
@@ -545,16 +575,17 @@ class RayExecutor(Executor):
     ) -> Iterator[tuple[int, Any]]:
         """Run as Ray tasks, retried ``max_retries`` times on a lost worker; at most
         two per worker (:attr:`workers`: the cluster's CPUs) in flight at a time,
-        submitted in index order."""
+        submitted in index order (:func:`may_submit`)."""
         ray = self.ray
         task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
         fn_ref = ray.put(fn)
         refs: dict[Any, int] = {}  # in flight -> its index
-        todo = iter(range(len(items)))
+        nxt = 0  # the next chunk to submit
         try:
             while True:
-                for i in itertools.islice(todo, 2 * self.workers - len(refs)):
-                    refs[task.remote(fn_ref, items[i])] = i
+                while nxt < len(items) and may_submit(nxt, refs.values(), self.workers):
+                    refs[task.remote(fn_ref, items[nxt])] = nxt
+                    nxt += 1
                 if not refs:
                     return
                 done, _ = ray.wait(list(refs), num_returns=1)
