@@ -10,9 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, RenderModeError
+from ..errors import GameError, RenderModeError, choice
 from ..rules import RulesLike
-from ._checks import choice
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 

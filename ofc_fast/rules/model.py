@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from .._native import lib
-from ..errors import RulesError, quote
+from ..errors import RulesError, match_choice, quote
 from ..ranking import HandCategory
 from ._fields import RuleData, convert, hash_once, ranged, text
 
@@ -65,7 +65,7 @@ class OrderRule(str, Enum):
 
     @classmethod
     def _missing_(cls, value: object) -> None:
-        if value == "mixed":
+        if match_choice(value, ("mixed",)) is not None:  # any case, as every choice
             raise RulesError(
                 "'mixed' was removed: it fouled exactly the boards "
                 "'nonstrict' fouls (a 3-card front never ties a 5-card "
@@ -225,7 +225,10 @@ class Natural(RuleData):
     units: int = ranged(13, 0, 1000)
 
     def _validate(self) -> None:
-        if self.name not in NATURAL_NAMES:
+        name = match_choice(self.name, NATURAL_NAMES)  # spelled one way: "Dragon"
+        if name is not None:
+            object.__setattr__(self, "name", name)
+        else:
             raise RulesError(
                 f"{self._key_prefix}name: unknown natural {quote(self.name)}; "
                 f"known: {', '.join(NATURAL_NAMES)}"

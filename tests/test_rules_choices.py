@@ -1,0 +1,76 @@
+"""Every enumerated text of a rule set (an enum value, a hand category, a natural's
+name, ``stay_cards``'s words) is read one way: in any case, surrounding spaces
+ignored, and kept in its one spelling, so that equal rules are equal and hash equal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ofc_fast import HandCategory, RulesError, rules
+from ofc_fast.rules import RuleSet
+
+_FL = {"entry": [["QQ", 14]]}
+
+# (rules data as a user writes it, the same rules in the canonical spelling)
+CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    ({"game": "OFC"}, {"game": "ofc"}),
+    ({"game": " Pineapple ", "max_players": 3}, {"game": "pineapple", "max_players": 3}),
+    ({"order": "STRICT"}, {"order": "strict"}),
+    ({"majority_rule": "More_Rows"}, {"majority_rule": "more_rows"}),
+    ({"stakes": "Chips"}, {"stakes": "chips"}),
+    ({"settlement_start": "BUTTON"}, {"settlement_start": "button"}),
+    ({"naturals_rule": "Higher_Full"}, {"naturals_rule": "higher_full"}),
+    (
+        {"fantasyland": {**_FL, "stay_back": "Quads "}},
+        {"fantasyland": {**_FL, "stay_back": "QUADS"}},
+    ),
+    (
+        {"fantasyland": {**_FL, "stay_middle": "full_house"}},
+        {"fantasyland": {**_FL, "stay_middle": "FULL_HOUSE"}},
+    ),
+    (
+        {"fantasyland": {**_FL, "stay_cards": "Same"}},
+        {"fantasyland": {**_FL, "stay_cards": "same"}},
+    ),
+    (
+        {"game": "classic", "naturals": [{"name": "Dragon", "units": 13}]},
+        {"game": "classic", "naturals": [{"name": "dragon", "units": 13}]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("given", "canonical"), CASES)
+def test_rules_text_choices_read_in_any_case(
+    given: dict[str, Any], canonical: dict[str, Any]
+) -> None:
+    got, want = RuleSet.from_dict(given), RuleSet.from_dict(canonical)
+    assert got == want and hash(got) == hash(want)
+    assert got.to_dict() == want.to_dict()  # saved in the canonical spelling
+    for key, value in canonical.items():  # each value as the canonical text reads
+        if isinstance(value, str):
+            assert got.to_dict()[key] == value
+
+
+def test_rules_text_choices_in_python_alike() -> None:
+    made = rules.OFC.replace(order="Strict", stakes="WIN_CAP")
+    assert made == rules.OFC.replace(order="strict", stakes="win_cap")
+    fl = rules.Fantasyland(entry=(("QQ", 14),), stay_back="quads")
+    assert fl.stay_back is HandCategory.QUADS
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"game": "hold em"}, r"^game: 'hold em' is not one of"),
+        ({"order": "MIXED"}, r"^order: 'mixed' was removed"),
+        ({"fantasyland": {**_FL, "stay_cards": "every"}}, r"^fantasyland\.stay_cards"),
+        ({"game": "classic", "naturals": [{"name": "drag on"}]}, r"unknown natural"),
+    ],
+)
+def test_rules_text_choices_still_refuse_other_text(
+    data: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RulesError, match=message):
+        RuleSet.from_dict(data)
