@@ -397,6 +397,9 @@ class RuleSet(RuleData):
     description: str = text("", 1000)
     game: GameKind = GameKind.OFC
     max_players: int = ranged(4, 2, 4)
+    """Most seats the rules seat and score (2..4).  Not checked against one deck: a
+    table that cannot be dealt (Pineapple's 17 cards a seat at 4 seats) is refused
+    when set up (TableError naming ``players``; docs/rules.md, Q-14)."""
     face_down_final: int = ranged(0, 0, 8)
     """The last N rounds are placed face down (R-FLOW-OFC-7: 3 single cards in OFC);
     at most the rounds the game deals after the first five cards: OFC 8, Pineapple 4,
