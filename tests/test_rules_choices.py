@@ -74,3 +74,18 @@ def test_rules_text_choices_still_refuse_other_text(
 ) -> None:
     with pytest.raises(RulesError, match=message):
         RuleSet.from_dict(data)
+
+
+def test_rl_text_options_read_as_rules_words() -> None:
+    """The RL options read their words with the rules' one reader: spaces around a
+    word are ignored by VectorEnv and by the single-table adapters' Fantasyland
+    check alike (the gym env refused ``" Solver"`` as a request for decisions)."""
+    from ofc_fast.env import VectorEnv
+
+    pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    from ofc_fast.env.gym import OfcEnv
+
+    env = VectorEnv("pineapple", 1, obs_type=" Features", fantasyland="SOLVER ")
+    assert (env.obs_type, env.fantasyland) == ("features", "solver")
+    gym_env = OfcEnv("pineapple", fantasyland=" Solver", illegal="Raise ")
+    assert gym_env.illegal == "raise"
