@@ -89,3 +89,18 @@ def test_rl_text_options_read_as_rules_words() -> None:
     assert (env.obs_type, env.fantasyland) == ("features", "solver")
     gym_env = OfcEnv("pineapple", fantasyland=" Solver", illegal="Raise ")
     assert gym_env.illegal == "raise"
+
+
+def test_settlement_words_read_as_rule_sets_read_them() -> None:
+    """``settlement_order``'s ``start`` and ``apply_stakes``' ``model`` take the words
+    of ``RuleSet.settlement_start`` and ``RuleSet.stakes``: they refused the
+    ``"Button"`` and ``"CHIPS"`` that a rule set takes (EX-13: with A dealing, HG
+    settles A-B, A-C, A-D, B-C, B-D, C-D; R-STAKES-3: 6 units, both stacks cover)."""
+    from ofc_fast.scoring import apply_stakes, settlement_order
+
+    assert RuleSet(settlement_start="Button").settlement_start.value == "button"
+    order = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert settlement_order(4, button=0, start=" Button") == order
+    assert apply_stakes([((0, 1), 6)], [8, 20], "CHIPS") == [6]
+    with pytest.raises(RulesError, match=r"^settlement start: unknown 'dealer'"):
+        settlement_order(4, start="dealer")
