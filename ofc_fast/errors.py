@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -206,6 +207,43 @@ def flag(value: Any, what: str, error: type[OfcError]) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise error(f"{what} must be True or False, got {quote(value)}")
     return bool(value)
+
+
+def match_choice(value: object, options: Iterable[str]) -> str | None:
+    """The one of ``options`` that the text ``value`` names, in any case and with
+    surrounding spaces ignored, spelled as in ``options``; None when it names none
+    (or is no text): the one reader of text choices (rule set fields, the RL
+    options), so that each reads a choice alike.
+
+    >>> match_choice(" Quads", ("TRIPS", "QUADS")), match_choice("x", ("a",))
+    ('QUADS', None)
+    """
+    if isinstance(value, str):
+        key = value.strip().casefold()
+        for option in options:
+            if option.casefold() == key:
+                return option
+    return None
+
+
+def choice(
+    value: object,
+    options: Sequence[str],
+    what: str,
+    also: str = "",
+    error: type[OfcError] = OfcError,
+) -> str:
+    """``value`` as the one of ``options`` it names (:func:`match_choice`: any
+    case), else ``error`` naming ``what`` and the options (and ``also``: what else
+    the caller takes).
+
+    >>> choice("Remap", ("remap", "raise"), "illegal")
+    'remap'
+    """
+    found = match_choice(value, options)
+    if found is None:
+        raise error(f"{what} must be one of {', '.join(options)}{also}, got {quote(value)}")
+    return found
 
 
 def unicode_problem(text: str) -> str | None:

@@ -284,7 +284,7 @@ BAD = [
     (["fantasyland", "entry", 0], ["KK"], r"^fantasyland\.entry\[0\]: expected 2 values"),
     (["fantasyland", "stay_back"], "QUADZ", r"^fantasyland\.stay_back"),
     (["lowball", "nuts"], "yes", r"^lowball\.nuts: expected an int"),
-    (["game"], "OFC", r"^game: 'OFC' is not one of"),
+    (["game"], "holdem", r"^game: 'holdem' is not one of"),
     (["order"], "weak", r"^order: 'weak' is not one of"),
     (["stakes"], "cap", r"^stakes: 'cap' is not one of"),
     (["naturals"], {"name": "dragon"}, r"^naturals: expected a list"),

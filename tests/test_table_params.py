@@ -4,6 +4,7 @@ and Fantasyland counts with the same exception class, TableError, at constructio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -279,3 +280,34 @@ def test_a_match_whose_fantasyland_deals_need_more_than_a_deck_names_players() -
         assert str(info.value) == message, layer
     Game(o14, 4, seed=1).history()  # one deal of normal hands: 52 cards fit
     RunSpec.make(o14, 4, 1, 2, [("random", {})], fantasyland=False)
+
+
+def test_a_position_of_a_table_one_deck_cannot_deal_names_the_cards() -> None:
+    """A position (``make_observation``, a bot's or the analysis' observation) at a
+    table one deck cannot deal said only "the seats, button or Fantasyland counts do
+    not fit the rules"; it now says the one deck check's words: the seats, the
+    Fantasyland hands and the cards they need (5 + 4 * 3 = 17 a Pineapple seat; an
+    OFC seat 13, or its Fantasyland hand)."""
+    from ofc_fast.errors import SearchError
+    from ofc_fast.search import make_observation
+
+    empty = ["- / - / -"] * 3
+    p4 = rules.PINEAPPLE.replace(name="P4", max_players=4)
+    fourteen = "2c 5d Ts 7h 8h 9h 9c Jd Qd Kd Ad 2h 3h 4h"
+    cases = [
+        (lambda: make_observation(p4, "- / - / -", "2c 5d Ts 7h 8h", empty), 4 * 17, ""),
+        (
+            lambda: make_observation(
+                rules.OFC, "- / - / -", fourteen, empty, fantasyland=14
+            ),
+            14 + 3 * 13,
+            " with Fantasyland (14, 0, 0, 0)",
+        ),
+    ]
+    for call, cards, fl in cases:
+        with pytest.raises(
+            SearchError,
+            match=rf"seats of \w+{re.escape(fl)} need {cards} cards; one deck has 52$",
+        ):
+            call()
+    make_observation(rules.OFC, "- / - / -", fourteen, empty[:2], fantasyland=14)  # 40

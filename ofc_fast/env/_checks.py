@@ -1,5 +1,6 @@
 """The checks of a :class:`~ofc_fast.env.VectorEnv`'s settings that its adapters share:
-the opponents, the bots' settings, a finite number, one of a few choices."""
+the opponents, the bots' settings, a finite number (a choice among a few texts:
+:func:`ofc_fast.errors.choice`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, quote
+from ..errors import GameError, choice, quote
 
 OPPONENTS = ("self", "random")
 """Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,
@@ -42,7 +43,7 @@ def check_opponents(
         return str(value).strip()
     names = tuple(modes) + tuple(n for n in bot_names() if n not in OPPONENTS)
     specs = ", a bot spec (value@PATH, search@PATH, policy:PATH, module:attribute)" + also
-    return choice(value, names, what, specs)
+    return choice(value, names, what, specs, GameError)
 
 
 def check_bot_settings(value: object, opponents: str) -> dict[str, Any]:
@@ -64,17 +65,3 @@ def check_bot_settings(value: object, opponents: str) -> dict[str, Any]:
             "bot its rules and a seed derived from its own"
         )
     return dict(value or {})
-
-
-def choice(
-    value: object,
-    options: Sequence[str],
-    what: str,
-    also: str = "",
-    error: type[GameError] = GameError,
-) -> str:
-    """``value`` in lower case when it is one of ``options``, else ``error`` (a
-    GameError) naming them (and ``also``: what else the caller takes)."""
-    if not isinstance(value, str) or value.lower() not in options:
-        raise error(f"{what} must be one of {', '.join(options)}{also}, got {value!r}")
-    return value.lower()

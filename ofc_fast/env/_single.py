@@ -10,9 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, RenderModeError
+from ..errors import GameError, RenderModeError, choice, match_choice
 from ..rules import RulesLike
-from ._checks import choice
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
@@ -28,9 +27,10 @@ __all__ = [
 
 def check_render_mode(render_mode: object, modes: Sequence[str]) -> str | None:
     """``render_mode`` when None, or one of ``modes`` (the adapter's
-    ``metadata["render_modes"]``) in any case, lower-cased; else RenderModeError (a
-    GameError and a TypeError: SB3's ``make_vec_env`` then makes the env without the
-    ``"rgb_array"`` it tries) naming them: a mode it lacks would render nothing."""
+    ``metadata["render_modes"]``) in any case (:func:`~ofc_fast.errors.choice`);
+    else RenderModeError (a GameError and a TypeError: SB3's ``make_vec_env`` then
+    makes the env without the ``"rgb_array"`` it tries) naming them: a mode it lacks
+    would render nothing."""
     if render_mode is None:
         return None
     return choice(render_mode, modes, "render_mode", " or None", RenderModeError)
@@ -41,7 +41,7 @@ def check_solver_sets(kwargs: dict[str, Any], what: str) -> None:
     the solver (``fantasyland="solver"``, the default): ``what`` steps action ids only,
     and a 13-17 card set has none (its agent would meet an all-zero mask)."""
     mode = kwargs.get("fantasyland", "solver")
-    if not (isinstance(mode, str) and mode.lower() == "solver"):
+    if match_choice(mode, ("solver",)) is None:  # read as VectorEnv reads it
         raise GameError(
             f"{what} plays Fantasyland sets by the solver (a set has no action id); "
             "use VectorEnv for fantasyland='decision'"

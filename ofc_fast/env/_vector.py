@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
-from ..errors import GameError, MoveError
+from ..errors import GameError, MoveError, choice
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
@@ -35,7 +35,7 @@ from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
 from ._checks import OPPONENTS as OPPONENTS  # for its users
-from ._checks import check_bot_settings, choice
+from ._checks import check_bot_settings
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
 from ._guard import if_open, one_thread
@@ -175,9 +175,11 @@ class VectorEnv:
         self.learner = learner
         self.opponents = check_opponents(opponents)
         self._bot_settings = check_bot_settings(bot_settings, self.opponents)
-        self.fantasyland = choice(fantasyland, FANTASYLAND_MODES, "fantasyland")
+        self.fantasyland = choice(
+            fantasyland, FANTASYLAND_MODES, "fantasyland", "", GameError
+        )
         self.seed = secrets_seed() if seed is None else check_seed(seed)
-        self.obs_type = choice(obs_type, OBS_TYPES, "obs_type")
+        self.obs_type = choice(obs_type, OBS_TYPES, "obs_type", "", GameError)
         self._c = self._config(shaping, stay_value, autoreset)
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}

@@ -28,11 +28,10 @@ import numpy as np
 from gymnasium import spaces
 
 from .._native import lib, move_error
-from ..errors import GameError, MoveError
+from ..errors import GameError, MoveError, choice
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._checks import choice
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
     ACTION_SPACE,
@@ -155,7 +154,7 @@ class OfcEnv(gymnasium.Env):
         )
         self.observation_space = observation_space(self._venv.obs_type)
         self.action_space = spaces.Discrete(ACTION_SPACE)
-        self.illegal = choice(illegal, ("remap", "raise"), "illegal")
+        self.illegal = choice(illegal, ("remap", "raise"), "illegal", "", GameError)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._mid_deal = False  # a step was played since the deal's first decision
         self._end_view: Observation | None = None  # autoreset=False: the ended deal

@@ -25,10 +25,11 @@ from .._native import OK, ffi, lib
 from .._native._portable import read_record
 from ..board import ROW_SIZES
 from ..cards import card_str
-from ..errors import GameError, OfcError, quote
+from ..errors import GameError, OfcError, TableError, quote
 from ..rules.compiled import game_struct
 from ..rules.model import RuleSet
 from ..rules.presets import RulesLike
+from ..table import check_fantasyland
 
 __all__ = ["Observation", "ObservationResult"]
 
@@ -277,6 +278,11 @@ def observation_record(
     o.n = len(dealt)
     o.dealt[0 : len(dealt)] = list(dealt)
     status = lib.ofc_observation_complete(game_struct(rules), o)
+    if status == lib.OFC_E_SEATS:  # why, where the table needs more than one deck
+        try:
+            check_fantasyland(list(o.fl)[:players], players, rules)
+        except TableError as exc:
+            raise error(f"observation: {exc}") from None
     if status != OK:
         raise error(f"observation: {_COMPLETE_ERRORS.get(status, f'status {status}')}")
     return o

@@ -18,7 +18,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Union
 
-from ..errors import RulesError, quote, unicode_problem
+from ..errors import RulesError, match_choice, quote, unicode_problem
 
 __all__ = ["RuleData", "convert", "hash_once", "ranged"]
 
@@ -119,6 +119,9 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     if origin is typing.Literal:
         allowed = typing.get_args(tp)
         # type first: `in` would compare an array (or any object) element-wise
+        named = match_choice(value, [a for a in allowed if isinstance(a, str)])
+        if named is not None:  # text in any case (the one reader: match_choice)
+            return named
         if not any(isinstance(value, type(a)) and value == a for a in allowed):
             raise RulesError(
                 f"{key}: {quote(value)} is not one of {', '.join(repr(a) for a in allowed)}"
@@ -143,9 +146,9 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         if isinstance(value, tp):
             return value
         if issubclass(tp, int) and isinstance(value, str):  # IntEnum by name
-            member = tp.__members__.get(value.strip().upper())
-            if member is not None:
-                return member
+            name = match_choice(value, tp.__members__)
+            if name is not None:
+                return tp.__members__[name]
             raise RulesError(
                 f"{key}: {quote(value)} is not one of {', '.join(tp.__members__)}"
             )
@@ -156,8 +159,9 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         choices = ", ".join(repr(member.value) for member in tp)
         if not isinstance(value, (str, int, float)):  # lists, dicts: no enum value
             raise RulesError(f"{key}: expected one of {choices}, got {quote(value)}")
+        named = match_choice(value, [str(member.value) for member in tp])
         try:
-            return tp(value)
+            return tp(value if named is None else named)
         except RulesError as exc:  # the enum's own word on a value (a removed option)
             raise RulesError(f"{key}: {exc}") from None
         except (ValueError, TypeError):

@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from .._native import lib
-from ..errors import RulesError, quote
+from ..errors import RulesError, match_choice, quote
 from ..ranking import HandCategory
 from ._fields import RuleData, convert, hash_once, ranged, text
 
@@ -65,7 +65,7 @@ class OrderRule(str, Enum):
 
     @classmethod
     def _missing_(cls, value: object) -> None:
-        if value == "mixed":
+        if match_choice(value, ("mixed",)) is not None:  # any case, as every choice
             raise RulesError(
                 "'mixed' was removed: it fouled exactly the boards "
                 "'nonstrict' fouls (a 3-card front never ties a 5-card "
@@ -225,7 +225,10 @@ class Natural(RuleData):
     units: int = ranged(13, 0, 1000)
 
     def _validate(self) -> None:
-        if self.name not in NATURAL_NAMES:
+        name = match_choice(self.name, NATURAL_NAMES)  # spelled one way: "Dragon"
+        if name is not None:
+            object.__setattr__(self, "name", name)
+        else:
             raise RulesError(
                 f"{self._key_prefix}name: unknown natural {quote(self.name)}; "
                 f"known: {', '.join(NATURAL_NAMES)}"
@@ -394,6 +397,9 @@ class RuleSet(RuleData):
     description: str = text("", 1000)
     game: GameKind = GameKind.OFC
     max_players: int = ranged(4, 2, 4)
+    """Most seats the rules seat and score (2..4).  Not checked against one deck: a
+    table that cannot be dealt (Pineapple's 17 cards a seat at 4 seats) is refused
+    when set up (TableError naming ``players``; docs/rules.md, Q-14)."""
     face_down_final: int = ranged(0, 0, 8)
     """The last N rounds are placed face down (R-FLOW-OFC-7: 3 single cards in OFC);
     at most the rounds the game deals after the first five cards: OFC 8, Pineapple 4,

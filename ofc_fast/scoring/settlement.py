@@ -28,7 +28,7 @@ import numpy as np
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import is_many, parse_cards
-from ..errors import BoardError, CardError, RulesError, TableError, quote
+from ..errors import BoardError, CardError, RulesError, TableError, match_choice, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
@@ -117,14 +117,13 @@ _E = TypeVar("_E", SettlementStart, StakesModel)
 
 
 def _choice(value: object, kind: type[_E], what: str) -> _E:
-    """``value`` as a member of the text enum ``kind`` (a member or its text), else
-    RulesError naming ``what`` and the choices (never the enum's own error, whose
-    message calls the value's repr)."""
-    if isinstance(value, str):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
+    """``value`` as a member of the text enum ``kind`` (a member or its text, read as
+    a rule set reads it: :func:`~ofc_fast.errors.match_choice`), else RulesError
+    naming ``what`` and the choices (never the enum's own error, whose message calls
+    the value's repr)."""
+    named = match_choice(value, [member.value for member in kind])  # as rule sets read
+    if named is not None:
+        return kind(named)
     raise RulesError(
         f"{what}: unknown {quote(value)}; known: {', '.join(m.value for m in kind)}"
     )
