@@ -572,3 +572,26 @@ def test_a_history_of_other_bots_is_not_the_report_s(tmp_path: Path) -> None:
         "report does not name"
     )
     assert not (tmp_path / "p.html").exists()
+
+
+def test_files_saved_with_a_byte_order_mark_are_read(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A history or a report saved with a UTF-8 byte-order mark (Windows Notepad
+    saves one) was refused: ``line 1: not JSON (Unexpected UTF-8 BOM ...)``, by
+    ``ofc-fast replay``, ``ofc-fast report`` and ``POST /v1/replay`` alike."""
+    from ofc_fast.serve._replay import replay
+
+    bom = "\ufeff"
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    plain = hist.read_text(encoding="utf-8")
+    rep.write_text(bom + rep.read_text(encoding="utf-8"), encoding="utf-8")
+    hist.write_text(bom + plain, encoding="utf-8")
+    assert hist.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert [d.record for d in read_histories(hist)] == lines
+    assert read_report(rep)["hands"] == len(lines)
+    assert main(["replay", str(hist)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.count("\nhand ") == len(lines) - 1
+    assert main(["report", str(rep), str(hist), "-o", str(tmp_path / "p.html")]) == 0
+    served = replay({"text": bom + plain})["deals"]
+    assert [d["hand_no"] for d in served] == [rec["hand_no"] for rec in lines]
