@@ -58,7 +58,7 @@ def json_integer(text: str) -> int:
 
 
 def parse(data: str | bytes, error: type[OfcError]) -> object:
-    """The JSON value of ``data`` (UTF-8 when bytes; a leading byte-order mark, as
+    r"""The JSON value of ``data`` (UTF-8 when bytes; a leading byte-order mark, as
     Windows editors save one, is read as nothing); ``error`` saying why when it is
     not UTF-8, not JSON, nested too deep for the parser or holds an integer of more
     digits than the interpreter reads (no field of ours takes one).
