@@ -538,6 +538,23 @@ def test_settle_reads_numpys_true_as_a_declaration_of_the_best_natural():
         ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.False_})
 
 
+@pytest.mark.parametrize("value", [False, None, 0, 1, "", "six pairs", np.False_])
+def test_settle_says_a_declaration_must_be_true_or_a_natural_s_name(value):
+    """settle(declared={0: False}) (or None, or 0) said "seat 0 declared False but
+    holds six_pairs", as if False declared a natural the hand lacks.  A value that is
+    neither True nor a natural's name is no declaration: the error says what one is
+    and that a seat declaring nothing is left out."""
+    six_pairs = "2s 2d 3s 3h 4s 4d 5s 5d 9s 9d Ts Td Jh"
+    with pytest.raises(BoardError) as err:
+        ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: value})
+    said = str(err.value)
+    assert "but holds" not in said, said
+    assert said.startswith("seat 0 declared ") and "no declaration" in said, said
+    for words in ("True", "NATURAL_NAMES", "declares nothing is left out"):
+        assert words in said, (words, said)
+    assert ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net == [4, -4]
+
+
 def test_numpy_flags_and_ints_are_read_as_the_values_they_are():
     """solve_fantasyland(alternatives=np.True_) raised "alternatives must be True or
     False, got np.True_" and score_evaluated(ties=np.int64(1)) "ties -1, 0 or 1":

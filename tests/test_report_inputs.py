@@ -530,13 +530,19 @@ def test_replay_and_report_print_no_control_character_of_a_file(
     printed as it is by ``ofc-fast replay`` (here: set the window title, clear the
     screen, turn the text red), as was its game id, and a bot name of a report by
     ``ofc-fast report``'s error naming it.  Such a name is now printed escaped, as
-    Python writes it."""
+    Python writes it (a game id that is not the rules': in the error refusing it)."""
     evil = "ev\x1b]0;PWNED\x07\x1b[2J\x1b[31mil\u202e"
-    deal = _line(lines[0], seats=[evil, lines[0]["seats"][1]], game_id=evil)
+    deal = _line(lines[0], game_id=evil)
+    rep, hist = write(tmp_path, report_of([deal], deal["seats"]), [deal])
+    assert main(["replay", str(hist)]) == 2
+    err = capsys.readouterr().err
+    assert f"game_id: {evil!r} is not" in err, err
+    assert all(c.isprintable() for c in err.replace("\n", "")), repr(err)
+    deal = _line(lines[0], seats=[evil, lines[0]["seats"][1]])
     rep, hist = write(tmp_path, report_of([deal], deal["seats"]), [deal])
     assert main(["replay", str(hist)]) == 0
     out = capsys.readouterr().out
-    assert f"seat 0 {evil!r}:" in out and f"({evil!r})" in out, out
+    assert f"seat 0 {evil!r}:" in out, out
     assert all(c.isprintable() for c in out.replace("\n", "")), repr(out)
     other = report_of([deal], deal["seats"])
     other["bots"][0]["points"] += 1
@@ -572,3 +578,47 @@ def test_a_history_of_other_bots_is_not_the_report_s(tmp_path: Path) -> None:
         "report does not name"
     )
     assert not (tmp_path / "p.html").exists()
+
+
+def test_files_saved_with_a_byte_order_mark_are_read(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A history or a report saved with a UTF-8 byte-order mark (Windows Notepad
+    saves one) was refused: ``line 1: not JSON (Unexpected UTF-8 BOM ...)``, by
+    ``ofc-fast replay``, ``ofc-fast report`` and ``POST /v1/replay`` alike."""
+    from ofc_fast.serve._replay import replay
+
+    bom = "\ufeff"
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    plain = hist.read_text(encoding="utf-8")
+    rep.write_text(bom + rep.read_text(encoding="utf-8"), encoding="utf-8")
+    hist.write_text(bom + plain, encoding="utf-8")
+    assert hist.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert [d.record for d in read_histories(hist)] == lines
+    assert read_report(rep)["hands"] == len(lines)
+    assert main(["replay", str(hist)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.count("\nhand ") == len(lines) - 1
+    assert main(["report", str(rep), str(hist), "-o", str(tmp_path / "p.html")]) == 0
+    served = replay({"text": bom + plain})["deals"]
+    assert [d["hand_no"] for d in served] == [rec["hand_no"] for rec in lines]
+
+
+@pytest.mark.parametrize("game_id", ["x", "ofc", "PINEAPPLE"])
+def test_a_game_id_that_is_not_the_rules_is_refused(
+    game_id: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A line's ``game_id`` was never checked: edited to "x", ``ofc-fast replay``
+    printed ``hand 0 (x), ...`` for a Pineapple deal.  It must be the game id of the
+    line's rules (Pineapple: "ofc-pineapple"), refused like any bad field."""
+    assert {rec["game_id"] for rec in lines} == {"ofc-pineapple"}
+    assert {rec["history"]["rules"]["name"] for rec in lines} == {"PINEAPPLE"}
+    _, hist = write(
+        tmp_path, report_of(lines), [lines[0], _line(lines[1], game_id=game_id)]
+    )
+    with pytest.raises(HistoryError) as err:
+        list(read_histories(hist))
+    assert str(err.value) == (
+        f"{hist}, line 2: game_id: {game_id!r} is not that of the deal's rules, "
+        "'ofc-pineapple'"
+    )
+    assert err.value.field == "game_id"

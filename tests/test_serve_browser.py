@@ -302,6 +302,42 @@ def test_stepping_a_replay_by_keyboard_to_its_end_keeps_the_focus(
     assert d.switch_to.active_element.get_attribute("data-testid") == "replay-next"
 
 
+def test_the_replay_of_a_served_game_names_each_seat_grammatically(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """A served game's history names the player's seat "you": the Replay read "Move 1
+    of N: you was dealt ... and played ...".  Each move now names the seat by number,
+    its name in brackets: "seat 0 (you) was dealt ...", whatever the name."""
+    status, _, st = server.request("POST", "/v1/games", {"seed": 7, "bots": ["random"]})
+    assert status == 200, st
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, _, st = server.request("POST", f"/v1/games/{st['id']}/moves", action)
+        assert status == 200, st
+    history = st["history"]
+    assert "you" in history["seats"], history["seats"]
+    path = tmp_path / "served.jsonl"
+    path.write_text(json.dumps(history) + "\n")
+    game = Game.replay(history["history"])
+    g = Game.replay({**history["history"], "moves": [], "result": None})
+    said = []
+    for move in game.moves:  # the sentence of each move, from the deal itself
+        seat, dealt = g.to_act, ofc.cards_str(g.dealt)
+        g.play(move)
+        said.append(
+            f"seat {seat} ({history['seats'][seat]}) was dealt {dealt} and played {move}."
+        )
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    n = len(game.moves)
+    for k, sentence in enumerate(said, 1):
+        tid(d, "replay-next").click()
+        assert tid(d, "replay-step").text == f"Move {k} of {n}: {sentence}"
+
+
 def test_a_click_on_a_row_over_a_placed_card_places_the_picked_card(
     server: Server, browser: Any
 ) -> None:

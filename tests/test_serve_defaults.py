@@ -272,3 +272,11 @@ def test_a_short_key_is_refused_naming_where_it_came_from(
         assert "at least 8 characters" in err and err.count("\n") == 1, err
     with pytest.raises(OfcError, match=r"^api_key: use a key of at least 8 characters"):
         ServeConfig(host="0.0.0.0", workers=1, api_key="k" * 7).check()
+
+
+def test_a_key_file_saved_with_a_byte_order_mark_gives_the_key(tmp_path: Path) -> None:
+    """A key file saved with a UTF-8 byte-order mark (Windows Notepad) gave a key
+    starting with U+FEFF, which no client sends: every request was refused 401."""
+    path = tmp_path / "key"
+    path.write_bytes(b"\xef\xbb\xbf" + b"a-key-of-sixteen-chars\r\n")
+    assert config_mod.api_key(None, str(path), {}) == "a-key-of-sixteen-chars"

@@ -58,12 +58,13 @@ def json_integer(text: str) -> int:
 
 
 def parse(data: str | bytes, error: type[OfcError]) -> object:
-    """The JSON value of ``data`` (UTF-8 when bytes); ``error`` saying why when it is
+    r"""The JSON value of ``data`` (UTF-8 when bytes; a leading byte-order mark, as
+    Windows editors save one, is read as nothing); ``error`` saying why when it is
     not UTF-8, not JSON, nested too deep for the parser or holds an integer of more
     digits than the interpreter reads (no field of ours takes one).
 
-    >>> parse(b"[1, 2]", ValueError)
-    [1, 2]
+    >>> parse(b"[1, 2]", ValueError), parse("\ufeff[1]", ValueError)
+    ([1, 2], [1])
     >>> parse(b"[" * 100000, OfcError)
     Traceback (most recent call last):
     ...
@@ -77,7 +78,7 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
                 f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})"
             ) from None
     try:
-        return json.loads(data, parse_int=json_integer)
+        return json.loads(data.removeprefix("\ufeff"), parse_int=json_integer)
     except RecursionError:
         raise error("not JSON: nested too deep") from None
     except LongInteger as exc:

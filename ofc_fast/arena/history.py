@@ -51,17 +51,13 @@ def deal_record(
     decisions: Sequence[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The history line of a finished deal."""
-    try:
-        gid = game_id_of(game.rules)
-    except ArenaError:
-        gid = game.rules.name
     rec: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "hand_no": hand_no,
         "deck_no": hand_no if deck_no is None else deck_no,
         "rotation": rotation,
-        "game_id": gid,
+        "game_id": _game_id(game),
         "seats": list(seats),
         "points": list(game.result().net),
         "history": game.history(),
@@ -69,6 +65,15 @@ def deal_record(
     if decisions is not None:
         rec["decisions"] = list(decisions)
     return rec
+
+
+def _game_id(game: Game) -> str:
+    """A history line's ``game_id``: the arena's game id of the deal's rules
+    (:func:`game_id_of`), or the rules' name when they are no preset's."""
+    try:
+        return game_id_of(game.rules)
+    except ArenaError:
+        return game.rules.name
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,12 @@ def import_deal(
         game = Game.replay(history)
     except OfcError as exc:
         raise HistoryError(f"history: {exc}", "history") from None
+    if rec["game_id"] != _game_id(game):
+        raise HistoryError(
+            f"game_id: {quote(rec['game_id'])} is not that of the deal's rules, "
+            f"{_game_id(game)!r}",
+            "game_id",
+        )
     if list(game.result().net) != rec["points"]:
         raise HistoryError(
             f"points: {quote(rec['points'])} are not the replay's {game.result().net}",

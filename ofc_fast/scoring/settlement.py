@@ -252,15 +252,26 @@ def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
     return cards
 
 
-def _declaration(name: object) -> int:
-    """C code of a declaration: True (NumPy's too) = the best natural, a natural's
-    name = its id; any other value an id C refuses (so the error names the seat's
-    naturals)."""
+def _declaration(seat: int, name: object) -> int:
+    """C code of ``seat``'s declaration: True (NumPy's too) = the best natural, a
+    natural's name = its id; BoardError for any other value (False, None, 0: a seat
+    that declares nothing is one left out of ``declared``).
+
+    >>> _declaration(0, None)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BoardError: seat 0 declared None, which is no declaration: ...
+    """
     if isinstance(name, (bool, np.bool_)) and name:
         return int(lib.OFC_DECLARE_BEST)
     if isinstance(name, str) and name in NATURAL_NAMES:  # `in`: no array's ==
         return NATURAL_NAMES.index(name)
-    return 99
+    raise BoardError(
+        f"seat {seat} declared {quote(name)}, which is no declaration: True (its "
+        "best natural) or a natural's name (ofc_fast.rules.NATURAL_NAMES: "
+        f"{', '.join(NATURAL_NAMES[:2])}, ...); a seat that declares nothing is left "
+        "out of declared"
+    )
 
 
 def _error(
@@ -385,16 +396,19 @@ def settle(
     (a surrendered seat may give None).  ``surrendered``: seats that surrendered before
     the reveal (R-VAR-SUR-*: they pay ``rules.surrender_cost`` to each opponent they
     face).  ``declared``: seat -> natural name (or True for its best) declared before
-    the reveal (R-NAT-2).  ``stacks``: chips per seat at the start of the deal
-    (0..1,000,000,000); with them every pair's transfer, pool transfers included, is
-    capped by ``rules.stakes`` (R-STAKES-*).
+    the reveal (R-NAT-2); a seat that declares nothing is left out (its board is
+    scored by rows), and any other value (False, None, 0) is refused.  ``stacks``:
+    chips per seat at the start of the deal (0..1,000,000,000); with them every
+    pair's transfer, pool transfers included, is capped by ``rules.stakes``
+    (R-STAKES-*).
 
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
 
     Raises BoardError for a board missing, incomplete or sharing a card with another
-    (or a natural declared that the cards do not make), CardError for bad cards,
-    RulesError for unknown rules or what they do not allow (surrender, naturals),
-    TableError for a bad seat count, button, seat or stacks.
+    (or a natural declared that the cards do not make, or a declaration that is
+    neither True nor a natural's name), CardError for bad cards, RulesError for
+    unknown rules or what they do not allow (surrender, naturals), TableError for a
+    bad seat count, button, seat or stacks.
 
     >>> boards = ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
     ...           "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]
@@ -434,7 +448,7 @@ def settle(
     ffi.memmove(inp.cards, bytes(given), 52)
     inp.surrendered = sum(1 << s for s in sur)
     for s, name in decl.items():
-        inp.declared[s] = _declaration(name)
+        inp.declared[s] = _declaration(s, name)
     values = None
     if stacks is not None:
         values = list(check_stacks(stacks, n) or ())

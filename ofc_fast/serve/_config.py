@@ -278,7 +278,7 @@ def api_key(
         return _long_enough(option, "--api-key")
     if path is not None:
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8-sig") as f:  # (a BOM: Windows Notepad)
                 text = f.read(4096)
         except OSError as exc:
             raise OfcError(

@@ -759,7 +759,10 @@ function renderFrame() {
   const f = d.frames[replay.frame];
   const box = $("replay-frame");
   const last = replay.frame === d.frames.length - 1;
-  const what = f.move === null ? "The deal starts." : (d.seats[f.seat] || "seat " + f.seat) + " was dealt " + f.dealt + " and played " + f.move + ".";
+  // "seat N (name) was dealt": a grammatical sentence whatever the name ("you": a
+  // served game's history)
+  const who = "seat " + f.seat + (d.seats[f.seat] ? " (" + d.seats[f.seat] + ")" : "");
+  const what = f.move === null ? "The deal starts." : who + " was dealt " + f.dealt + " and played " + f.move + ".";
   const said = "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what;
   box.replaceChildren(el("p", { "data-testid": "replay-step", text: said }));
   say(said);
