@@ -436,6 +436,17 @@ def test_not_a_dict_or_not_json() -> None:
         RuleSet.from_json("[1, 2]")
 
 
+def test_rules_json_text_with_a_byte_order_mark_is_read() -> None:
+    """``from_json`` read a byte-order mark in bytes (``json.loads`` drops it there)
+    but refused the same file read as text ("Unexpected UTF-8 BOM")."""
+    text = '{"name": "home", "sweep_bonus": 5}'
+    want = RuleSet.from_dict(json.loads(text))
+    assert RuleSet.from_json("\ufeff" + text) == want
+    assert RuleSet.from_json(("\ufeff" + text).encode("utf-8")) == want
+    with pytest.raises(RulesError, match="rules JSON"):  # one mark only, at the start
+        RuleSet.from_json("\ufeff\ufeff" + text)
+
+
 def test_rules_json_refuses_a_repeated_key() -> None:
     """A key given twice in a rules file was read silently as its last value (the
     first one, what the author may have meant, was dropped without a word)."""

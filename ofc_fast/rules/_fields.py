@@ -301,9 +301,12 @@ class RuleData:
     def from_json(cls: type[_R], text: str) -> _R:
         """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply, holds
         numbers too long to read or gives a key twice in one object raises
-        :class:`RulesError`."""
+        :class:`RulesError`.  A leading byte-order mark (as Windows editors save one)
+        is read as nothing, in text as in bytes."""
         if not isinstance(text, (str, bytes, bytearray)):
             raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
+        if isinstance(text, str):  # json.loads drops it from bytes only
+            text = text.removeprefix("\ufeff")
         try:
             data = json.loads(text, object_pairs_hook=unique_keys)
         except RecursionError:  # the parser's own limit (CPython before 3.13)
