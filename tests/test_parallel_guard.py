@@ -4,10 +4,12 @@ runs as a script."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from md_blocks import fenced_blocks
@@ -88,13 +90,16 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 11) or sys.platform == "win32",
-    reason="run on CPython 3.11+ with forkserver (PYTHONSAFEPATH)",
-)
+def _environ_without_path() -> dict[str, str]:
+    """This environment less PYTHONPATH and PYTHONSAFEPATH (the tests' conftest sets it)."""
+    unset = ("PYTHONPATH", "PYTHONSAFEPATH")
+    return {k: v for k, v in os.environ.items() if k not in unset}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on a system with forkserver")
 def test_the_workers_import_the_package_the_script_imported(tmp_path: Path) -> None:
-    """The forkserver preloads ofc_fast with its own module path (Python 3.11's ignores
-    the parent's): a script that put a copy of ofc_fast on ``sys.path``, run from a
+    """The forkserver preloads ofc_fast with its own module path (Python ignores the
+    parent's; 3.10 and 3.11 alike): a script that put a copy of ofc_fast on ``sys.path``, run from a
     folder holding another ``ofc_fast`` (a source checkout), had workers running that
     other copy.  They now import what the script imported."""
     decoy = tmp_path / "ofc_fast"
@@ -104,7 +109,7 @@ def test_the_workers_import_the_package_the_script_imported(tmp_path: Path) -> N
     script = tmp_path / "app" / "where.py"
     script.write_text(WHERE, encoding="utf-8")
     root = str(Path(__import__("ofc_fast").__file__).parent.parent)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    env = _environ_without_path()
     done = subprocess.run(
         [sys.executable, str(script), root],
         capture_output=True,
@@ -117,6 +122,78 @@ def test_the_workers_import_the_package_the_script_imported(tmp_path: Path) -> N
     parent, workers = done.stdout.splitlines()
     assert parent == str(Path(root) / "ofc_fast" / "__init__.py")
     assert workers == parent
+
+
+ENVIRON = """\
+import ast
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, sys.argv[2])  # the package under test
+from ofc_fast.parallel import ProcessExecutor
+
+VARIABLES = ("PYTHONPATH", "PYTHONSAFEPATH")
+
+
+def look(_):
+    bot = subprocess.run([sys.executable, sys.argv[1]], capture_output=True, text=True)
+    return [os.environ.get(k) for k in VARIABLES], bot.stdout.strip() or bot.stderr
+
+
+if __name__ == "__main__":
+    with ProcessExecutor(2) as ex:
+        (_, (environ, bot)), = ex.map_unordered(look, [0])
+    print(repr(([os.environ.get(k) for k in VARIABLES], environ, bot)))
+"""
+
+
+ROOT_OF_PACKAGE = str(Path(__import__("ofc_fast").__file__).parent.parent)
+"""Where the package under test is (put first on the scripts' path)."""
+
+
+def _run_in_workers(tmp_path: Path, env: dict[str, str]) -> tuple[Any, Any, str]:
+    """Run :data:`ENVIRON` (a chunk that runs ``botdir/bot.py``, which imports a module
+    beside it) with ``env``: the parent's variables, the worker's, and what the bot
+    printed."""
+    bot = tmp_path / "botdir"
+    bot.mkdir(parents=True)
+    (bot / "helper.py").write_text("X = 41\n", encoding="utf-8")
+    (bot / "bot.py").write_text("import helper\nprint('ok', helper.X + 1)\n", "utf-8")
+    script = tmp_path / "environ.py"
+    script.write_text(ENVIRON, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), str(bot / "bot.py"), ROOT_OF_PACKAGE],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    parent, worker, printed = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    return parent, worker, printed
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on a system with forkserver")
+def test_a_worker_has_the_parents_module_path_variables(tmp_path: Path) -> None:
+    """The forkserver is started with this ``sys.path`` as its PYTHONPATH: its workers
+    kept it (and PYTHONSAFEPATH=1), so every Python a bot or chunk started had them.
+    A worker's variables are now the parent's: here unset, then set."""
+    env = _environ_without_path()
+    assert _run_in_workers(tmp_path / "unset", env)[:2] == ([None, None], [None, None])
+    env.update(PYTHONPATH=str(tmp_path), PYTHONSAFEPATH="1")
+    want = [str(tmp_path), "1"]
+    assert _run_in_workers(tmp_path / "set", env)[:2] == (want, want)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on a system with forkserver")
+def test_a_python_a_chunk_starts_imports_the_module_beside_its_script(
+    tmp_path: Path,
+) -> None:
+    """``python botdir/bot.py`` run by a chunk imports ``helper`` from ``botdir`` as it
+    does from the parent (it failed: the worker's PYTHONSAFEPATH=1)."""
+    assert _run_in_workers(tmp_path, _environ_without_path())[2] == "ok 42"
 
 
 def test_a_guarded_script_runs(tmp_path: Path) -> None:

@@ -115,40 +115,66 @@ def _context() -> Any:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["ofc_fast.parallel._plan", "ofc_fast.bots"])
-    _start_forkserver()
+    _start_forkserver(ctx)
     return ctx
 
 
-def _start_forkserver() -> None:
+PRELOAD = ["ofc_fast.parallel._plan", "ofc_fast.bots"]
+"""What the forkserver imports once for all its workers (where it finds this copy)."""
+
+WORKER_ENV = ("PYTHONPATH",)
+"""The variables the forkserver starts with changed: each worker sets them back."""
+
+
+def _start_forkserver(ctx: Any) -> None:
     """Start this process's forkserver (once) with this process's module path.
 
-    The forkserver imports the preloaded modules with its own ``sys.path`` (Python
-    3.11's ignores the parent's): its working directory first, not the script's
-    folder nor what the script put on ``sys.path``, so its workers could run another
-    copy of ofc_fast (a source checkout in the working directory) than this process.
-    It is started with this ``sys.path`` as its ``PYTHONPATH`` (and, Python 3.11+,
-    ``PYTHONSAFEPATH``: no working directory first); the environment is restored."""
-    from multiprocessing import forkserver
+    The forkserver imports :data:`PRELOAD` with its own ``sys.path`` (Python ignores
+    the parent's): its working directory first, then ``PYTHONPATH`` and the
+    installed packages, not the script's folder nor what the script put on
+    ``sys.path``, so its workers could run another copy of ofc_fast than this process.
+    It is started with this ``sys.path`` as its ``PYTHONPATH`` (set back in this
+    process at once, and in each worker by :func:`_init_worker`); where its working
+    directory would still come first with another ofc_fast (any Python without
+    ``PYTHONSAFEPATH``), it preloads nothing and each worker imports ofc_fast
+    itself, with this ``sys.path``."""
+    from importlib.machinery import PathFinder
+    from multiprocessing import forkserver, resource_tracker
 
     path = [os.path.abspath(p or os.curdir) for p in sys.path]  # ("": this folder)
     path = [p for p in path if os.path.exists(p)]  # (not a path hook's key)
-    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
-    os.environ.update(PYTHONPATH=os.pathsep.join(path), PYTHONSAFEPATH="1")
+    ours = os.path.join(os.path.dirname(os.path.dirname(__file__)), "__init__.py")
+    found = PathFinder.find_spec("ofc_fast", [os.getcwd(), *path])
+    origin = None if found is None else found.origin
+    same = origin is not None and os.path.realpath(origin) == os.path.realpath(ours)
+    ctx.set_forkserver_preload(PRELOAD if same else [])
+    resource_tracker.ensure_running()  # (started by the forkserver's start if not)
+    saved = {key: os.environ.get(key) for key in WORKER_ENV}
+    os.environ["PYTHONPATH"] = os.pathsep.join(path)
     try:
         forkserver.ensure_running()  # (a no-op once it runs)
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _set_environ(saved)
 
 
-def _init_worker() -> None:
-    """A process pool worker's initializer: Ctrl-C is the parent's to handle (it
-    stops the workers), not a traceback printed by every worker; and a worker whose
-    parent is gone (killed) exits, where it would wait for work for ever."""
+def _set_environ(values: dict[str, str | None]) -> None:
+    """Set each variable of ``values`` in ``os.environ``, removing those that are
+    None (not set)."""
+    for key, value in values.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+def _init_worker(environ: dict[str, str | None]) -> None:
+    """A process pool worker's initializer: its :data:`WORKER_ENV` variables are the
+    parent's ``environ`` (not the forkserver's, :func:`_start_forkserver`), so that
+    a Python a chunk starts has the parent's environment; Ctrl-C is the parent's to
+    handle (it stops the workers), not a traceback printed by every worker; and a
+    worker whose parent is gone (killed) exits, where it would wait for work for
+    ever."""
+    _set_environ(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
@@ -267,7 +293,10 @@ class ProcessExecutor(Executor):
     def _new_pool(self) -> ProcessPoolExecutor:
         check_main_guard()
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=_context(), initializer=_init_worker
+            self.workers,
+            mp_context=_context(),
+            initializer=_init_worker,
+            initargs=({key: os.environ.get(key) for key in WORKER_ENV},),
         )
         return self._pool
 
