@@ -9,11 +9,14 @@ import os
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from ofc_fast import cli
+from ofc_fast.cli import options
 from ofc_fast.errors import RulesError
 from ofc_fast.game import Game
 from ofc_fast.rules import PINEAPPLE, RuleSet
@@ -358,35 +361,65 @@ def test_a_rules_file_that_is_not_utf8_is_one_line(
     assert "UTF-8" in err and err.count("\n") == 1
 
 
-def test_a_rules_fifo_nothing_writes_to_is_refused_not_waited_on(tmp_path: Path) -> None:
-    """``--rules rules.fifo`` (a FIFO that no process writes to) waited in open() for
-    a writer for ever: it is refused at once as empty, naming ``--rules`` and the
-    file; a FIFO with a writer (``--rules <(cat rules.json)``) still reads."""
-    if not hasattr(os, "mkfifo"):
-        pytest.skip("run on POSIX: os.mkfifo")
-    fifo = tmp_path / "rules.fifo"
-    os.mkfifo(fifo)
-    outcome: list[BaseException | None] = []
+def _in_thread(fifo: Path, read: Callable[[], object]) -> tuple[object, float]:
+    """What ``read()`` of ``fifo`` gave (or raised) and the seconds it took; a
+    reader still waiting after 30 s is freed (a writer comes and goes) and fails."""
+    outcome: list[object] = []
 
     def load() -> None:
         try:
-            cli.load_rules(str(fifo))
-            outcome.append(None)
+            outcome.append(read())
         except BaseException as exc:  # (handed to the test's thread)
             outcome.append(exc)
 
+    start = time.monotonic()
     reader = threading.Thread(target=load, daemon=True)
     reader.start()
     reader.join(30)
-    if reader.is_alive():  # free the reader: a writer comes and goes
+    took = time.monotonic() - start
+    if reader.is_alive():
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         reader.join(30)
-        pytest.fail("load_rules waited for a writer of the FIFO")
-    assert len(outcome) == 1 and isinstance(outcome[0], RulesError)
-    assert str(outcome[0]) == (
+        pytest.fail(f"the reader of {fifo} waited for a writer for ever")
+    assert len(outcome) == 1
+    return outcome[0], took
+
+
+def _write_fifo(fifo: Path, text: str, after: float, then: float = 0.0) -> threading.Timer:
+    """A writer that opens ``fifo`` ``after`` seconds from now and writes ``text``
+    ``then`` seconds later (ENXIO, not a wait, if no reader is there)."""
+
+    def write() -> None:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        time.sleep(then)
+        _write_and_close(fd, text)
+
+    late = threading.Timer(after, write)
+    late.start()
+    return late
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="run on POSIX: os.mkfifo")
+def test_a_rules_fifo_nothing_writes_to_is_refused_after_a_bounded_wait(
+    tmp_path: Path,
+) -> None:
+    """``--rules rules.fifo`` (a FIFO that no process writes to) waited in open() for
+    a writer for ever: it is refused once the wait is over, as empty, naming
+    ``--rules`` and the file; one whose writer comes and goes without a word is
+    refused without the whole wait; a pipe with a writer (``--rules <(cat
+    rules.json)``) still reads."""
+    fifo = tmp_path / "rules.fifo"
+    os.mkfifo(fifo)
+    empty = (
         f"--rules: {str(fifo)!r} is empty (or a FIFO that nothing wrote to): "
         "no rules JSON in it"
     )
+    got, took = _in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 0.5))
+    assert isinstance(got, RulesError) and str(got) == empty
+    assert 0.45 <= took < 30
+    _write_fifo(fifo, "", 0.2)  # opened and closed, nothing written
+    got, took = _in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 60))
+    assert isinstance(got, RulesError) and str(got) == empty and took < 30
     if not Path("/dev/fd").is_dir():
         return
     table = PINEAPPLE.replace(name="thursday", sweep_bonus=4)
@@ -398,6 +431,24 @@ def test_a_rules_fifo_nothing_writes_to_is_refused_not_waited_on(tmp_path: Path)
         late.join(30)
     finally:
         os.close(read_end)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="run on POSIX: os.mkfifo")
+def test_a_rules_fifo_whose_writer_comes_after_the_reader_is_read(tmp_path: Path) -> None:
+    """``mkfifo p; ofc-fast play --rules ./p & gen > p``: the writer opened the FIFO
+    after ``--rules`` did, and the FIFO was refused as empty; it is read, and so is
+    one whose writer opened it within the wait and writes after it."""
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    table = PINEAPPLE.replace(name="late", sweep_bonus=5)
+    late = _write_fifo(fifo, table.to_json(), 0.5)
+    got, _ = _in_thread(fifo, lambda: cli.load_rules(f"{fifo}"))
+    late.join(30)
+    assert got == table
+    late = _write_fifo(fifo, table.to_json(), 0.1, then=1.5)
+    got, _ = _in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 0.5))
+    late.join(30)
+    assert got == table.to_json()
 
 
 def _write_and_close(fd: int, text: str) -> None:

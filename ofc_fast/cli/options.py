@@ -19,10 +19,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
+import select
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -205,44 +208,73 @@ MAX_RULES_FILE_CHARS = 1 << 20
 """The longest rules JSON file ``--rules`` reads (``RuleSet.to_json()`` writes about
 2,000 characters): a longer one, or a device with no end, is refused."""
 
+RULES_FIFO_WAIT = 10.0
+"""Seconds ``--rules FIFO`` waits for a process to open the FIFO and write to it
+(``mkfifo p; ofc-fast play --rules ./p & gen > p``): one that no process opened for
+writing by then is refused as empty; one opened in time is read to its end."""
+
 
 def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
-    (:meth:`RuleSet.to_json`; UTF-8, with or without a byte-order mark).  Errors name
-    ``option`` (``ofc-fast rules NAME``: ``NAME``).
+    (:meth:`RuleSet.to_json`; UTF-8, with or without a byte-order mark; a FIFO waits
+    up to :data:`RULES_FIFO_WAIT` seconds for a writer).  Errors name ``option``
+    (``ofc-fast rules NAME``: ``NAME``).
 
     >>> load_rules("pineapple").name
     'PINEAPPLE'
     """
     if is_rules_file(value):
-        try:
-            # O_NONBLOCK: a FIFO that nothing writes to opens at once, and reads
-            # empty, where a plain open() waited for a writer for ever; reads then
-            # wait as usual (a pipe with a writer: ``--rules <(cat rules.json)``)
-            fd = os.open(value, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
-            with open(fd, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
-                if _NONBLOCK:
-                    os.set_blocking(fd, True)
-                text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
-        except OSError as exc:
-            raise RulesError(f"{option}: cannot read {value!r}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise RulesError(
-                f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
-                f" at offset {exc.start})"
-            ) from None
-        if len(text) > MAX_RULES_FILE_CHARS:
-            raise RulesError(
-                f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
-                "not a rules file"
-            )
-        if not text.strip():
-            raise RulesError(
-                f"{option}: {value!r} is empty (or a FIFO that nothing wrote to): "
-                "no rules JSON in it"
-            )
+        text = _rules_text(value, option, RULES_FIFO_WAIT)
         return named(f"{option} {value}", rules_mod.RuleSet.from_json, text)
     return named(option, rules_mod.get, value)
+
+
+def _rules_text(value: str, option: str, wait: float) -> str:
+    """The text of the rules file ``value`` (a FIFO: once a writer wrote or came and
+    went, or after ``wait`` seconds); RulesError naming ``option`` and the file for
+    one that cannot be read, is not UTF-8, is too long or is empty."""
+    try:
+        # O_NONBLOCK: a FIFO that nothing writes to opens at once, where a plain
+        # open() waited for a writer for ever; reads then wait as usual (a pipe with
+        # a writer: ``--rules <(cat rules.json)``)
+        fd = os.open(value, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
+        with open(fd, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
+            if _NONBLOCK:
+                _await_writer(fd, wait)
+                os.set_blocking(fd, True)
+            text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
+    except OSError as exc:
+        raise RulesError(f"{option}: cannot read {value!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(
+            f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
+            f" at offset {exc.start})"
+        ) from None
+    if len(text) > MAX_RULES_FILE_CHARS:
+        raise RulesError(
+            f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
+            "not a rules file"
+        )
+    if not text.strip():
+        raise RulesError(
+            f"{option}: {value!r} is empty (or a FIFO that nothing wrote to): "
+            "no rules JSON in it"
+        )
+    return text
+
+
+def _await_writer(fd: int, wait: float) -> None:
+    """Wait, for a FIFO ``fd`` opened O_NONBLOCK, until a writer wrote to it or came
+    and went, at most ``wait`` seconds: before any writer opened it, a read says end
+    of file (so a writer that came after the reader was missed) and poll() says
+    nothing (no POLLHUP on Linux).  Then a read waits for a writer that is there, and
+    says end of file where none is."""
+    poll = getattr(select, "poll", None)  # (none on Windows)
+    if poll is None or not stat.S_ISFIFO(os.fstat(fd).st_mode):
+        return
+    poller = poll()
+    poller.register(fd, select.POLLIN)
+    poller.poll(max(0, math.ceil(wait * 1000)))
 
 
 def split_list(

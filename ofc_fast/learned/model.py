@@ -22,8 +22,6 @@ import os
 import re
 import stat
 import struct
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -42,6 +40,7 @@ from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
+from ._lru import Lru
 
 __all__ = [
     "FEATURES",
@@ -71,7 +70,7 @@ _HEADER = struct.Struct("<8sIIIIIIII Q I 12s")
 _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
 _NAME_MAX = 100  # characters of a name given with the bytes (from_bytes)
-_CONTEXTS = 64  # contexts a model keeps (the least recently used forgotten beyond)
+_CONTEXTS = 64  # contexts, and tables, a model keeps (the least recently used forgotten)
 
 ModelSpec = Any
 """What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
@@ -199,9 +198,8 @@ class ValueModel:
     c: Any
     _path: str | None = field(default=None, repr=False)  # the file it was read from
     _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
-    _contexts: OrderedDict[Any, Any] = field(default_factory=OrderedDict, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _ev: dict[int, Any] = field(default_factory=dict, repr=False)  # by rules_hash
+    _contexts: Lru[Any, Any] = field(default_factory=lambda: Lru(_CONTEXTS), repr=False)
+    _ev: Lru[int, Any] = field(default_factory=lambda: Lru(_CONTEXTS), repr=False)
 
     def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
         """Pickle as the file's bytes, name and path (the C struct is parsed again)."""
@@ -225,7 +223,8 @@ class ValueModel:
     def ev_tables(self, rules: RulesLike) -> Any:
         """The C ``ofc_ev_tables *`` the model values boards against under ``rules``
         (C ``ofc_value_ev_tables``: its opponent rows', else the rules' shipped ones);
-        cached: one for rule sets that play alike (:func:`rules_hash`), the last 64."""
+        cached: one for rule sets that play alike (:func:`rules_hash`), the 64 last
+        asked for (threads share one model: they get the same tables)."""
         rules = as_rules(rules, "value model")
         if not self.c.opponent:
             return ev_tables(rules)
@@ -236,10 +235,7 @@ class ValueModel:
             st = lib.ofc_value_ev_tables(compiled(rules), self.c, hit)
             if st != OK:
                 raise status_error(st, f"value model {self.name}", ModelError)
-            with self._lock:  # another thread's, if it came first; the oldest forgotten
-                hit = self._ev.setdefault(key, hit)
-                while len(self._ev) > _CONTEXTS:
-                    del self._ev[next(iter(self._ev))]
+            hit = self._ev.keep(key, hit)  # (another thread's, if it came first)
         return hit
 
     @classmethod
@@ -330,11 +326,9 @@ class ValueModel:
                 f"within +-1e6, got {quote(fl_value)}"
             )
         key = (rules, players, values)
-        with self._lock:
-            hit = self._contexts.get(key)
-            if hit is not None:
-                self._contexts.move_to_end(key)
-                return hit
+        hit = self._contexts.get(key)
+        if hit is not None:
+            return hit
         self.check_rules(rules, players)
         owner = ffi.new("ofc_value_ctx *")
         keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules), self.c)
@@ -346,11 +340,7 @@ class ValueModel:
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
         ctx = held_context(owner, keep)
-        with self._lock:  # another thread may have stored one meanwhile: use it
-            hit = self._contexts.setdefault(key, ctx)
-            while len(self._contexts) > _CONTEXTS:
-                self._contexts.popitem(last=False)
-        return hit
+        return self._contexts.keep(key, ctx)  # (another thread's, if it came first)
 
     def value(
         self,
@@ -499,9 +489,8 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
     return replace(
         model,
         _path=os.path.abspath(p),
-        _contexts=OrderedDict(),
-        _ev={},
-        _lock=threading.Lock(),
+        _contexts=Lru(_CONTEXTS),
+        _ev=Lru(_CONTEXTS),
     )
 
 
