@@ -1,7 +1,8 @@
 """Fuzz the model files a user loads: value-model bytes (ValueModel.from_bytes and
-load_model: random bytes, a shipped model with bytes overwritten, its header's sizes
-replaced, cut short or extended) and saved policies (load_policy on ``.npz`` files
-whose arrays have any dtype, shape or header, or whose bytes are damaged).
+load_model: random bytes, a shipped or a small model with bytes overwritten, its
+header's sizes replaced, cut short or extended, the small one's checksum stamped
+again) and saved policies (load_policy on ``.npz`` files whose arrays have any dtype,
+shape or header, or whose bytes are damaged).
 
 Contract: only OfcError (ModelError, BotError); never a crash, a hang or an allocation
 of the size a file declares but does not hold (run.sh caps memory); an accepted value
@@ -27,9 +28,28 @@ from ofc_fast.bots.policy import load_policy, policy_bot
 from ofc_fast.encoding import FEATURE_SIZE
 from ofc_fast.game import ACTION_SPACE, Game
 from ofc_fast.learned import ValueModel, load_model
-from ofc_fast.learned.model import MODEL_DIR
+from ofc_fast.learned.model import FEATURES, MODEL_DIR, model_bytes
 
 SHIPPED = [p.read_bytes() for p in sorted(MODEL_DIR.glob("*.ofcvm"))]
+_ONE = [(np.full((1, FEATURES), 0.01), np.zeros(1))]
+_TWO = [(np.full((3, FEATURES), 0.01), np.zeros(3)), (np.ones((1, 3)), np.ones(1))]
+SMALL = [  # small models (a checksum is quick to stamp again after an edit)
+    model_bytes([(5, _ONE)], "pineapple", 2),
+    model_bytes([(5, _TWO), (9, _ONE)], "ofc", 0),
+    model_bytes([(7, _ONE)], "pineapple", 3),
+]
+
+
+def stamp(data: bytearray) -> None:
+    """The header's payload size and checksum (FNV-1a 64) made right for the payload,
+    so an edit reaches the checks past them."""
+    data[16:20] = struct.pack("<I", max(0, len(data) - 64))
+    h = 0xCBF29CE484222325
+    for byte in data[64:]:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    data[40:48] = struct.pack("<Q", h)
+
+
 BOARDS = ["", "Qh Qd / 9s 9h 9d / As Ks", "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"]
 DIR = tempfile.mkdtemp(prefix="fuzz_model-")
 OBS = Game(rules.PINEAPPLE, 2, seed=3).observation(0)
@@ -41,7 +61,8 @@ def value_model_bytes(fdp: atheris.FuzzedDataProvider) -> bytes:
     cut short or extended."""
     if fdp.ConsumeIntInRange(0, 4) == 0:
         return fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 600))
-    data = bytearray(fdp.PickValueInList(SHIPPED))
+    small = fdp.ConsumeBool()
+    data = bytearray(fdp.PickValueInList(SMALL if small else SHIPPED))
     for _ in range(fdp.ConsumeIntInRange(1, 4)):
         kind = fdp.ConsumeIntInRange(0, 3)
         if kind == 0:  # a header word: a size, a count, a version
@@ -56,6 +77,8 @@ def value_model_bytes(fdp: atheris.FuzzedDataProvider) -> bytes:
             data += fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 64))
         if not data:
             break
+    if small and len(data) >= 64 and fdp.ConsumeIntInRange(0, 3):
+        stamp(data)
     return bytes(data)
 
 
