@@ -25,18 +25,16 @@ True
 
 from __future__ import annotations
 
-import io
 import zipfile
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.lib import format as npformat
 
 from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote
+from ..files import NPZ_ERRORS, read_npz
 from ..game import Move
 from ..learned.model import rules_hash
 from ..rules import RuleSet, as_rules
@@ -109,11 +107,11 @@ class MlpPolicy:
     def load(cls, path: str | Path) -> MlpPolicy:
         """Read an ``.npz`` written by :func:`ofc_fast.env.sb3.export_policy`."""
         try:
-            d = _npz_arrays(path)
+            d = read_npz(path, POLICY_MAX_BYTES)
             n = sum(1 for k in d if k.startswith("p"))
             params = [d[f"p{i}"] for i in range(n)]
             meta = {k[5:]: str(d[k]) for k in d if k.startswith("meta_")}
-        except _NPZ_ERRORS as exc:
+        except NPZ_ERRORS as exc:
             raise BotError(f"cannot read the policy {str(path)!r}: {exc}") from None
         return cls(params, meta.get("activations", "").split(","), meta)
 
@@ -171,46 +169,9 @@ class MlpPolicy:
         return np.where(m, z, -np.inf)
 
 
-_NPZ_ERRORS = (
-    OSError,
-    ValueError,
-    KeyError,
-    EOFError,
-    zipfile.BadZipFile,
-    zlib.error,  # damaged compressed data
-    NotImplementedError,  # a compression method zipfile has not
-)
-"""What reading a damaged ``.npz`` raises."""
-
 POLICY_MAX_BYTES = 1 << 28
 """The most bytes of arrays an ``.npz`` policy may hold (256 MiB: 64M float32
 weights); :func:`load_policy` refuses a larger file before reading it."""
-
-
-def _npz_arrays(path: str | Path) -> dict[str, np.ndarray]:
-    """The arrays of an ``.npz`` by name, each read only after its header was checked
-    against the bytes the file holds for it (ValueError: a header declaring more, an
-    array of objects, over :data:`POLICY_MAX_BYTES` in all), so a file never makes
-    this allocate more than it holds."""
-    out: dict[str, np.ndarray] = {}
-    with zipfile.ZipFile(path) as z:
-        members = [i for i in z.infolist() if i.filename.endswith(".npy")]
-        if sum(i.file_size for i in members) > POLICY_MAX_BYTES:
-            raise ValueError(f"its arrays exceed {POLICY_MAX_BYTES} bytes")
-        for info in members:
-            key = info.filename[: -len(".npy")]
-            raw = io.BytesIO(z.read(info))
-            version = npformat.read_magic(raw)
-            if version not in ((1, 0), (2, 0)):
-                raise ValueError(f"{key}: .npy format version {version}")
-            read = npformat.read_array_header_1_0 if version == (1, 0) else None
-            shape, _, dtype = (read or npformat.read_array_header_2_0)(raw)
-            held = len(raw.getbuffer()) - raw.tell()
-            if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize > held:
-                raise ValueError(f"{key}: its header declares {shape} {dtype}, not held")
-            raw.seek(0)
-            out[key] = npformat.read_array(raw, allow_pickle=False)
-    return out
 
 
 def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.ndarray]:
