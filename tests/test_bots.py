@@ -848,6 +848,63 @@ def test_unseen_cards_names_a_malformed_observation() -> None:
             unseen_cards(bad)  # type: ignore[arg-type]
 
 
+def test_fuzz_unseen_cards_of_numpy_card_ids_are_the_cards_not_seen() -> None:
+    """Found by tests/fuzz/fuzz_bots.py: card ids given as NumPy uint8 scalars (read
+    from an array) were shifted as uint8, so unseen_cards lost them (51 cards unseen
+    of a first deal, not 47) or raised OverflowError, and the heuristic bot's act
+    with it; they count as the plain ints they are."""
+    from ofc_fast.bots import unseen_cards
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    obs = game.observation(game.to_act)
+    seen = {c for board in obs["boards"] for row in board for c in row}
+    seen |= set(obs["dealt"]) | set(obs["discards"])
+    expected = [c for c in range(52) if c not in seen]  # the reference
+    for dtype in (np.uint8, np.int64, np.uint64):
+        odd = {**obs, "dealt": [dtype(c) for c in obs["dealt"]]}
+        assert list(unseen_cards(odd)) == expected
+        move = make_bot("heuristic", rules.PINEAPPLE, seed=1, samples=4).act(odd)
+        game.copy().play(move)  # a legal move
+
+
+def test_fuzz_deeply_nested_fantasyland_count_is_an_ofc_error() -> None:
+    """Found by tests/fuzz/fuzz_bots.py: a seat's Fantasyland count given as a list
+    nested 3,000 deep made the heuristic bot's act (and HeuristicModel.values) raise
+    RecursionError while writing the error message; it is an OfcError."""
+    deep: list[Any] = []
+    for _ in range(3000):
+        deep = [deep]
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    obs = game.observation(game.to_act)
+    fl = list(obs["fantasyland"])
+    fl[obs["seat"]] = deep
+    with pytest.raises(OfcError):
+        make_bot("heuristic", rules.PINEAPPLE, seed=1, samples=4).act(
+            {**obs, "fantasyland": fl}
+        )
+    from ofc_fast.bots.model import value_model
+
+    model = value_model(rules.PINEAPPLE)
+    board = np.array([Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts").cards])
+    with pytest.raises(CardError, match="in_fl"):
+        model.values(board.astype(np.uint8), deep)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["heuristic", "random", "search", "value"])
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), 1e300])
+def test_fuzz_a_count_no_int_holds_is_an_observation_error(name: str, value: float) -> None:
+    """Found by tests/fuzz/fuzz_bots.py: ``to_discard`` infinite made the value bot's
+    act raise OverflowError (``int(inf)``); every built-in bot raises the
+    ObservationError naming the field."""
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    obs = {**game.observation(game.to_act), "to_discard": value}
+    bot = make_bot(name, rules.PINEAPPLE, seed=1)
+    with pytest.raises(ObservationError, match="to_discard"):
+        bot.act(obs)
+
+
 def test_a_bots_model_file_is_refused_alike_when_made_and_when_used(tmp_path) -> None:
     """SearchBot and ValueBot refuse a model file that is missing when they are made,
     and a file deleted since or of other rules at a decision, with one class, a

@@ -1058,6 +1058,37 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     )
 
 
+@pytest.mark.parametrize("damage", ["huge", "deflate"])
+def test_fuzz_a_step_file_declaring_more_than_it_holds_is_damaged(
+    tmp_path: Path, damage: str
+) -> None:
+    """Found with tests/fuzz/fuzz_model.py's .npz inputs: a saved step whose array
+    header declares 2**40 floats made a resumed run allocate 4 TiB (MemoryError), one
+    whose compressed data is damaged raised zlib.error; each is a damaged step file
+    (ModelError naming it), as a truncated one is."""
+    import io
+    import zipfile
+
+    from ofc_fast.learned._run import Run
+
+    buf = io.BytesIO()
+    np.save(buf, np.zeros((2, 2), np.float32))
+    raw = buf.getvalue()
+    run = Run(tmp_path, {})  # (it writes config.json: a later step file is its own)
+    path = tmp_path / "positions.npz"
+    if damage == "huge":
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("x.npy", raw.replace(b"(2, 2)", b"(1099511627776,)"))
+    else:
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("x.npy", raw)
+        data = bytearray(path.read_bytes())
+        data[36:44] = b"\xff" * 8  # the deflate stream, after the 30 + 6 header bytes
+        path.write_bytes(bytes(data))
+    with pytest.raises(ModelError, match=r"positions\.npz: a damaged step file"):
+        run.step("positions", dict, lambda arrays: arrays["x"])
+
+
 _TINY_RUN = [
     *["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"],
     *["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"],

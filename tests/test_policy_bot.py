@@ -254,6 +254,78 @@ def test_a_damaged_policy_file_is_a_bot_error(
         load_policy(path)
 
 
+def _npz(path: Path, members: dict[str, bytes]) -> Path:
+    """An .npz written member by member (its .npy bytes as given)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        for key, raw in members.items():
+            z.writestr(f"{key}.npy", raw)
+    return path
+
+
+def _npy(array: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, array)
+    return buf.getvalue()
+
+
+def test_fuzz_policy_declaring_a_huge_array_is_a_bot_error(tmp_path: Path) -> None:
+    """Found by tests/fuzz/fuzz_model.py: an .npz whose array header declares 2**40
+    floats but holds four made load_policy allocate 4 TiB (MemoryError); it is a
+    BotError naming the file, and nothing of the declared size is allocated."""
+    raw = _npy(np.zeros((2, 2), np.float32)).replace(b"(2, 2)", b"(1099511627776,)")
+    path = _npz(
+        tmp_path / "huge.npz",
+        {"p0": raw, "p1": _npy(np.zeros(2, np.float32)), "meta_activations": b""},
+    )
+    with pytest.raises(BotError, match=r"cannot read the policy .*huge\.npz"):
+        load_policy(path)
+
+
+@pytest.mark.parametrize("damage", ["deflate", "method"])
+def test_fuzz_policy_with_damaged_compressed_data_is_a_bot_error(
+    tmp_path: Path, damage: str
+) -> None:
+    """Found by tests/fuzz/fuzz_model.py: an .npz (np.savez_compressed) whose
+    compressed bytes are damaged ended in zlib.error, one naming a compression method
+    that does not exist in NotImplementedError; each is a BotError naming the file."""
+    import zipfile
+
+    path = tmp_path / "damaged.npz"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("p0.npy", _npy(np.arange(200, dtype=np.float32)))
+    data = bytearray(path.read_bytes())
+    if damage == "deflate":
+        start = 30 + len("p0.npy")  # the local header, the name: the deflate stream
+        data[start : start + 8] = b"\xff" * 8  # (an invalid deflate block type)
+    else:  # the method, 8 (deflate), in the local and the central header: 77
+        central = data.rindex(b"PK\x01\x02")
+        data[8] = data[central + 10] = 77
+    path.write_bytes(bytes(data))
+    with pytest.raises(BotError, match=r"cannot read the policy .*damaged\.npz"):
+        load_policy(path)
+
+
+@pytest.mark.parametrize("dtype", ["U3", "S2", "complex64", "datetime64[s]"])
+def test_fuzz_policy_of_arrays_that_are_no_numbers_is_a_bot_error(
+    tmp_path: Path, dtype: str
+) -> None:
+    """Found by tests/fuzz/fuzz_model.py: an .npz whose weights are text ended in
+    NumPy's ValueError (complex ones lost their imaginary part with a warning); a
+    policy's arrays are real numbers: BotError naming the array."""
+    np.savez(
+        tmp_path / "odd.npz",
+        p0=np.zeros((2, 3), dtype),
+        p1=np.zeros(2, np.float32),
+        meta_activations=np.array("linear"),
+    )
+    with pytest.raises(BotError, match="p0"):
+        load_policy(tmp_path / "odd.npz")
+
+
 def test_policy_bot_names_a_malformed_observation() -> None:
     """A PolicyBot, like the registered bots, answers a malformed observation with an
     GameError naming the field (was an AttributeError or a KeyError)."""

@@ -41,7 +41,7 @@ from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import GameError, Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation, check_seat, missing_fields, position
-from ..table import MAX_SEATS
+from ..table import MAX_SEATS, as_int
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
@@ -131,10 +131,10 @@ def observation_problem(observation: object) -> OfcError | None:
     return None
 
 
-READ_ERRORS = (KeyError, IndexError, TypeError, AttributeError, ValueError)
+READ_ERRORS = (KeyError, IndexError, TypeError, AttributeError, ValueError, OverflowError)
 """What reading a malformed observation raises in a bot's ``act`` (ValueError: a
-number that is not one, a negative card; an OfcError, a ValueError too, passes as it
-is)."""
+number that is not one, a negative card; OverflowError: ``int()`` of an infinity; an
+OfcError, a ValueError too, passes as it is)."""
 
 
 def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
@@ -248,6 +248,16 @@ def rules_of(
     return observation_rules(observation, own, memo)
 
 
+def _card_bit(card: object) -> int:
+    """The bit of card id ``card`` in a mask of the 52 cards, bit 52 for any id above
+    51 (a NumPy integer as the Python int it is: a uint8 shifted stayed a uint8 and
+    lost the card); TypeError for what is no integer, ValueError for a negative id."""
+    c = as_int(card)
+    if c is None:
+        raise TypeError(f"a card id is an integer, got {quote(card)}")
+    return 1 << min(c, 52)
+
+
 def unseen_cards(observation: ObservationLike) -> np.ndarray:
     """Cards the seat to act has not seen anywhere (every board's visible cards, its
     dealt cards, its own discards), ascending, as uint8 (a malformed observation, a
@@ -264,11 +274,11 @@ def unseen_cards(observation: ObservationLike) -> np.ndarray:
         for board in observation["boards"]:
             for row in board:
                 for card in row:
-                    seen |= 1 << card
+                    seen |= _card_bit(card)
         for card in observation["dealt"]:
-            seen |= 1 << card
+            seen |= _card_bit(card)
         for card in observation["discards"]:
-            seen |= 1 << card
+            seen |= _card_bit(card)
         if seen >> 52:
             raise CardError(f"observation: card ids above 51 in {quote(observation)}")
     except READ_ERRORS as exc:

@@ -165,7 +165,7 @@ def _in_fl(in_fl: object, fn: str) -> int:
     """``in_fl`` as an int for C (CardError when it is no card count)."""
     n = as_int(in_fl)
     if n is None or not 0 <= n < 1 << 32:
-        got = repr(in_fl) if n is None else n
+        got = quote(in_fl) if n is None else n
         raise CardError(f"{fn}: in_fl must be 0 or a Fantasyland hand's cards, got {got}")
     return n
 

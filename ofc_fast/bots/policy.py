@@ -34,6 +34,7 @@ import numpy as np
 
 from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote
+from ..files import NPZ_ERRORS, read_npz
 from ..game import Move
 from ..learned.model import rules_hash
 from ..rules import RuleSet, as_rules
@@ -81,6 +82,12 @@ class MlpPolicy:
         bad = [a for a in activations if a not in _ACTIVATIONS]
         if bad:
             raise BotError(f"unknown activations {bad}; known: {sorted(_ACTIVATIONS)}")
+        for i, a in enumerate(params):
+            if np.asarray(a).dtype.kind not in "biuf":
+                raise BotError(
+                    f"an MLP policy's arrays are real numbers: p{i} holds "
+                    f"{np.asarray(a).dtype}"
+                )
         self.weights = [np.asarray(w, np.float32) for w in params[0::2]]
         self.biases = [np.asarray(b, np.float32) for b in params[1::2]]
         width = None  # the outputs of the layer before
@@ -100,11 +107,11 @@ class MlpPolicy:
     def load(cls, path: str | Path) -> MlpPolicy:
         """Read an ``.npz`` written by :func:`ofc_fast.env.sb3.export_policy`."""
         try:
-            with np.load(path, allow_pickle=False) as d:
-                n = sum(1 for k in d.files if k.startswith("p"))
-                params = [d[f"p{i}"] for i in range(n)]
-                meta = {k[5:]: str(d[k]) for k in d.files if k.startswith("meta_")}
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            d = read_npz(path, POLICY_MAX_BYTES)
+            n = sum(1 for k in d if k.startswith("p"))
+            params = [d[f"p{i}"] for i in range(n)]
+            meta = {k[5:]: str(d[k]) for k in d if k.startswith("meta_")}
+        except NPZ_ERRORS as exc:
             raise BotError(f"cannot read the policy {str(path)!r}: {exc}") from None
         return cls(params, meta.get("activations", "").split(","), meta)
 
@@ -160,6 +167,11 @@ class MlpPolicy:
                 f"{m.shape[-1] if m.ndim else 'no'} action ids"
             )
         return np.where(m, z, -np.inf)
+
+
+POLICY_MAX_BYTES = 1 << 28
+"""The most bytes of arrays an ``.npz`` policy may hold (256 MiB: 64M float32
+weights); :func:`load_policy` refuses a larger file before reading it."""
 
 
 def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.ndarray]:

@@ -8,7 +8,6 @@ import io
 import json
 import re
 import time
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -16,7 +15,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import ModelError
-from ..files import atomic_write, remove_leftovers
+from ..files import NPZ_ERRORS, atomic_write, read_npz, remove_leftovers
 
 __all__ = ["Run", "read_json", "save_run_json"]
 
@@ -108,12 +107,11 @@ class Run:
         path = self.out / f"{name}.npz"
         if path.exists():
             try:
-                with np.load(path) as f:
-                    arrays = dict(f)
+                arrays = read_npz(path)
                 read(arrays)
             except KeyError as exc:
                 raise _damaged(path, f"no array {exc}") from None
-            except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+            except (TypeError, *NPZ_ERRORS) as exc:
                 raise _damaged(path, str(exc)) from None
             return arrays
         t0 = time.perf_counter()
