@@ -1064,6 +1064,34 @@ def test_advise_position_errors_name_the_options_typed(
     assert "observation" not in err and "\n" not in err.rstrip("\n")
 
 
+def test_advise_model_short_of_a_net_names_model(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """A --model file with no net for a board the search values by it said ``value
+    model only5... has no net for boards of 7 cards``: the one model error of advise
+    that named no option (a missing file says ``--model: value model ...``)."""
+    import numpy as np
+
+    from ofc_fast.learned import FEATURES, write_model
+
+    path = tmp_path / "only5.ofcvm"
+    zero_net = [(np.zeros((1, FEATURES)), np.zeros(1))]
+    write_model(str(path), [(5, zero_net)], ofc.rules.PINEAPPLE, 2)
+    code, out, err = run(
+        capsys,
+        "advise",
+        "--dealt",
+        "As Kd Qc Jd Th",
+        "--model",
+        str(path),
+        "--samples",
+        "4",
+    )
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --model: value model "), err
+    assert "has no net for boards of 7 cards" in err and err.count("--model:") == 1, err
+
+
 @pytest.mark.parametrize(
     "extra, option",
     [
