@@ -276,12 +276,49 @@ def test_an_unknown_option_shows_the_commands_usage(
     COMMAND ...`` and ``ofc-fast: error: unrecognized arguments``, where docs/cli.md
     says a command line the parser cannot read is the command's usage and error, as
     ``play --hands abc`` is."""
+    unrecognized(capsys, argv)
+
+
+def unrecognized(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
+    """The standard error of ``ofc-fast ARGV`` refused as a command's usage and
+    ``unrecognized arguments``, exit status 2."""
     with pytest.raises(SystemExit) as info:
         cli.main(argv)
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith(f"usage: ofc-fast {argv[0]} "), err
     assert f"ofc-fast {argv[0]}: error: unrecognized arguments: " in err
+    return err
+
+
+@pytest.mark.parametrize(
+    "argv, meant",
+    [
+        (["play", "--hand", "2", "--quiet"], "--hands"),
+        (["play", "--hands", "1", "--qui"], "--quiet"),
+        (["eval", "As Ks Qs", "--js=x.json"], "--json"),
+        (["arena", "--bot", "random", "--bot", "random", "--progress"], "--progress-every"),
+        (["advise", "--dealt", "As Kd 9h 9c 4s", "--sam", "4"], "--samples"),
+        (["selfplay", "--out", "d", "--hands", "1", "--shard", "5"], "--shard-size"),
+    ],
+)
+def test_an_abbreviated_option_is_refused_naming_the_whole_one(
+    capsys: pytest.CaptureFixture, argv: list[str], meant: str
+) -> None:
+    """``ofc-fast play --hand 2`` played 2 hands (argparse took the abbreviation),
+    while ``ofc-fast bench --qui`` was refused: a script's abbreviation stops working
+    (or means another option) once an option that starts the same is added.  Every
+    command now refuses it, naming the options it begins."""
+    err = unrecognized(capsys, argv)
+    assert f"options are written whole: {meant}" in err, err
+
+
+def test_top_level_options_are_written_whole(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast --vers`` printed the version: an abbreviation, as a command's."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--vers"])
+    assert info.value.code == 2
+    assert "--version" in capsys.readouterr().err
 
 
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:

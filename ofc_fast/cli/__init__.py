@@ -198,6 +198,11 @@ def _run(argv: Sequence[str] | None) -> int:
         args = argparse.Namespace(func=run_bench, bench_args=argv[1:])
     else:
         if argv[:1] and argv[0].startswith("-") and not _top_option(argv[0]):
+            head = argv[0].split("=", 1)[0]
+            if head.startswith("--") and any(
+                o.startswith(head) for o in parser.options.values()
+            ):  # --vers: written whole, as a command's options
+                parser.unrecognized(argv[:1])
             parser.error(  # (argparse took the option's value for the command)
                 f"a command is required before {argv[0]}: choose from "
                 f"{', '.join(parser.commands)} (a match: ofc-fast play {' '.join(argv)})"
@@ -206,9 +211,7 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.command is None:
             args, extra = parser.parse_known_args(["play", *argv])
         if extra:  # the command's usage and name, not ofc-fast's (argparse's own)
-            parser.commands[args.command].error(
-                f"unrecognized arguments: {' '.join(extra)}"
-            )
+            parser.commands[args.command].unrecognized(extra)
     try:
         if getattr(args, "json", None) is not None:  # every --json, before any work
             check_output("--json", args.json, standard_output=True)
@@ -258,10 +261,10 @@ def _same_file(a: str, b: str) -> bool:
 
 def _top_option(arg: str) -> bool:
     """Whether ``arg`` is an option ``ofc-fast`` takes before a command (``-h``,
-    ``--help``, ``--version``, argparse's abbreviations of them, ``--``); any other
-    needs a command first.
+    ``--help``, ``--version``, written whole, or ``--``); any other needs a command
+    first.
 
-    >>> _top_option("--vers"), _top_option("--hands")
-    (True, False)
+    >>> _top_option("--version"), _top_option("--vers"), _top_option("--hands")
+    (True, False, False)
     """
-    return any(o.startswith(arg) for o in ("-h", "--help", "--version"))
+    return arg in ("-h", "--help", "--version", "--")

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
@@ -93,6 +93,9 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
+        # an option is written whole, as bench's: an abbreviation (--hand) that a new
+        # option (--handicap) makes ambiguous would break the scripts that use it
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         # a word that starts with "-" and a digit is a value, as argparse takes "-5":
         # "--stacks -5,3" ("-5,3" was taken for an unknown option); no option of
@@ -104,6 +107,22 @@ class Parser(argparse.ArgumentParser):
         action = super().add_subparsers(**kwargs)
         self.commands = action.choices
         return action
+
+    def unrecognized(self, words: Sequence[str]) -> NoReturn:
+        """The parser's error for the ``words`` it did not take, with the options that
+        one of them begins (an abbreviation, refused: options are written whole).
+
+        >>> p = Parser(prog="demo")
+        >>> _ = p.add_argument("--hands")
+        >>> p.unrecognized(["--hand=2"])
+        Traceback (most recent call last):
+        ...
+        SystemExit: 2
+        """
+        heads = {w.split("=", 1)[0] for w in words if w.startswith("--") and w != "--"}
+        meant = sorted({o for o in self.options.values() for h in heads if o.startswith(h)})
+        whole = f" (options are written whole: {', '.join(meant)})" if meant else ""
+        self.error(f"unrecognized arguments: {' '.join(words)}{whole}")
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         """An argument; an option's keyword and longest name go to :attr:`options`."""
