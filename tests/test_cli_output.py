@@ -793,6 +793,23 @@ def test_tables_fit_80_columns(
     assert not long, long
 
 
+@pytest.mark.parametrize("argv", [["eval", "As Ks Qs Js Ts"], ["rules"]])
+def test_no_color_on_a_terminal_writes_no_escape_codes(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    """``NO_COLOR=1 ofc-fast eval ...`` on a colour terminal still wrote the rich
+    table's bold header and italic title (``ESC[1m``, ``ESC[3m``): NO_COLOR
+    (no-color.org) asks for text without them."""
+    pytest.importorskip("rich", reason='pip install ".[test]" (rich)')
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and out.strip()
+    assert "\x1b" not in out, repr(out[:200])
+
+
 # -------------------------------------------------------------- intervals
 
 # 97.5% quantiles of Student's t from printed tables, by degrees of freedom.

@@ -13,6 +13,7 @@ a  b
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 import time
@@ -38,10 +39,15 @@ def wrap(text: str) -> None:
 
 
 def rich_console(stderr: bool = False) -> Any:
+    """A rich console on standard output (or error), None without rich; with
+    ``NO_COLOR`` set (no-color.org) it writes no escape codes, not even rich's bold
+    and italic, which its own reading of ``NO_COLOR`` keeps."""
     try:
         from rich.console import Console
     except ImportError:
         return None
+    if os.environ.get("NO_COLOR"):
+        return Console(stderr=stderr, color_system=None)
     return Console(stderr=stderr)
 
 
