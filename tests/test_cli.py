@@ -321,6 +321,28 @@ def test_top_level_options_are_written_whole(capsys: pytest.CaptureFixture) -> N
     assert "--version" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", ["ofc", "Pineapple", "ofc-pineapple"])
+def test_rules_json_refuses_a_rule_set_name_as_its_path(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+) -> None:
+    """``ofc-fast rules --json ofc`` (meant: the OFC rules as JSON) wrote the list of
+    presets into a file named ``ofc`` in the current folder (--json took the name as
+    its PATH), and printed the list: now refused, naming the two ways to write it."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["rules", "--json", name]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and list(tmp_path.iterdir()) == []
+    assert err.startswith(f"ofc-fast: error: --json: {name!r} is a rule set name"), err
+    assert f"ofc-fast rules {name} --json" in err and f"--json ./{name}" in err
+    # a file so named, written as a path: the presets list, as asked
+    assert cli.main(["rules", "--json", f"./{name}"]) == 0
+    capsys.readouterr()
+    assert json.loads((tmp_path / name).read_text())[0]["name"] == "OFC"
+
+
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:
     for argv in (
         ["play", "--rules", "nope"],
