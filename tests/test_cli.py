@@ -343,6 +343,31 @@ def test_rules_json_refuses_a_rule_set_name_as_its_path(
     assert json.loads((tmp_path / name).read_text())[0]["name"] == "OFC"
 
 
+@pytest.mark.parametrize(
+    "argv, took",
+    [
+        (["eval", "--json", "As Ks Qs Js Ts"], "As Ks Qs Js Ts"),
+        (["solve", "--json", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d"], "Ad Ah Th"),
+        (["replay", "--deal", "1", "--json", "x.jsonl"], None),  # (no --json: as before)
+    ],
+)
+def test_a_missing_argument_that_json_took_is_named(
+    capsys: pytest.CaptureFixture, argv: list[str], took: str | None
+) -> None:
+    """``ofc-fast eval --json "As Ks Qs Js Ts"`` said only "the following arguments
+    are required: cards": --json had taken the cards for its PATH.  The error now
+    says so, and how to write it."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    if took is None:
+        assert "took" not in err, err
+        return
+    assert "error: the following arguments are required: " in err, err
+    assert f"(--json took '{took}" in err and "--json=PATH" in err, err
+
+
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:
     for argv in (
         ["play", "--rules", "nope"],

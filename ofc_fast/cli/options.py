@@ -93,6 +93,7 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
+        self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
         # an option is written whole, as bench's: an abbreviation (--hand) that a new
         # option (--handicap) makes ambiguous would break the scripts that use it
         kwargs.setdefault("allow_abbrev", False)
@@ -107,6 +108,18 @@ class Parser(argparse.ArgumentParser):
         action = super().add_subparsers(**kwargs)
         self.commands = action.choices
         return action
+
+    def error(self, message: str) -> NoReturn:
+        """The parser's error (usage, then the message; exit status 2); an argument
+        missing after an option that takes an optional PATH (``eval --json CARDS``)
+        says what that option took."""
+        if message.startswith("the following arguments are required") and self.took:
+            option, value = next(iter(self.took.items()))
+            message += (
+                f" ({option} took {value!r} for its PATH: put {option} after the "
+                f"arguments, or write {option}=PATH)"
+            )
+        super().error(message)
 
     def unrecognized(self, words: Sequence[str]) -> NoReturn:
         """The parser's error for the ``words`` it did not take, with the options that
@@ -535,6 +548,23 @@ STACKS_HELP = (
 )
 
 
+class OptionalPath(argparse.Action):
+    """An option with an optional PATH (``--json [PATH]``): the value, which a
+    :class:`Parser` keeps (:attr:`Parser.took`) to name in the error of an argument
+    that the option took for its PATH."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        if isinstance(parser, Parser) and option_string and values != self.const:
+            parser.took[option_string] = values
+
+
 def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
     """The same ``--json [PATH]`` in every subcommand (read by :func:`emit_json`).
 
@@ -545,6 +575,7 @@ def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) ->
     """
     parser.add_argument(
         "--json",
+        action=OptionalPath,
         nargs="?",
         const="-",
         default=None,
