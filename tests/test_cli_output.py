@@ -892,6 +892,36 @@ def run_with_reader_gone(
         os.close(write_end)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "As Ks Qs Js Ts"],
+        ["eval", "As Ks Qs Js Ts", "--json"],
+        ["rules", "ofc"],
+        ["play", "--hands", "2", "--seed", "1", "--bots", "random"],
+    ],
+)
+def test_a_full_standard_output_is_one_error_line(tmp_path: Path, argv: list[str]) -> None:
+    """``ofc-fast eval ... > /dev/full`` said ``ofc-fast: error: [Errno 28] No space
+    left on device``, naming no output (``--json /dev/full`` names --json): the error
+    names standard output, exit status 2, nothing else on standard error."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=package_env(),
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == ("ofc-fast: error: standard output: No space left on device\n"), (
+        proc.stderr
+    )
+
+
 ON_LINUX = pytest.mark.skipif(
     not sys.platform.startswith("linux"),
     reason="run on Linux (SIGPIPE, and poll() telling a pipe's reader gone)",

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import io
 import os
@@ -231,8 +232,25 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"ofc-fast: error: {name_option(str(exc), options)}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"ofc-fast: error: {exc}", file=sys.stderr)
+        print(f"ofc-fast: error: {_os_problem(exc)}", file=sys.stderr)
         return 2
+
+
+_FULL = frozenset({errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+"""The errors of a write that finds no room: a full disk, a file at its size limit."""
+
+
+def _os_problem(exc: OSError) -> str:
+    """An OSError's message for ``ofc-fast: error:``; a write that finds no room and
+    names no file is one to standard output (``> /dev/full``): every output an option
+    names says its option (``--json: cannot write ...``).
+
+    >>> _os_problem(OSError(errno.ENOSPC, "No space left on device"))
+    'standard output: No space left on device'
+    """
+    if exc.filename is None and exc.errno in _FULL:
+        return f"standard output: {exc.strerror}"
+    return str(exc)
 
 
 def _check_rules_file_kept(args: argparse.Namespace) -> None:
