@@ -303,12 +303,17 @@ def unrecognized(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
     ],
 )
 def test_an_abbreviated_option_is_refused_naming_the_whole_one(
-    capsys: pytest.CaptureFixture, argv: list[str], meant: str
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    meant: str,
 ) -> None:
     """``ofc-fast play --hand 2`` played 2 hands (argparse took the abbreviation),
     while ``ofc-fast bench --qui`` was refused: a script's abbreviation stops working
     (or means another option) once an option that starts the same is added.  Every
     command now refuses it, naming the options it begins."""
+    monkeypatch.chdir(tmp_path)  # (taken, they would write x.json, d/)
     err = unrecognized(capsys, argv)
     assert f"options are written whole: {meant}" in err, err
 
