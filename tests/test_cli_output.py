@@ -1117,13 +1117,7 @@ def test_advise_model_short_of_a_net_names_model(
     """A --model file with no net for a board the search values by it said ``value
     model only5... has no net for boards of 7 cards``: the one model error of advise
     that named no option (a missing file says ``--model: value model ...``)."""
-    import numpy as np
-
-    from ofc_fast.learned import FEATURES, write_model
-
-    path = tmp_path / "only5.ofcvm"
-    zero_net = [(np.zeros((1, FEATURES)), np.zeros(1))]
-    write_model(str(path), [(5, zero_net)], ofc.rules.PINEAPPLE, 2)
+    path = only5_model(tmp_path)
     code, out, err = run(
         capsys,
         "advise",
@@ -1137,6 +1131,42 @@ def test_advise_model_short_of_a_net_names_model(
     assert code == 2 and out == ""
     assert err.startswith("ofc-fast: error: --model: value model "), err
     assert "has no net for boards of 7 cards" in err and err.count("--model:") == 1, err
+
+
+def only5_model(folder: Path) -> Path:
+    """A PINEAPPLE heads-up model file with a net for boards of 5 cards only."""
+    import numpy as np
+
+    from ofc_fast.learned import FEATURES, write_model
+
+    path = folder / "only5.ofcvm"
+    zero_net = [(np.zeros((1, FEATURES)), np.zeros(1))]
+    write_model(str(path), [(5, zero_net)], ofc.rules.PINEAPPLE, 2)
+    return path
+
+
+@pytest.mark.parametrize(
+    "bot, command",
+    [("value", ["play"]), ("search", ["play"]), ("value", ["selfplay", "--out", "d"])],
+)
+def test_play_bots_model_short_of_a_net_names_bots(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    bot: str,
+    command: list[str],
+) -> None:
+    """``play --bots value@only5.ofcvm`` (or ``selfplay``) said ``ofc-fast: error:
+    value bot: value model ... has no net for boards of 7 cards`` at its first
+    decision, naming no option (a model that ships for no such table says ``--bots:
+    value bot: ...``)."""
+    monkeypatch.chdir(tmp_path)
+    spec = f"{bot}@{only5_model(tmp_path)}"
+    argv = [*command, "--players", "2", "--hands", "1", "--bots", spec, "--quiet"]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"ofc-fast: error: --bots: {bot} bot: value model "), err
+    assert "has no net for boards of" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize(

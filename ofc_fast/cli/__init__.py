@@ -52,7 +52,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
-from ..errors import OfcError
+from ..errors import BotError, OfcError
 from .options import Parser, check_output, is_rules_file, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
@@ -229,7 +229,12 @@ def _run(argv: Sequence[str] | None) -> int:
     except OfcError as exc:
         command = parser.commands.get(getattr(args, "command", None) or "")
         options = command.options if command is not None else {}
-        print(f"ofc-fast: error: {name_option(str(exc), options)}", file=sys.stderr)
+        message = name_option(str(exc), options)
+        bots = options.get("bots") or options.get("bot")  # (play's, selfplay's, arena's)
+        if isinstance(exc, BotError) and bots and not message.startswith("-"):
+            message = f"{bots}: {message}"  # a bot that cannot play on (its model has
+            # no net for a board it reached), in one process or in a worker
+        print(f"ofc-fast: error: {message}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"ofc-fast: error: {_os_problem(exc)}", file=sys.stderr)
