@@ -1133,6 +1133,21 @@ def test_advise_model_short_of_a_net_names_model(
     assert "has no net for boards of 7 cards" in err and err.count("--model:") == 1, err
 
 
+@pytest.mark.parametrize("board", ["-/-/-", "-|-|-", "-/9s 9h/As Ks Qs"])
+def test_advise_board_written_with_dashes_alone(
+    capsys: pytest.CaptureFixture, board: str
+) -> None:
+    """``advise --board "-/-/-"`` (empty rows written ``-``, as docs/cli.md shows,
+    without spaces) was refused, ``argument --board: expected one argument``:
+    argparse took the word for an option; it is the board ``"- / - / -"``."""
+    spaced = " / ".join(board.replace("|", "/").split("/"))
+    dealt = "2c 5d Th" if "9s" in board else "As Kd 9c 8d 4s"
+    common = ["--dealt", dealt, "--samples", "4", "--seed", "1", "--json"]
+    code, out, err = run(capsys, "advise", f"--board={spaced}", *common)
+    assert code == 0, err
+    assert run(capsys, "advise", "--board", board, *common) == (0, out, "")
+
+
 def only5_model(folder: Path) -> Path:
     """A PINEAPPLE heads-up model file with a net for boards of 5 cards only."""
     import numpy as np

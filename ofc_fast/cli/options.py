@@ -71,8 +71,9 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         raise type(exc)(f"{option}: {exc}") from None
 
 
-_NEGATIVE_VALUE = re.compile(r"-\.?\d")
-"""A command-line word that is a value, not an option: ``-5``, ``-5,3``, ``-.5``."""
+_NEGATIVE_VALUE = re.compile(r"-(?:\.?\d|\s*[/|])")
+"""A command-line word that is a value, not an option: ``-5``, ``-5,3``, ``-.5``; a
+board whose front row is written ``-`` (``-/-/-``, ``-|9s 9h|As Ks``)."""
 
 
 class Parser(argparse.ArgumentParser):
