@@ -922,6 +922,27 @@ def test_a_full_standard_output_is_one_error_line(tmp_path: Path, argv: list[str
     )
 
 
+@pytest.mark.skipif(os.name != "posix", reason="run on a POSIX system (a C locale)")
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_output_named_outside_ascii_in_a_c_locale(tmp_path: Path, option: str) -> None:
+    """In a C locale that Python does not coerce to UTF-8 (file names as ASCII bytes),
+    ``ofc-fast play --json résumé.json`` crashed with a UnicodeEncodeError traceback
+    (exit status 1) making the temporary file beside it: the file is written."""
+    env = {**package_env(), "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
+    target = tmp_path / "r\u00e9sum\u00e9.json"
+    argv = ["play", "--hands", "1", "--seed", "1", "--bots", "random", "--quiet"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv, option, os.fsencode(target)],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(target.read_bytes())
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
 ON_LINUX = pytest.mark.skipif(
     not sys.platform.startswith("linux"),
     reason="run on Linux (SIGPIPE, and poll() telling a pipe's reader gone)",
