@@ -354,6 +354,7 @@ def test_rules_json_refuses_a_rule_set_name_as_its_path(
         (["eval", "--json", "As Ks Qs Js Ts"], "As Ks Qs Js Ts"),
         (["solve", "--json", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d"], "Ad Ah Th"),
         (["replay", "--deal", "1", "--json", "x.jsonl"], None),  # (no --json: as before)
+        (["advise", "--json", "out.json"], None),  # (--dealt missing: --json took no card)
     ],
 )
 def test_a_missing_argument_that_json_took_is_named(

@@ -114,7 +114,9 @@ class Parser(argparse.ArgumentParser):
         """The parser's error (usage, then the message; exit status 2); an argument
         missing after an option that takes an optional PATH (``eval --json CARDS``)
         says what that option took."""
-        if message.startswith("the following arguments are required") and self.took:
+        required = "the following arguments are required: "
+        missing = message[len(required) :].split(", ")
+        if message.startswith(required) and self.took and not missing[0].startswith("-"):
             option, value = next(iter(self.took.items()))
             message += (
                 f" ({option} took {value!r} for its PATH: put {option} after the "
