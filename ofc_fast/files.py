@@ -76,8 +76,10 @@ def temporary_path(target: Path) -> Path:
     >>> len(temporary_path(Path("r" * 250)).name) < 255
     True
     """
-    name = target.name.encode("utf-8", "surrogateescape")[:NAME_BYTES]
-    short = name.decode("utf-8", "ignore")  # (no half of a character at the cut)
+    name = os.fsencode(target.name)[:NAME_BYTES]  # (the bytes the system stores)
+    # no half of a character at the cut; back as the file system's encoding reads
+    # those bytes (a C locale's ASCII: "é" as its escaped bytes, not "é")
+    short = os.fsdecode(name.decode("utf-8", "ignore").encode("utf-8"))
     return target.with_name(f".{short}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 

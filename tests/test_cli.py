@@ -279,12 +279,102 @@ def test_an_unknown_option_shows_the_commands_usage(
     COMMAND ...`` and ``ofc-fast: error: unrecognized arguments``, where docs/cli.md
     says a command line the parser cannot read is the command's usage and error, as
     ``play --hands abc`` is."""
+    unrecognized(capsys, argv)
+
+
+def unrecognized(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
+    """The standard error of ``ofc-fast ARGV`` refused as a command's usage and
+    ``unrecognized arguments``, exit status 2."""
     with pytest.raises(SystemExit) as info:
         cli.main(argv)
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith(f"usage: ofc-fast {argv[0]} "), err
     assert f"ofc-fast {argv[0]}: error: unrecognized arguments: " in err
+    return err
+
+
+@pytest.mark.parametrize(
+    "argv, meant",
+    [
+        (["play", "--hand", "2", "--quiet"], "--hands"),
+        (["play", "--hands", "1", "--qui"], "--quiet"),
+        (["eval", "As Ks Qs", "--js=x.json"], "--json"),
+        (["arena", "--bot", "random", "--bot", "random", "--progress"], "--progress-every"),
+        (["advise", "--dealt", "As Kd 9h 9c 4s", "--sam", "4"], "--samples"),
+        (["selfplay", "--out", "d", "--hands", "1", "--shard", "5"], "--shard-size"),
+    ],
+)
+def test_an_abbreviated_option_is_refused_naming_the_whole_one(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    meant: str,
+) -> None:
+    """``ofc-fast play --hand 2`` played 2 hands (argparse took the abbreviation),
+    while ``ofc-fast bench --qui`` was refused: a script's abbreviation stops working
+    (or means another option) once an option that starts the same is added.  Every
+    command now refuses it, naming the options it begins."""
+    monkeypatch.chdir(tmp_path)  # (taken, they would write x.json, d/)
+    err = unrecognized(capsys, argv)
+    assert f"options are written whole: {meant}" in err, err
+
+
+def test_top_level_options_are_written_whole(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast --vers`` printed the version: an abbreviation, as a command's."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--vers"])
+    assert info.value.code == 2
+    assert "--version" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ofc", "Pineapple", "ofc-pineapple"])
+def test_rules_json_refuses_a_rule_set_name_as_its_path(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+) -> None:
+    """``ofc-fast rules --json ofc`` (meant: the OFC rules as JSON) wrote the list of
+    presets into a file named ``ofc`` in the current folder (--json took the name as
+    its PATH), and printed the list: now refused, naming the two ways to write it."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["rules", "--json", name]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and list(tmp_path.iterdir()) == []
+    assert err.startswith(f"ofc-fast: error: --json: {name!r} is a rule set name"), err
+    assert f"ofc-fast rules {name} --json" in err and f"--json ./{name}" in err
+    # a file so named, written as a path: the presets list, as asked
+    assert cli.main(["rules", "--json", f"./{name}"]) == 0
+    capsys.readouterr()
+    assert json.loads((tmp_path / name).read_text())[0]["name"] == "OFC"
+
+
+@pytest.mark.parametrize(
+    "argv, took",
+    [
+        (["eval", "--json", "As Ks Qs Js Ts"], "As Ks Qs Js Ts"),
+        (["solve", "--json", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d"], "Ad Ah Th"),
+        (["replay", "--deal", "1", "--json", "x.jsonl"], None),  # (no --json: as before)
+        (["advise", "--json", "out.json"], None),  # (--dealt missing: --json took no card)
+    ],
+)
+def test_a_missing_argument_that_json_took_is_named(
+    capsys: pytest.CaptureFixture, argv: list[str], took: str | None
+) -> None:
+    """``ofc-fast eval --json "As Ks Qs Js Ts"`` said only "the following arguments
+    are required: cards": --json had taken the cards for its PATH.  The error now
+    says so, and how to write it."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    if took is None:
+        assert "took" not in err, err
+        return
+    assert "error: the following arguments are required: " in err, err
+    assert f"(--json took '{took}" in err and "--json=PATH" in err, err
 
 
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:

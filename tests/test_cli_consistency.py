@@ -234,6 +234,13 @@ COMMANDS = [
 ]  # fmt: skip
 
 
+def test_every_command_is_checked_against_the_docs() -> None:
+    """The commands whose options these tests compare with docs/cli.md are those the
+    parser has: a command added (by a module of ``cli.COMMAND_MODULES``) without its
+    options in the page would have passed unchecked."""
+    assert sorted(COMMANDS) == sorted(cli.build_parser().commands)
+
+
 def _help_options(capsys: pytest.CaptureFixture[str], command: str) -> set[str]:
     """The long options ``ofc-fast COMMAND --help`` lists."""
     with pytest.raises(SystemExit):

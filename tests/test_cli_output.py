@@ -793,6 +793,23 @@ def test_tables_fit_80_columns(
     assert not long, long
 
 
+@pytest.mark.parametrize("argv", [["eval", "As Ks Qs Js Ts"], ["rules"]])
+def test_no_color_on_a_terminal_writes_no_escape_codes(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    """``NO_COLOR=1 ofc-fast eval ...`` on a colour terminal still wrote the rich
+    table's bold header and italic title (``ESC[1m``, ``ESC[3m``): NO_COLOR
+    (no-color.org) asks for text without them."""
+    pytest.importorskip("rich", reason='pip install ".[test]" (rich)')
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and out.strip()
+    assert "\x1b" not in out, repr(out[:200])
+
+
 # -------------------------------------------------------------- intervals
 
 # 97.5% quantiles of Student's t from printed tables, by degrees of freedom.
@@ -873,6 +890,57 @@ def run_with_reader_gone(
         )
     finally:
         os.close(write_end)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "As Ks Qs Js Ts"],
+        ["eval", "As Ks Qs Js Ts", "--json"],
+        ["rules", "ofc"],
+        ["play", "--hands", "2", "--seed", "1", "--bots", "random"],
+    ],
+)
+def test_a_full_standard_output_is_one_error_line(tmp_path: Path, argv: list[str]) -> None:
+    """``ofc-fast eval ... > /dev/full`` said ``ofc-fast: error: [Errno 28] No space
+    left on device``, naming no output (``--json /dev/full`` names --json): the error
+    names standard output, exit status 2, nothing else on standard error."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=package_env(),
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == ("ofc-fast: error: standard output: No space left on device\n"), (
+        proc.stderr
+    )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="run on a POSIX system (a C locale)")
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_output_named_outside_ascii_in_a_c_locale(tmp_path: Path, option: str) -> None:
+    """In a C locale that Python does not coerce to UTF-8 (file names as ASCII bytes),
+    ``ofc-fast play --json résumé.json`` crashed with a UnicodeEncodeError traceback
+    (exit status 1) making the temporary file beside it: the file is written."""
+    env = {**package_env(), "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
+    target = tmp_path / "r\u00e9sum\u00e9.json"
+    argv = ["play", "--hands", "1", "--seed", "1", "--bots", "random", "--quiet"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv, option, os.fsencode(target)],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(target.read_bytes())
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
 
 
 ON_LINUX = pytest.mark.skipif(
@@ -1062,6 +1130,79 @@ def test_advise_position_errors_name_the_options_typed(
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
     assert "observation" not in err and "\n" not in err.rstrip("\n")
+
+
+def test_advise_model_short_of_a_net_names_model(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """A --model file with no net for a board the search values by it said ``value
+    model only5... has no net for boards of 7 cards``: the one model error of advise
+    that named no option (a missing file says ``--model: value model ...``)."""
+    path = only5_model(tmp_path)
+    code, out, err = run(
+        capsys,
+        "advise",
+        "--dealt",
+        "As Kd Qc Jd Th",
+        "--model",
+        str(path),
+        "--samples",
+        "4",
+    )
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --model: value model "), err
+    assert "has no net for boards of 7 cards" in err and err.count("--model:") == 1, err
+
+
+@pytest.mark.parametrize("board", ["-/-/-", "-|-|-", "-/9s 9h/As Ks Qs"])
+def test_advise_board_written_with_dashes_alone(
+    capsys: pytest.CaptureFixture, board: str
+) -> None:
+    """``advise --board "-/-/-"`` (empty rows written ``-``, as docs/cli.md shows,
+    without spaces) was refused, ``argument --board: expected one argument``:
+    argparse took the word for an option; it is the board ``"- / - / -"``."""
+    spaced = " / ".join(board.replace("|", "/").split("/"))
+    dealt = "2c 5d Th" if "9s" in board else "As Kd 9c 8d 4s"
+    common = ["--dealt", dealt, "--samples", "4", "--seed", "1", "--json"]
+    code, out, err = run(capsys, "advise", f"--board={spaced}", *common)
+    assert code == 0, err
+    assert run(capsys, "advise", "--board", board, *common) == (0, out, "")
+
+
+def only5_model(folder: Path) -> Path:
+    """A PINEAPPLE heads-up model file with a net for boards of 5 cards only."""
+    import numpy as np
+
+    from ofc_fast.learned import FEATURES, write_model
+
+    path = folder / "only5.ofcvm"
+    zero_net = [(np.zeros((1, FEATURES)), np.zeros(1))]
+    write_model(str(path), [(5, zero_net)], ofc.rules.PINEAPPLE, 2)
+    return path
+
+
+@pytest.mark.parametrize(
+    "bot, command",
+    [("value", ["play"]), ("search", ["play"]), ("value", ["selfplay", "--out", "d"])],
+)
+def test_play_bots_model_short_of_a_net_names_bots(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    bot: str,
+    command: list[str],
+) -> None:
+    """``play --bots value@only5.ofcvm`` (or ``selfplay``) said ``ofc-fast: error:
+    value bot: value model ... has no net for boards of 7 cards`` at its first
+    decision, naming no option (a model that ships for no such table says ``--bots:
+    value bot: ...``)."""
+    monkeypatch.chdir(tmp_path)
+    spec = f"{bot}@{only5_model(tmp_path)}"
+    argv = [*command, "--players", "2", "--hands", "1", "--bots", spec, "--quiet"]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"ofc-fast: error: --bots: {bot} bot: value model "), err
+    assert "has no net for boards of" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import io
 import os
@@ -51,7 +52,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
-from ..errors import OfcError
+from ..errors import BotError, OfcError
 from .options import Parser, check_output, is_rules_file, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
@@ -198,6 +199,11 @@ def _run(argv: Sequence[str] | None) -> int:
         args = argparse.Namespace(func=run_bench, bench_args=argv[1:])
     else:
         if argv[:1] and argv[0].startswith("-") and not _top_option(argv[0]):
+            head = argv[0].split("=", 1)[0]
+            if head.startswith("--") and any(
+                o.startswith(head) for o in parser.options.values()
+            ):  # --vers: written whole, as a command's options
+                parser.unrecognized(argv[:1])
             parser.error(  # (argparse took the option's value for the command)
                 f"a command is required before {argv[0]}: choose from "
                 f"{', '.join(parser.commands)} (a match: ofc-fast play {' '.join(argv)})"
@@ -206,9 +212,7 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.command is None:
             args, extra = parser.parse_known_args(["play", *argv])
         if extra:  # the command's usage and name, not ofc-fast's (argparse's own)
-            parser.commands[args.command].error(
-                f"unrecognized arguments: {' '.join(extra)}"
-            )
+            parser.commands[args.command].unrecognized(extra)
     try:
         if getattr(args, "json", None) is not None:  # every --json, before any work
             check_output("--json", args.json, standard_output=True)
@@ -225,11 +229,33 @@ def _run(argv: Sequence[str] | None) -> int:
     except OfcError as exc:
         command = parser.commands.get(getattr(args, "command", None) or "")
         options = command.options if command is not None else {}
-        print(f"ofc-fast: error: {name_option(str(exc), options)}", file=sys.stderr)
+        message = name_option(str(exc), options)
+        bots = options.get("bots") or options.get("bot")  # (play's, selfplay's, arena's)
+        if isinstance(exc, BotError) and bots and not message.startswith("-"):
+            message = f"{bots}: {message}"  # a bot that cannot play on (its model has
+            # no net for a board it reached), in one process or in a worker
+        print(f"ofc-fast: error: {message}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"ofc-fast: error: {exc}", file=sys.stderr)
+        print(f"ofc-fast: error: {_os_problem(exc)}", file=sys.stderr)
         return 2
+
+
+_FULL = frozenset({errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+"""The errors of a write that finds no room: a full disk, a file at its size limit."""
+
+
+def _os_problem(exc: OSError) -> str:
+    """An OSError's message for ``ofc-fast: error:``; a write that finds no room and
+    names no file is one to standard output (``> /dev/full``): every output an option
+    names says its option (``--json: cannot write ...``).
+
+    >>> _os_problem(OSError(errno.ENOSPC, "No space left on device"))
+    'standard output: No space left on device'
+    """
+    if exc.filename is None and exc.errno in _FULL:
+        return f"standard output: {exc.strerror}"
+    return str(exc)
 
 
 def _check_rules_file_kept(args: argparse.Namespace) -> None:
@@ -258,10 +284,10 @@ def _same_file(a: str, b: str) -> bool:
 
 def _top_option(arg: str) -> bool:
     """Whether ``arg`` is an option ``ofc-fast`` takes before a command (``-h``,
-    ``--help``, ``--version``, argparse's abbreviations of them, ``--``); any other
-    needs a command first.
+    ``--help``, ``--version``, written whole, or ``--``); any other needs a command
+    first.
 
-    >>> _top_option("--vers"), _top_option("--hands")
-    (True, False)
+    >>> _top_option("--version"), _top_option("--vers"), _top_option("--hands")
+    (True, False, False)
     """
-    return any(o.startswith(arg) for o in ("-h", "--help", "--version"))
+    return arg in ("-h", "--help", "--version", "--")

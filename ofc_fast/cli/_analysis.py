@@ -11,7 +11,7 @@ from typing import Any
 from .. import rules as rules_mod
 from ..board import Board, Row, hand_cards
 from ..cards import cards_str, parse_cards
-from ..errors import GameError, RulesError, SearchError
+from ..errors import GameError, OfcError, RulesError, SearchError
 from ..fantasyland import fantasyland_cards
 from ..ranking import category, describe, kev_rank, rank
 from ..rules import GameKind
@@ -24,6 +24,7 @@ from .options import (
     add_rules_option,
     add_stacks_option,
     emit_json,
+    is_rules_file,
     json_only,
     load_rules,
     named,
@@ -168,6 +169,8 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
+    if args.name is None and args.json not in (None, "-"):
+        _check_json_not_a_name(args.json)
     if args.name is not None:  # ("": a NAME, none of the presets, not the list)
         preset = load_rules(args.name, "NAME")  # (a rules file: as it is read)
         if args.json:
@@ -340,6 +343,23 @@ def run_bench(args: argparse.Namespace) -> int:
     from .. import timing
 
     return timing.main(args.bench_args)
+
+
+def _check_json_not_a_name(path: str) -> None:
+    """Refuse ``ofc-fast rules --json NAME``, a rule set's name taken as --json's PATH
+    (the presets list would be written into a file so named, where the rule set's
+    JSON was meant); a path (``./ofc``, ``ofc.json``) is a file, as ``--rules``'s."""
+    if is_rules_file(path):
+        return
+    try:
+        rules_mod.get(path)
+    except RulesError:
+        return
+    raise OfcError(
+        f"--json: {path!r} is a rule set name, which --json took for its PATH: write "
+        f"'ofc-fast rules {path} --json' for its JSON, or --json ./{path} for a file so "
+        "named"
+    )
 
 
 def add_commands(sub: Any) -> None:

@@ -13,6 +13,7 @@ a  b
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 import time
@@ -22,7 +23,7 @@ from typing import Any, Literal
 from .. import search
 from ..board import Board
 from ..cards import CardsLike, cards_str, parse_cards
-from ..errors import OfcError
+from ..errors import ModelError, OfcError
 from ..learned import resolve_model
 from ..rules import RuleSet, RulesLike, as_rules
 from ..solver import best_setting, solution_dict, solve_fantasyland, stay_values
@@ -38,10 +39,15 @@ def wrap(text: str) -> None:
 
 
 def rich_console(stderr: bool = False) -> Any:
+    """A rich console on standard output (or error), None without rich; with
+    ``NO_COLOR`` set (no-color.org) it writes no escape codes, not even rich's bold
+    and italic, which its own reading of ``NO_COLOR`` keeps."""
     try:
         from rich.console import Console
     except ImportError:
         return None
+    if os.environ.get("NO_COLOR"):
+        return Console(stderr=stderr, color_system=None)
     return Console(stderr=stderr)
 
 
@@ -307,7 +313,7 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
             [named("--opponent", Board.parse, b) for b in args.opponent or []],
             named("--dead", parse_cards, args.dead or ""),
         )
-        model = named("--model", resolve_model, args.model, rules, obs["players"])
+        model = resolve_model(args.model, rules, obs["players"])
         t0 = time.perf_counter()
         advice = search.advise(
             obs,
@@ -318,6 +324,9 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
             exact=EXACT_MODES[args.exact],
             model=model,
         )
+    except ModelError as exc:  # the --model file's: unread, of other rules, or with
+        # no net for a board the search values by it (raised by search.advise)
+        raise type(exc)(f"--model: {exc}") from None
     except OfcError as exc:
         raise type(exc)(position_option(str(exc))) from None
     seconds = time.perf_counter() - t0

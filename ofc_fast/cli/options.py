@@ -30,7 +30,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
@@ -74,8 +74,9 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         raise type(exc)(f"{option}: {exc}") from None
 
 
-_NEGATIVE_VALUE = re.compile(r"-\.?\d")
-"""A command-line word that is a value, not an option: ``-5``, ``-5,3``, ``-.5``."""
+_NEGATIVE_VALUE = re.compile(r"-(?:\.?\d|\s*[/|])")
+"""A command-line word that is a value, not an option: ``-5``, ``-5,3``, ``-.5``; a
+board whose front row is written ``-`` (``-/-/-``, ``-|9s 9h|As Ks``)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -96,6 +97,10 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
+        self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
+        # an option is written whole, as bench's: an abbreviation (--hand) that a new
+        # option (--handicap) makes ambiguous would break the scripts that use it
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         # a word that starts with "-" and a digit is a value, as argparse takes "-5":
         # "--stacks -5,3" ("-5,3" was taken for an unknown option); no option of
@@ -107,6 +112,36 @@ class Parser(argparse.ArgumentParser):
         action = super().add_subparsers(**kwargs)
         self.commands = action.choices
         return action
+
+    def error(self, message: str) -> NoReturn:
+        """The parser's error (usage, then the message; exit status 2); an argument
+        missing after an option that takes an optional PATH (``eval --json CARDS``)
+        says what that option took."""
+        required = "the following arguments are required: "
+        missing = message[len(required) :].split(", ")
+        if message.startswith(required) and self.took and not missing[0].startswith("-"):
+            option, value = next(iter(self.took.items()))
+            message += (
+                f" ({option} took {value!r} for its PATH: put {option} after the "
+                f"arguments, or write {option}=PATH)"
+            )
+        super().error(message)
+
+    def unrecognized(self, words: Sequence[str]) -> NoReturn:
+        """The parser's error for the ``words`` it did not take, with the options that
+        one of them begins (an abbreviation, refused: options are written whole).
+
+        >>> p = Parser(prog="demo")
+        >>> _ = p.add_argument("--hands")
+        >>> p.unrecognized(["--hand=2"])
+        Traceback (most recent call last):
+        ...
+        SystemExit: 2
+        """
+        heads = {w.split("=", 1)[0] for w in words if w.startswith("--") and w != "--"}
+        meant = sorted({o for o in self.options.values() for h in heads if o.startswith(h)})
+        whole = f" (options are written whole: {', '.join(meant)})" if meant else ""
+        self.error(f"unrecognized arguments: {' '.join(words)}{whole}")
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         """An argument; an option's keyword and longest name go to :attr:`options`."""
@@ -548,6 +583,23 @@ STACKS_HELP = (
 )
 
 
+class OptionalPath(argparse.Action):
+    """An option with an optional PATH (``--json [PATH]``): the value, which a
+    :class:`Parser` keeps (:attr:`Parser.took`) to name in the error of an argument
+    that the option took for its PATH."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        if isinstance(parser, Parser) and option_string and values != self.const:
+            parser.took[option_string] = values
+
+
 def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
     """The same ``--json [PATH]`` in every subcommand (read by :func:`emit_json`).
 
@@ -558,6 +610,7 @@ def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) ->
     """
     parser.add_argument(
         "--json",
+        action=OptionalPath,
         nargs="?",
         const="-",
         default=None,
