@@ -49,7 +49,12 @@ SHIPPED = sorted(MODEL_DIR.glob("*.ofcvm"))
 def play_hash(table: rules.RuleSet) -> int:
     """The rules hash of docs/learned.md: FNV-1a 32 of the canonical JSON of the rule
     set less its name and description."""
-    play = {k: v for k, v in table.to_dict().items() if k not in ("name", "description")}
+    return data_hash(table.to_dict())
+
+
+def data_hash(data: dict[str, Any]) -> int:
+    """:func:`play_hash` of a rule set's data as a version kept it (``to_dict``)."""
+    play = {k: v for k, v in data.items() if k not in ("name", "description")}
     h = 0x811C9DC5
     for b in json.dumps(play, sort_keys=True, separators=(",", ":")).encode():
         h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
@@ -159,6 +164,40 @@ def test_renamed_preset_keeps_its_shipped_model():
     own.check_rules(changed.replace(name="other name"), 2)
     with pytest.raises(ModelError, match=r"than PINEAPPLE \(a rule set that is no preset"):
         own.check_rules(p, 2)
+
+
+@pytest.mark.parametrize(
+    ("entry", "stay_front"),
+    [
+        ([["KK", 15], ["QQ", 14]], "222"),
+        ([["qq", 14], ["KK", 15]], "qqq"),
+        ([["1010", 14]], "222"),
+    ],
+)
+def test_a_model_of_fantasyland_entries_written_another_way_fits_the_same_rules(
+    entry: list[list[Any]], stay_front: str
+):
+    """A rule set now keeps its Fantasyland thresholds weakest first, spelled one way
+    ("qq" is "QQ"), and its fingerprint follows; before, it kept them as written.  A
+    model file trained then for rules with ``("KK", 15), ("QQ", 14)`` holds the
+    fingerprint of that text and was refused as "trained for other rules" under the
+    very same rules, written either way.  It fits them again, and only them."""
+    fl = rules.PINEAPPLE.fantasyland.replace(stay_front=stay_front)
+    home = rules.PINEAPPLE.replace(name="home", fantasyland=fl.replace(entry=entry))
+    data = home.to_dict()  # as the earlier version kept it: as written
+    data["fantasyland"].update(entry=entry, stay_front=stay_front)
+    old = data_hash(data)
+    blob = bytearray(model_bytes(random_nets(1, hidden=(8,)), home, 2))
+    struct.pack_into("<I", blob, 20, old)  # the header's rules hash (docs/learned.md)
+    model = ValueModel.from_bytes(bytes(blob), "home")
+    assert model.rules_hash == old != rules_hash(home) == play_hash(home)
+    model.check_rules(home, 2)
+    reordered = fl.replace(entry=sorted(entry, key=lambda e: e[1]))  # weakest first
+    assert resolve_model(model, rules.PINEAPPLE.replace(fantasyland=reordered), 2)
+    stronger = fl.replace(entry=[[t, n + 1] for t, n in entry])
+    for other in (home.replace(sweep_bonus=9), home.replace(fantasyland=stronger)):
+        with pytest.raises(ModelError, match="trained for other rules"):
+            model.check_rules(other, 2)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
@@ -2149,7 +2188,7 @@ def test_value_bot_decisions_do_not_rebuild_the_rules_json(monkeypatch):
     the model's rules each time) and advise with a model build no JSON of the rule
     set again.  Each decision serialised the rule set (about 120 us of a 260 us
     decision), and its value, the FNV-1a of that JSON, is unchanged."""
-    from ofc_fast.learned import model as learned_model
+    from ofc_fast.learned import _fingerprint as learned_model  # computes the hash
 
     expected = play_hash(rules.PINEAPPLE)
     bot = ValueBot(seed=0)

@@ -622,3 +622,43 @@ def test_a_game_id_that_is_not_the_rules_is_refused(
         "'ofc-pineapple'"
     )
     assert err.value.field == "game_id"
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "entry"),
+    [
+        ("thursday", None, [["qq", 14]]),  # written another way: no preset's then
+        ("thursday", None, None),  # a preset renamed: named by its name then
+        ("PINEAPPLE", "my table", None),  # described anew: likewise
+        ("PINEAPPLE", None, [["qq", 14]]),
+    ],
+)
+def test_a_line_an_earlier_version_named_by_its_rules_name_is_read(
+    name: str,
+    description: str | None,
+    entry: list[list[Any]] | None,
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+) -> None:
+    """Earlier versions wrote the rules' name as ``game_id`` for rules that were no
+    preset's to them: Pineapple renamed "thursday" or described anew (before a
+    renamed preset was the preset), or with its Fantasyland entry written "qq"
+    (before thresholds were spelled one way).  Those rules are Pineapple's now, so
+    the game_id check wanted "ofc-pineapple" and refused every old line.  The rules'
+    name is read; another game_id still is not."""
+    rules_data = copy.deepcopy(lines[0]["history"]["rules"])
+    assert rules_data["fantasyland"]["entry"] == [["QQ", 14]]
+    rules_data["name"] = name
+    if description is not None:
+        rules_data["description"] = description
+    if entry is not None:
+        rules_data["fantasyland"]["entry"] = entry
+    old = _line(
+        lines[0], game_id=name, history={**lines[0]["history"], "rules": rules_data}
+    )
+    _, hist = write(tmp_path, report_of(lines), [old])
+    assert [d.record["game_id"] for d in read_histories(hist)] == [name]
+    for wrong in ("x", "ofc", "thursdays"):
+        _, hist = write(tmp_path, report_of(lines), [_line(old, game_id=wrong)])
+        with pytest.raises(HistoryError, match=r"game_id: .* is not that of the deal's"):
+            list(read_histories(hist))

@@ -169,6 +169,11 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "ValueModel.ev_tables": None,
         "model_bytes": None,
         "write_model": None,
+        # The fingerprint a model file stores (ofc_fast.learned._fingerprint): fed the
+        # RuleSet rules_hash (above) and ValueModel.check_rules resolved.
+        "fingerprint": None,
+        "earlier_fingerprints": None,
+        "play_data": None,
         "train": None,
         "rehearse": None,
         # The training data's tasks and features (ofc_fast.learned._data): fed by

@@ -666,6 +666,34 @@ def test_a_2_7_middle_refuses_the_middle_rules_it_never_plays() -> None:
     assert rules.PINEAPPLE_27.replace(royalties=front_back) == rules.PINEAPPLE_27
 
 
+@pytest.mark.parametrize("name", ["OFC", "PINEAPPLE"])
+def test_replace_gives_a_high_middle_a_2_7_one(name: str) -> None:
+    """``PINEAPPLE.replace(lowball=Lowball())``, the way to derive a 2-7 variant,
+    was refused once a 2-7 middle refused middle royalties and a ``stay_middle``:
+    it kept the preset's (straight 2 ... royal 50; full house).  Giving a high
+    middle a 2-7 one clears them, as the rules file of that game says; given in the
+    same call, they are still refused."""
+    base = rules.get(name)
+    low = base.replace(lowball={"nuts": 9})
+    data = base.to_dict()  # the same game written out
+    data["lowball"] = {"nuts": 9}
+    data["royalties"]["middle"] = [0] * 10
+    data["fantasyland"]["stay_middle"] = None
+    expected = RuleSet.from_dict(data)
+    assert low.to_dict() == {
+        **expected.to_dict(),
+        "name": "custom",
+        "description": (f"{name} with royalties, lowball, fantasyland changed"),
+    }
+    assert base.fantasyland is not None and base.fantasyland.stay_middle is not None
+    assert any(base.royalties.middle)
+    with pytest.raises(RulesError, match=r"^royalties\.middle: a 2-7 middle"):
+        base.replace(lowball={}, royalties=base.royalties)
+    with pytest.raises(RulesError, match=r"^fantasyland\.stay_middle: a 2-7 middle"):
+        base.replace(lowball={}, fantasyland=base.fantasyland)
+    assert low.replace(lowball={"nuts": 8}).lowball.nuts == 8  # (already 2-7)
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from ..errors import ArenaError, HistoryError, OfcError, quote
 from ..game import Game
+from ..rules import PRESETS
 from ._games import game_id_of
 from ._schema import parse, problem
 
@@ -152,7 +153,7 @@ def import_deal(
         game = Game.replay(history)
     except OfcError as exc:
         raise HistoryError(f"history: {exc}", "history") from None
-    if rec["game_id"] != _game_id(game):
+    if rec["game_id"] != _game_id(game) and not _earlier_game_id(rec, game):
         raise HistoryError(
             f"game_id: {quote(rec['game_id'])} is not that of the deal's rules, "
             f"{_game_id(game)!r}",
@@ -164,6 +165,20 @@ def import_deal(
             "points",
         )
     return ImportedDeal(line, rec, game)
+
+
+def _earlier_game_id(rec: dict[str, Any], game: Game) -> bool:
+    """Whether ``rec``'s ``game_id`` is what an earlier version wrote for its rules:
+    their name, for rules not written exactly as the preset of that name (earlier
+    versions named a preset renamed or described anew, or with Fantasyland entries
+    written another way, ``"qq"`` or ``KK`` before ``QQ``, by its name; such rules
+    are a preset's now, and :func:`_game_id` gives its game id)."""
+    name = game.rules.name
+    recorded = rec["history"]["rules"]
+    if rec["game_id"] != name or not isinstance(recorded, dict):
+        return False
+    preset = PRESETS.get(name)
+    return preset is None or recorded != preset.to_dict()
 
 
 def _is_text(value: object, text: str) -> bool:

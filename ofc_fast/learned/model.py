@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 import base64
-import json
 import os
 import re
 import stat
@@ -36,10 +35,11 @@ from ..board import Board, board_slots
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
 from ..files import atomic_write
-from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
+from ..rules import PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
+from ._fingerprint import earlier_fingerprints, fingerprint, play_data
 from ._lru import Lru
 
 __all__ = [
@@ -95,23 +95,7 @@ def rules_hash(rules: RulesLike) -> int:
     >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.PINEAPPLE.replace(name="home"))
     True
     """
-    return _rules_hash(as_rules(rules, "rules_hash"))
-
-
-def _play(rules: RuleSet) -> dict[str, Any]:
-    """A rule set's canonical data less its labels (what :func:`rules_hash` covers)."""
-    return {k: v for k, v in rules.to_dict().items() if k not in LABEL_FIELDS}
-
-
-@lru_cache(maxsize=64)
-def _rules_hash(rules: RuleSet) -> int:
-    """:func:`rules_hash` of a rule set, computed once per distinct rule set (a bot
-    checks its model's rules at every decision; the JSON costs about 100 us)."""
-    text = json.dumps(_play(rules), sort_keys=True, separators=(",", ":"))
-    h = 0x811C9DC5
-    for byte in text.encode():
-        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return h
+    return fingerprint(as_rules(rules, "rules_hash"))
 
 
 @lru_cache(maxsize=1)
@@ -144,7 +128,7 @@ def _trained_for(model_hash: int, rules: RuleSet) -> str:
             f"a rule set that is no preset: fingerprint {model_hash:08x}, these rules' "
             f"{rules_hash(rules):08x}"
         )
-    fields = _differences(_play(presets[0]), _play(rules))
+    fields = _differences(play_data(presets[0]), play_data(rules))
     more = f" and {len(fields) - 6} more" if len(fields) > 6 else ""
     return f"the {presets[0].name} preset's; they differ in {', '.join(fields[:6])}{more}"
 
@@ -283,7 +267,9 @@ class ValueModel:
         (``rules``: a RuleSet, a preset name or a game id)."""
         rules = as_rules(rules, "value model")
         where = self.where()
-        if self.rules_hash != rules_hash(rules):
+        if self.rules_hash != rules_hash(rules) and (
+            self.rules_hash not in earlier_fingerprints(rules)  # written another way
+        ):
             raise ModelError(
                 f"value model {self.name}{where} was trained for other rules than "
                 f"{rules.name} ({_trained_for(self.rules_hash, rules)})"

@@ -472,7 +472,18 @@ class RuleSet(RuleData):
         ('custom', 'OFC with overall_bonus changed')
         >>> OFC.replace(name="home game", overall_bonus=1).name
         'home game'
+
+        Giving a high middle a 2-7 one (``lowball``) also clears what only a high
+        middle has, unless given too: the middle royalties (``lowball.royalties``
+        are paid) and Fantasyland's ``stay_middle`` (no 2-7 middle is a category).
+
+        >>> from ofc_fast.rules import PINEAPPLE, Lowball
+        >>> low = PINEAPPLE.replace(lowball=Lowball())
+        >>> low.royalties.middle, low.fantasyland.stay_middle
+        ((0, 0, 0, 0, 0, 0, 0, 0, 0, 0), None)
         """
+        if self.lowball is None and changes.get("lowball") is not None:
+            changes = {**self._high_middle_cleared(changes), **changes}
         new: RuleSet = super().replace(**changes)
         if "name" in changes and "description" in changes:
             return new
@@ -487,6 +498,18 @@ class RuleSet(RuleData):
                 "description", f"{self.name} with {', '.join(changed)} changed"
             ),
         )
+
+    def _high_middle_cleared(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """The fields a 2-7 middle rules out (:meth:`_validate`), cleared: the middle
+        royalties and Fantasyland's ``stay_middle``, where set and not in ``changes``."""
+        cleared: dict[str, Any] = {}
+        if "royalties" not in changes and any(self.royalties.middle):
+            middle = (0,) * len(self.royalties.middle)
+            cleared["royalties"] = self.royalties.replace(middle=middle)
+        fl = self.fantasyland
+        if "fantasyland" not in changes and fl is not None and fl.stay_middle is not None:
+            cleared["fantasyland"] = fl.replace(stay_middle=None)
+        return cleared
 
     def __repr__(self) -> str:
         """Short, so that signatures with a preset default stay readable:
