@@ -119,6 +119,24 @@ def test_best_completion_of_a_finished_board_without_cards_values_it() -> None:
     assert (fouled.foul, fouled.fantasyland, fouled.value) == (True, 0, -1000.0)
 
 
+def test_an_observation_of_numpy_arrays_gets_the_advice_of_its_lists() -> None:
+    """The heuristic and random bots read an observation's card lists given as NumPy
+    arrays; the search refused them ("dealt must be a list, got array(...)")."""
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", 2, seed=1)
+    obs = g.observation(g.to_act)
+    arrays = dict(obs, dealt=np.array(obs["dealt"], dtype=np.uint8))
+    want = advise(obs, samples=4, seed=3)
+    got = advise(arrays, samples=4, seed=3)
+    assert [(a.move, a.ev) for a in got] == [(a.move, a.ev) for a in want]
+    with pytest.raises(OfcError, match="dealt"):  # a 0-d array is still no list
+        advise(dict(obs, dealt=np.array(5)), samples=2)
+    idle = g.observation(1 - g.to_act)  # nothing dealt: an empty array, no ValueError
+    with pytest.raises(OfcError, match="no decision"):
+        advise(dict(idle, dealt=np.array([], dtype=np.uint8)), samples=2)
+
+
 def test_numpy_settings_give_plain_json_able_advice() -> None:
     """samples=np.int64(20) (a count read from an array) is a valid setting, but
     each record's samples came back a NumPy int (and foul a NumPy float), so

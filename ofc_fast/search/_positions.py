@@ -294,7 +294,7 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
             "advise covers normal decisions; a full set (Fantasyland, "
             "classic) is solved by solve_fantasyland / best_setting"
         )
-    if not obs["dealt"]:
+    if len(obs["dealt"]) == 0:  # (a NumPy array has no truth value)
         raise SearchError(f"seat {obs['seat']} has no decision to make")
     if rules.game is GameKind.CLASSIC:
         raise SearchError("advise needs OFC or Pineapple rules")
