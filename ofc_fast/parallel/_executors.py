@@ -158,10 +158,12 @@ def _start_forkserver(ctx: Any) -> None:
     It is started with this ``sys.path`` as its ``PYTHONPATH``, and the first module
     it preloads sets its environment back to this process's (so that every process
     it starts, a user's own forkserver pool included, has this environment).  This
-    process's environment is changed only while the forkserver starts, under a lock;
-    another thread that reads ``os.environ`` in that moment (without the lock) still
-    sees the change.  Where the forkserver preloads nothing (:func:`_preload`) it is
-    started with this environment as it is."""
+    process's environment is changed only while the forkserver starts (or, each pool
+    start, is found running), under a lock; another thread that reads ``os.environ``
+    in that moment (without the lock) still sees the change: Python starts the
+    forkserver with ``os.environ`` as it is, so the window cannot be closed.
+    Where the forkserver preloads nothing (:func:`_preload`) it is started with this
+    environment as it is."""
     from multiprocessing import forkserver, resource_tracker
 
     preload = _preload()
