@@ -162,17 +162,24 @@ def _run_in_workers(tmp_path: Path, env: dict[str, str]) -> tuple[Any, Any, str]
     (bot / "bot.py").write_text("import helper\nprint('ok', helper.X + 1)\n", "utf-8")
     script = tmp_path / "environ.py"
     script.write_text(ENVIRON, encoding="utf-8")
+    args = [str(script), str(bot / "bot.py"), ROOT_OF_PACKAGE]
+    parent, worker, printed = _printed_last(args, tmp_path, env)
+    return parent, worker, printed
+
+
+def _printed_last(args: list[str], cwd: Path, env: dict[str, str]) -> Any:
+    """Run ``python *args`` in ``cwd`` with ``env``: the value of the last line it
+    printed (a Python literal)."""
     done = subprocess.run(
-        [sys.executable, str(script), str(bot / "bot.py"), ROOT_OF_PACKAGE],
+        [sys.executable, *args],
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=tmp_path,
+        cwd=cwd,
         env=env,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    parent, worker, printed = ast.literal_eval(done.stdout.strip().splitlines()[-1])
-    return parent, worker, printed
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="run on a system with forkserver")
@@ -221,3 +228,76 @@ def test_readme_parallel_block_runs_as_arun_as_script(tmp_path: Path) -> None:
     assert len(blocks) == 1
     done = run_as_script(tmp_path, "readme_parallel.py", blocks[0])
     assert done.returncode == 0, done.stderr
+
+
+POOL_AFTER = """\
+import multiprocessing
+import os
+import sys
+
+sys.path.insert(0, sys.argv[1])  # the package under test
+from ofc_fast.parallel import ProcessExecutor
+
+
+def look(_):
+    return os.environ.get("PYTHONPATH")
+
+
+if __name__ == "__main__":
+    with ProcessExecutor(2) as ex:
+        list(ex.map_unordered(look, [0]))
+    with multiprocessing.get_context("forkserver").Pool(1) as pool:
+        print(repr(pool.map(look, [0])[0]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on a system with forkserver")
+def test_a_users_forkserver_pool_has_the_parents_module_path(tmp_path: Path) -> None:
+    """The forkserver our ProcessExecutor started kept this ``sys.path`` as its
+    PYTHONPATH: a user's own forkserver pool (started after, from the same server)
+    had it, and every Python it started loaded this interpreter's paths.  Its
+    workers now have the parent's PYTHONPATH: unset, then set."""
+    script = tmp_path / "after.py"
+    script.write_text(POOL_AFTER, encoding="utf-8")
+    env = _environ_without_path()
+    for want in (None, str(tmp_path)):
+        if want is not None:
+            env["PYTHONPATH"] = want
+        assert _printed_last([str(script), ROOT_OF_PACKAGE], tmp_path, env) == want
+
+
+def test_the_forkserver_preloads_where_the_working_directory_has_no_ofc_fast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under an editable install ofc_fast is found by its own finder, not on
+    ``sys.path``: the forkserver preloaded nothing (a slow first result).  It now
+    preloads the package unless the working directory holds another ofc_fast."""
+    from multiprocessing import forkserver, resource_tracker
+
+    from ofc_fast.parallel import _executors
+
+    preloads: list[list[str]] = []
+
+    class Context:  # (records what the forkserver is told to preload)
+        def set_forkserver_preload(self, names: list[str]) -> None:
+            preloads.append(list(names))
+
+    def preload() -> list[str]:
+        _executors._start_forkserver(Context())
+        return preloads[-1]
+
+    monkeypatch.setattr(forkserver, "ensure_running", lambda: None)
+    monkeypatch.setattr(resource_tracker, "ensure_running", lambda: None)
+    want = ["ofc_fast.parallel._forkserver_env", "ofc_fast.parallel._plan", "ofc_fast.bots"]
+    package = Path(_executors.__file__).resolve().parent.parent
+    # (as an editable install: no folder of sys.path holds ofc_fast)
+    path = [p for p in sys.path if not (Path(p or ".") / "ofc_fast").is_dir()]
+    monkeypatch.setattr(sys, "path", path)
+    monkeypatch.chdir(tmp_path)
+    assert preload() == want
+    monkeypatch.chdir(package.parent)  # (this ofc_fast)
+    assert preload() == want
+    (tmp_path / "ofc_fast").mkdir()
+    (tmp_path / "ofc_fast" / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # (another ofc_fast)
+    assert preload() == []

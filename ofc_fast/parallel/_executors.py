@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import multiprocessing
 import os
 import queue
@@ -42,6 +43,7 @@ from typing import Any
 from ..arena import sigint_deferred
 from ..errors import ExecutorError, OfcError, quote
 from ..table import as_int
+from ._forkserver_env import SAVED, set_environ
 
 __all__ = [
     "Executor",
@@ -119,11 +121,31 @@ def _context() -> Any:
     return ctx
 
 
-PRELOAD = ["ofc_fast.parallel._plan", "ofc_fast.bots"]
-"""What the forkserver imports once for all its workers (where it finds this copy)."""
+PRELOAD = ["ofc_fast.parallel._forkserver_env", "ofc_fast.parallel._plan", "ofc_fast.bots"]
+"""What the forkserver imports once for all its workers (where it finds this copy);
+the first sets back in the forkserver the variables it started with changed."""
 
 WORKER_ENV = ("PYTHONPATH",)
-"""The variables the forkserver starts with changed: each worker sets them back."""
+"""The variables the forkserver starts with changed, set back in it at once."""
+
+_START_LOCK = threading.Lock()
+"""Held while this process's environment is changed to start the forkserver."""
+
+
+def _preload() -> list[str]:
+    """What the forkserver preloads: :data:`PRELOAD`, except where its working
+    directory (first on its ``sys.path``, any Python without ``PYTHONSAFEPATH``)
+    holds another ofc_fast than this one: nothing, and each worker imports ofc_fast
+    itself with this process's ``sys.path``.  Not a search of ``sys.path``: an
+    editable install's ofc_fast is found by its own finder, not on the path."""
+    from importlib.machinery import PathFinder
+
+    ours = os.path.join(os.path.dirname(os.path.dirname(__file__)), "__init__.py")
+    found = PathFinder.find_spec("ofc_fast", [os.getcwd()])
+    origin = None if found is None else found.origin
+    if origin is None:  # (none there, or a namespace folder: not a package of its own)
+        return list(PRELOAD)
+    return list(PRELOAD) if os.path.realpath(origin) == os.path.realpath(ours) else []
 
 
 def _start_forkserver(ctx: Any) -> None:
@@ -133,48 +155,44 @@ def _start_forkserver(ctx: Any) -> None:
     the parent's): its working directory first, then ``PYTHONPATH`` and the
     installed packages, not the script's folder nor what the script put on
     ``sys.path``, so its workers could run another copy of ofc_fast than this process.
-    It is started with this ``sys.path`` as its ``PYTHONPATH`` (set back in this
-    process at once, and in each worker by :func:`_init_worker`); where its working
-    directory would still come first with another ofc_fast (any Python without
-    ``PYTHONSAFEPATH``), it preloads nothing and each worker imports ofc_fast
-    itself, with this ``sys.path``."""
-    from importlib.machinery import PathFinder
+    It is started with this ``sys.path`` as its ``PYTHONPATH``, and the first module
+    it preloads sets its environment back to this process's (so that every process
+    it starts, a user's own forkserver pool included, has this environment).  This
+    process's environment is changed only while the forkserver starts (or, each pool
+    start, is found running), under a lock; another thread that reads ``os.environ``
+    in that moment (without the lock) still sees the change: Python starts the
+    forkserver with ``os.environ`` as it is, so the window cannot be closed.
+    Where the forkserver preloads nothing (:func:`_preload`) it is started with this
+    environment as it is."""
     from multiprocessing import forkserver, resource_tracker
 
+    preload = _preload()
+    ctx.set_forkserver_preload(preload)
+    resource_tracker.ensure_running()  # (started by the forkserver's start if not)
+    if not preload:  # (the workers get this sys.path from this process)
+        forkserver.ensure_running()
+        return
     path = [os.path.abspath(p or os.curdir) for p in sys.path]  # ("": this folder)
     path = [p for p in path if os.path.exists(p)]  # (not a path hook's key)
-    ours = os.path.join(os.path.dirname(os.path.dirname(__file__)), "__init__.py")
-    found = PathFinder.find_spec("ofc_fast", [os.getcwd(), *path])
-    origin = None if found is None else found.origin
-    same = origin is not None and os.path.realpath(origin) == os.path.realpath(ours)
-    ctx.set_forkserver_preload(PRELOAD if same else [])
-    resource_tracker.ensure_running()  # (started by the forkserver's start if not)
-    saved = {key: os.environ.get(key) for key in WORKER_ENV}
-    os.environ["PYTHONPATH"] = os.pathsep.join(path)
-    try:
-        forkserver.ensure_running()  # (a no-op once it runs)
-    finally:
-        _set_environ(saved)
-
-
-def _set_environ(values: dict[str, str | None]) -> None:
-    """Set each variable of ``values`` in ``os.environ``, removing those that are
-    None (not set)."""
-    for key, value in values.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+    with _START_LOCK:
+        saved = {key: os.environ.get(key) for key in WORKER_ENV}
+        os.environ[SAVED] = json.dumps(saved)
+        os.environ["PYTHONPATH"] = os.pathsep.join(path)
+        try:
+            forkserver.ensure_running()  # (a no-op once it runs)
+        finally:
+            set_environ({**saved, SAVED: None})
 
 
 def _init_worker(environ: dict[str, str | None]) -> None:
     """A process pool worker's initializer: its :data:`WORKER_ENV` variables are the
-    parent's ``environ`` (not the forkserver's, :func:`_start_forkserver`), so that
-    a Python a chunk starts has the parent's environment; Ctrl-C is the parent's to
+    parent's ``environ`` when the pool starts (the forkserver has those of its own
+    start, :func:`_start_forkserver`), so that a Python a chunk starts has the
+    parent's environment; Ctrl-C is the parent's to
     handle (it stops the workers), not a traceback printed by every worker; and a
     worker whose parent is gone (killed) exits, where it would wait for work for
     ever."""
-    _set_environ(environ)
+    set_environ(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
