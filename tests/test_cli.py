@@ -377,6 +377,49 @@ def test_a_missing_argument_that_json_took_is_named(
     assert f"(--json took '{took}" in err and "--json=PATH" in err, err
 
 
+def test_json_written_with_its_path_gets_no_took_hint(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``ofc-fast eval --json=out.json`` (the cards left out) was told "--json took
+    'out.json' for its PATH: ... or write --json=PATH", which is what it wrote: the
+    hint is for a PATH written as a separate word only."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["eval", "--json=out.json"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "the following arguments are required: cards" in err, err
+    assert "took" not in err, err
+
+
+@pytest.mark.parametrize(
+    "argv, meant",
+    [
+        (["serve", "--api-key-fil", "k"], "--api-key-file"),
+        (["serve", "--api-ke", "k"], "--api-key, --api-key-file"),
+    ],
+)
+def test_an_abbreviated_option_of_a_group_is_refused_naming_it(
+    capsys: pytest.CaptureFixture, argv: list[str], meant: str
+) -> None:
+    """``ofc-fast serve --api-key-fil k`` was refused with no hint, while ``serve
+    --por 8001`` named --port: the options of an argument group (serve's
+    --api-key / --api-key-file) are named too."""
+    err = unrecognized(capsys, argv)
+    assert f"options are written whole: {meant})" in err, err
+
+
+def test_a_whole_top_level_option_with_a_value_is_not_called_abbreviated(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``ofc-fast --version=1`` was told "options are written whole: --version", as if
+    it were an abbreviation: it is refused without that hint."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version=1"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "written whole" not in err, err
+
+
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:
     for argv in (
         ["play", "--rules", "nope"],

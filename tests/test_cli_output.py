@@ -902,10 +902,17 @@ def run_with_reader_gone(
         ["play", "--hands", "2", "--seed", "1", "--bots", "random"],
     ],
 )
-def test_a_full_standard_output_is_one_error_line(tmp_path: Path, argv: list[str]) -> None:
+@pytest.mark.parametrize("buffered", [False, True])
+def test_a_full_standard_output_is_one_error_line(
+    tmp_path: Path, argv: list[str], buffered: bool
+) -> None:
     """``ofc-fast eval ... > /dev/full`` said ``ofc-fast: error: [Errno 28] No space
     left on device``, naming no output (``--json /dev/full`` names --json): the error
-    names standard output, exit status 2, nothing else on standard error."""
+    names standard output, exit status 2, nothing else on standard error.  With
+    standard output buffered (no PYTHONUNBUFFERED, as in a user's shell) it failed
+    where the output was flushed at the end: two tracebacks, exit status 120."""
+    env = {k: v for k, v in package_env().items() if k != "PYTHONUNBUFFERED"}
+    env |= {} if buffered else {"PYTHONUNBUFFERED": "1"}
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
             [sys.executable, "-m", "ofc_fast", *argv],
@@ -914,12 +921,42 @@ def test_a_full_standard_output_is_one_error_line(tmp_path: Path, argv: list[str
             text=True,
             timeout=120,
             cwd=tmp_path,
-            env=package_env(),
+            env=env,
         )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr == ("ofc-fast: error: standard output: No space left on device\n"), (
         proc.stderr
     )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="run on POSIX (a file size limit)")
+def test_a_json_file_at_the_size_limit_is_named_not_standard_output(
+    tmp_path: Path,
+) -> None:
+    """``ofc-fast play --hands 20 --json o.json > /dev/null`` with a file size limit
+    (``ulimit -f 4``) said ``ofc-fast: error: standard output: File too large``: the
+    temporary file of the deals, dropped after the --json error, raised again on
+    closing and its error replaced the real one.  The error names --json."""
+    import resource
+
+    def limited() -> None:  # (Python ignores SIGXFSZ: a write past it is EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    argv = ["play", "--hands", "20", "--seed", "1", "--quiet", "--json", "o.json"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=package_env() | {"PYTHONDONTWRITEBYTECODE": "1"},
+        preexec_fn=limited,
+    )
+    assert (proc.returncode, proc.stderr) == (
+        2,
+        f"ofc-fast: error: --json: cannot write 'o.json': {os.strerror(27)}\n",
+    ), proc.stderr
 
 
 @pytest.mark.skipif(os.name != "posix", reason="run on a POSIX system (a C locale)")

@@ -123,12 +123,14 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+    status = None
     try:
-        try:
-            with _escaping_output():
-                return int(command() or 0)
-        finally:  # the output still buffered: a gone reader shows here, not at the exit
-            sys.stdout.flush()
+        with _escaping_output():
+            try:
+                status = int(command() or 0)
+            finally:  # the output still buffered: a gone reader, a full disk show
+                _flush_standard_output()  # here, not at the exit
+        return status
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -137,12 +139,40 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
         if not gone:  # another pipe (a bot's)
             print(f"{prog}: error: {exc}", file=sys.stderr)
             return 2
-        # what is left in a buffer is flushed at the exit: into /dev/null
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        for f in gone:
-            os.dup2(devnull, f.fileno())
-        os.close(devnull)
+        _discard(gone)
         return EXIT_READER_GONE
+    except _StandardOutputFull as exc:
+        _discard([sys.stdout])
+        if status:  # the command failed, and said so (on writing to it, too)
+            return status
+        print(f"{prog}: error: standard output: {exc}", file=sys.stderr)
+        return 2
+
+
+class _StandardOutputFull(Exception):
+    """Standard output could not take what was buffered for it (``> /dev/full``, a
+    full disk): its OSError's message."""
+
+
+def _flush_standard_output() -> None:
+    """Flush standard output; an error other than a gone reader's (BrokenPipeError)
+    is a :class:`_StandardOutputFull`."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _StandardOutputFull(exc.strerror) from None
+
+
+def _discard(streams: list[IO[str]]) -> None:
+    """What is left in the buffers of ``streams`` goes, at the exit, to /dev/null
+    (their reader has gone, their disk is full)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for f in streams:
+        with contextlib.suppress(OSError, ValueError):  # (no file under it)
+            os.dup2(devnull, f.fileno())
+    os.close(devnull)
 
 
 @contextlib.contextmanager
@@ -160,8 +190,9 @@ def _escaping_output() -> Iterator[None]:
     try:
         yield
     finally:
-        for stream, errors in changed:
-            stream.reconfigure(errors=errors)
+        for stream, errors in changed:  # (a stream that cannot be flushed: the
+            with contextlib.suppress(OSError):  # error its flush gave is the one)
+                stream.reconfigure(errors=errors)
 
 
 EXIT_READER_GONE = 128 + 13
@@ -199,10 +230,7 @@ def _run(argv: Sequence[str] | None) -> int:
         args = argparse.Namespace(func=run_bench, bench_args=argv[1:])
     else:
         if argv[:1] and argv[0].startswith("-") and not _top_option(argv[0]):
-            head = argv[0].split("=", 1)[0]
-            if head.startswith("--") and any(
-                o.startswith(head) for o in parser.options.values()
-            ):  # --vers: written whole, as a command's options
+            if parser.begun(argv[0]):  # --vers: written whole, as a command's options
                 parser.unrecognized(argv[:1])
             parser.error(  # (argparse took the option's value for the command)
                 f"a command is required before {argv[0]}: choose from "

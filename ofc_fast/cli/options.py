@@ -79,6 +79,10 @@ _NEGATIVE_VALUE = re.compile(r"-(?:\.?\d|\s*[/|])")
 board whose front row is written ``-`` (``-/-/-``, ``-|9s 9h|As Ks``)."""
 
 
+_ActionT = TypeVar("_ActionT", bound=argparse.Action)
+"""An action's own class (:meth:`Parser._add_action` gives it back)."""
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
     its options by the keyword the Python API calls them (:attr:`options`:
@@ -98,6 +102,7 @@ class Parser(argparse.ArgumentParser):
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
         self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
+        self.words: list[str] = []  # the words parsed last (parse_known_args)
         # an option is written whole, as bench's: an abbreviation (--hand) that a new
         # option (--handicap) makes ambiguous would break the scripts that use it
         kwargs.setdefault("allow_abbrev", False)
@@ -138,14 +143,34 @@ class Parser(argparse.ArgumentParser):
         ...
         SystemExit: 2
         """
-        heads = {w.split("=", 1)[0] for w in words if w.startswith("--") and w != "--"}
-        meant = sorted({o for o in self.options.values() for h in heads if o.startswith(h)})
+        meant = sorted({o for w in words for o in self.begun(w)})
         whole = f" (options are written whole: {', '.join(meant)})" if meant else ""
         self.error(f"unrecognized arguments: {' '.join(words)}{whole}")
 
-    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
-        """An argument; an option's keyword and longest name go to :attr:`options`."""
-        action = super().add_argument(*args, **kwargs)
+    def begun(self, word: str) -> list[str]:
+        """The options that ``word`` (``--hand``, ``--hand=2``) is an abbreviation of:
+        those its name strictly begins (``--version=1`` begins none).
+
+        >>> p = Parser(prog="demo")
+        >>> _ = p.add_argument("--hands"); _ = p.add_argument("--handicap")
+        >>> p.begun("--hand=2"), p.begun("--hands=2"), p.begun("-")
+        (['--hands', '--handicap'], [], [])
+        """
+        head = word.split("=", 1)[0]
+        if not head.startswith("--") or head == "--":
+            return []
+        return [o for o in self.options.values() if o.startswith(head) and o != head]
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """argparse's, the words kept (:attr:`words`) for :class:`OptionalPath`."""
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def _add_action(self, action: _ActionT) -> _ActionT:
+        """An action; an option's keyword and longest name go to :attr:`options`,
+        added by :meth:`add_argument` or by a mutually exclusive group (serve's
+        ``--api-key``)."""
+        action = super()._add_action(action)
         if action.option_strings:
             self.options[action.dest] = max(action.option_strings, key=len)
         return action
@@ -520,8 +545,12 @@ class SpooledList:
         out.write("]")
 
     def close(self) -> None:
-        """Drop the temporary file."""
-        self._file.close()
+        """Drop the temporary file.  An error of writing out what it still buffers
+        (a full disk, a file size limit) is ignored: the items are not read again,
+        and the error of the output they were for (``--json: cannot write ...``),
+        raised first, is the one to report."""
+        with contextlib.suppress(OSError):  # (the file is closed all the same)
+            self._file.close()
 
     def __enter__(self) -> SpooledList:
         return self
@@ -596,7 +625,12 @@ class OptionalPath(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         setattr(namespace, self.dest, values)
-        if isinstance(parser, Parser) and option_string and values != self.const:
+        if (
+            isinstance(parser, Parser)
+            and option_string
+            and values != self.const
+            and f"{option_string}={values}" not in parser.words  # (--json=PATH: meant)
+        ):
             parser.took[option_string] = values
 
 
