@@ -867,6 +867,22 @@ def test_fuzz_unseen_cards_of_numpy_card_ids_are_the_cards_not_seen() -> None:
         game.copy().play(move)  # a legal move
 
 
+def test_fuzz_legal_actions_as_a_numpy_array_are_read_as_its_list() -> None:
+    """Found by tests/fuzz/fuzz_bots.py in CI: ``legal_actions`` given as a NumPy
+    array of several ids made the heuristic bot's act raise NumPy's ValueError ("truth
+    value of an array ... is ambiguous"); it is read as the list it holds, and an
+    empty array is the ObservationError naming ``legal_actions``."""
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    obs = game.observation(game.to_act)
+    legal = sorted(game.legal_actions())[:3]
+    bot = make_bot("heuristic", rules.PINEAPPLE, seed=1, samples=4)
+    want = bot.act({**obs, "legal_actions": legal})
+    bot = make_bot("heuristic", rules.PINEAPPLE, seed=1, samples=4)
+    assert bot.act({**obs, "legal_actions": np.array(legal, np.int64)}) == want
+    with pytest.raises(OfcError, match="legal_actions"):
+        bot.act({**obs, "legal_actions": np.array([], np.int64)})
+
+
 def test_fuzz_deeply_nested_fantasyland_count_is_an_ofc_error() -> None:
     """Found by tests/fuzz/fuzz_bots.py: a seat's Fantasyland count given as a list
     nested 3,000 deep made the heuristic bot's act (and HeuristicModel.values) raise

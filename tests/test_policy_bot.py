@@ -326,6 +326,21 @@ def test_fuzz_policy_of_arrays_that_are_no_numbers_is_a_bot_error(
         load_policy(tmp_path / "odd.npz")
 
 
+def test_fuzz_policy_meta_past_unicode_is_a_bot_error(tmp_path: Path) -> None:
+    """Found by tests/fuzz/fuzz_model.py in CI: a ``meta_`` text array holding a code
+    point past Unicode's (0x110000) made NumPy's ``str`` raise SystemError; it is
+    the BotError naming the array."""
+    past = np.frombuffer(np.array([0x110000], "<u4").tobytes(), "<U1").reshape(())
+    np.savez(
+        tmp_path / "odd.npz",
+        p0=np.zeros((2, 3), np.float32),
+        p1=np.zeros(2, np.float32),
+        meta_activations=past,
+    )
+    with pytest.raises(BotError, match="meta_activations"):
+        load_policy(tmp_path / "odd.npz")
+
+
 def test_policy_bot_names_a_malformed_observation() -> None:
     """A PolicyBot, like the registered bots, answers a malformed observation with an
     GameError naming the field (was an AttributeError or a KeyError)."""

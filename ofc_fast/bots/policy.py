@@ -59,6 +59,16 @@ _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
+def _meta_text(value: np.ndarray, key: str) -> str:
+    """The text of a policy file's ``meta_`` array; ValueError when it holds code
+    points past Unicode's (NumPy's ``str`` of such an array is a SystemError)."""
+    if value.dtype.kind == "U" and value.size:
+        native = np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("="))
+        if int(np.frombuffer(native.tobytes(), "=u4").max()) > 0x10FFFF:
+            raise ValueError(f"{key} holds no Unicode text")
+    return str(value)
+
+
 class MlpPolicy:
     """A multilayer perceptron policy run with NumPy: logits of the legal ids, the
     best one taken (``.npz`` from :func:`ofc_fast.env.sb3.export_policy`).
@@ -110,7 +120,7 @@ class MlpPolicy:
             d = read_npz(path, POLICY_MAX_BYTES)
             n = sum(1 for k in d if k.startswith("p"))
             params = [d[f"p{i}"] for i in range(n)]
-            meta = {k[5:]: str(d[k]) for k in d if k.startswith("meta_")}
+            meta = {k[5:]: _meta_text(d[k], k) for k in d if k.startswith("meta_")}
         except NPZ_ERRORS as exc:
             raise BotError(f"cannot read the policy {str(path)!r}: {exc}") from None
         return cls(params, meta.get("activations", "").split(","), meta)

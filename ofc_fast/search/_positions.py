@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board, Row, board_slots
 from ..cards import CardsLike, cards_str, is_many, parse_cards
@@ -373,7 +375,9 @@ def given_actions(obs: Mapping[str, Any]) -> Any:
     list (read as every legal action before, silently) holds none, which no decision
     has: ObservationError naming ``legal_actions``."""
     given = obs.get("legal_actions")
-    if given is not None and not given:
+    if given is not None and (
+        given.size == 0 if isinstance(given, np.ndarray) else not given
+    ):
         raise ObservationError(
             "observation: legal_actions must hold at least one action of the seat's "
             "decision, got none (leave it out, or None, for every legal action)"
