@@ -883,6 +883,13 @@ def test_fuzz_legal_actions_as_a_numpy_array_are_read_as_its_list() -> None:
         bot.act({**obs, "legal_actions": np.array([], np.int64)})
 
 
+def test_fuzz_a_huge_int_given_as_rules_is_a_rules_error() -> None:
+    """Found by tests/fuzz/fuzz_bots.py in CI: an int of more than 4,300 digits given
+    as a bot's rules raised Python's ValueError while the message wrote it out."""
+    with pytest.raises(OfcError, match="rules must be a RuleSet"):
+        make_bot("search", 10**5000)  # type: ignore[arg-type]
+
+
 def test_fuzz_deeply_nested_fantasyland_count_is_an_ofc_error() -> None:
     """Found by tests/fuzz/fuzz_bots.py: a seat's Fantasyland count given as a list
     nested 3,000 deep made the heuristic bot's act (and HeuristicModel.values) raise

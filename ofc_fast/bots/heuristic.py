@@ -234,7 +234,7 @@ def rules_setting(rules: object, who: str) -> RuleSet | None:
         raise RulesError(
             f"{who}: rules must be a RuleSet, a preset name or a game id, got "
             f"{quote(rules)} (the seed comes second, as in (rules, seed); or pass "
-            f"seed={int(rules)})"
+            f"seed={quote(int(rules))})"
         )
     return None if rules is None else as_rules(rules, who)
 
