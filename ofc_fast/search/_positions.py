@@ -375,9 +375,9 @@ def given_actions(obs: Mapping[str, Any]) -> Any:
     list (read as every legal action before, silently) holds none, which no decision
     has: ObservationError naming ``legal_actions``."""
     given = obs.get("legal_actions")
-    if given is not None and (
-        given.size == 0 if isinstance(given, np.ndarray) else not given
-    ):
+    if isinstance(given, np.ndarray):  # the ids it holds, as a list (truthy when any)
+        given = given.tolist()
+    if given is not None and not given:
         raise ObservationError(
             "observation: legal_actions must hold at least one action of the seat's "
             "decision, got none (leave it out, or None, for every legal action)"
