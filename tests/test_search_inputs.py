@@ -119,21 +119,14 @@ def test_best_completion_of_a_finished_board_without_cards_values_it() -> None:
     assert (fouled.foul, fouled.fantasyland, fouled.value) == (True, 0, -1000.0)
 
 
-def test_an_observation_of_numpy_arrays_gets_the_advice_of_its_lists() -> None:
-    """The heuristic and random bots read an observation's card lists given as NumPy
-    arrays; the search refused them ("dealt must be a list, got array(...)")."""
+def test_an_empty_numpy_dealt_array_is_an_error_naming_dealt() -> None:
+    """An empty NumPy array for a seat's dealt cards is an OfcError naming ``dealt``,
+    never NumPy's ValueError ("truth value of an empty array is ambiguous")."""
     from ofc_fast.game import Game
 
     g = Game("pineapple", 2, seed=1)
-    obs = g.observation(g.to_act)
-    arrays = dict(obs, dealt=np.array(obs["dealt"], dtype=np.uint8))
-    want = advise(obs, samples=4, seed=3)
-    got = advise(arrays, samples=4, seed=3)
-    assert [(a.move, a.ev) for a in got] == [(a.move, a.ev) for a in want]
-    with pytest.raises(OfcError, match="dealt"):  # a 0-d array is still no list
-        advise(dict(obs, dealt=np.array(5)), samples=2)
-    idle = g.observation(1 - g.to_act)  # nothing dealt: an empty array, no ValueError
-    with pytest.raises(OfcError, match="no decision"):
+    idle = g.observation(1 - g.to_act)
+    with pytest.raises(OfcError, match="dealt"):
         advise(dict(idle, dealt=np.array([], dtype=np.uint8)), samples=2)
 
 

@@ -21,8 +21,6 @@ import operator
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
-import numpy as np
-
 from .._native import OK, ffi, lib
 from .._native._portable import read_record
 from ..board import ROW_SIZES
@@ -171,23 +169,16 @@ _COMPLETE_ERRORS = {
 def _items(
     value: object, what: str, error: type[OfcError], size: int | None = None
 ) -> Sequence[Any]:
-    """``value`` as a sequence (a list, a tuple, a one-dimensional NumPy array, as the
-    bots' observations may hold; not text) of ``size`` items if given, else ``error``
-    naming ``what``."""
+    """``value`` as a sequence (a list, a tuple; not text) of ``size`` items if given,
+    else ``error`` naming ``what``."""
     if (
         isinstance(value, (str, bytes))
-        or not (isinstance(value, Sequence) or _is_row_array(value))
-        or (size is not None and len(value) != size)  # type: ignore[arg-type]
+        or not isinstance(value, Sequence)
+        or (size is not None and len(value) != size)
     ):
         need = "a list" if size is None else f"a list of {size}"
         raise error(f"observation: {what} must be {need}, got {quote(value)}")
-    return value  # type: ignore[return-value]
-
-
-def _is_row_array(value: object) -> bool:
-    """Whether ``value`` is a one-dimensional NumPy array (its items are read as the
-    card ids or counts a list would hold, each checked as such)."""
-    return isinstance(value, np.ndarray) and value.ndim == 1
+    return value
 
 
 def _card(value: object, what: str, error: type[OfcError], seen: int) -> int:

@@ -61,11 +61,7 @@ def fl_count(value: Any, what: str) -> int:
 
 
 def seq(value: Any, what: str) -> list[Any]:
-    """``value`` as a list (from a list, a tuple or a NumPy array of one or more
-    dimensions, whose items come as Python numbers, as the other bots read them),
-    else SearchError."""
-    if isinstance(value, np.ndarray) and value.ndim >= 1:
-        return list(value.tolist())
+    """``value`` as a list (from a list or a tuple), else SearchError."""
     if not isinstance(value, (list, tuple)):
         raise SearchError(f"{what} must be a list, got {quote(value)}")
     return list(value)
