@@ -245,6 +245,8 @@ def read_npz(
             raise ValueError(f"its arrays exceed {limit} bytes")
         for info in members:
             key = info.filename[: -len(".npy")]
+            if info.flag_bits & 0x1:  # (zipfile's RuntimeError asks for a password)
+                raise ValueError(f"{key}: encrypted")
             raw = io.BytesIO(z.read(info))  # (grows with the data, not a declared size)
             version = npformat.read_magic(raw)
             if version not in ((1, 0), (2, 0)):

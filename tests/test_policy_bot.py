@@ -341,6 +341,23 @@ def test_fuzz_policy_meta_past_unicode_is_a_bot_error(tmp_path: Path) -> None:
         load_policy(tmp_path / "odd.npz")
 
 
+def test_fuzz_policy_marked_encrypted_is_a_bot_error(tmp_path: Path) -> None:
+    """Found by tests/fuzz/fuzz_model.py: an .npz whose member is marked encrypted
+    made zipfile raise RuntimeError (a password required); it is the BotError."""
+    path = tmp_path / "odd.npz"
+    np.savez(path, p0=np.zeros((2, 3), np.float32), p1=np.zeros(2, np.float32))
+    data = bytearray(path.read_bytes())
+    for sig in (b"PK\x03\x04", b"PK\x01\x02"):  # local and central headers
+        at = data.find(sig)
+        while at >= 0:
+            flag = at + (6 if sig == b"PK\x03\x04" else 8)
+            data[flag] |= 0x1
+            at = data.find(sig, at + 4)
+    path.write_bytes(bytes(data))
+    with pytest.raises(BotError, match="encrypted"):
+        load_policy(path)
+
+
 def test_policy_bot_names_a_malformed_observation() -> None:
     """A PolicyBot, like the registered bots, answers a malformed observation with an
     GameError naming the field (was an AttributeError or a KeyError)."""
