@@ -124,3 +124,53 @@ def test_cli_advise_reports_foul_and_fantasyland(
 
     rows = json.loads(capsys.readouterr().out)
     assert all({"foul", "fantasyland", "royalties"} <= set(r) for r in rows)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_moves_the_model_screened_out_say_they_were_not_sampled(players: int) -> None:
+    """Regression: ``advise(model="auto", prune=True)`` at an opening (the model
+    screens all but 30 of its 232 moves out of the rollouts) gave each unsampled move
+    stderr 0.0 and foul, fantasyland and royalties 0.0: figures never measured, read
+    as a certain, clean, royalty-free move.  Now they are None (JSON null, ``-`` on
+    the command line), ``source`` is ``"model"`` (the ev is the model's value alone)
+    and the sampled moves say ``"rollouts"``; the HTTP schema of an analysed move
+    admits both."""
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema", reason='pip install ".[test]"')
+    from ofc_fast.serve._routes import advice_json
+    from ofc_fast.serve._schemas import openapi
+
+    g = ofc.Game(P, players=players, seed=7)
+    a = advise(g, samples=32, seed=2, model="auto", prune=True)
+    unsampled = [x for x in a if x.samples == 0]
+    assert len(a) == 232 and len(unsampled) == 232 - 30  # the screen: 30 kept
+    for x in a:
+        figures = (x.stderr, x.foul, x.fantasyland, x.royalties)
+        if x.samples == 0:
+            assert figures == (None, None, None, None) and x.source == "model"
+        else:
+            assert None not in figures and x.source == "rollouts"
+        row = json.loads(json.dumps(x.as_dict()))
+        assert row["source"] == x.source and row["samples"] == x.samples
+        assert [row[k] for k in ("stderr", "foul", "fantasyland", "royalties")] == [
+            *figures
+        ]
+    doc = openapi()
+    schema = {**doc["components"]["schemas"]["AnalyzedMove"], **doc}
+    validator = jsonschema.Draft202012Validator(schema)
+    for x in (a[0], unsampled[0]):
+        validator.validate(advice_json(x))
+    with pytest.raises(jsonschema.ValidationError):  # (the schema reads the field)
+        validator.validate({**advice_json(unsampled[0]), "source": "guess"})
+    exact = advise(ofc.Game(P, players=2, seed=7), exact=False, samples=4)
+    assert {x.source for x in exact} == {"rollouts"}
+
+
+def test_exact_advice_names_its_source() -> None:
+    """An exact search's records say ``source == "exact"`` (0 samples, stderr 0)."""
+    g = ofc.Game(P, players=2, seed=7)
+    while g.street < 4:  # the last street: one decision left, exact when heads-up
+        g.play_action(g.legal_actions()[0])
+    a = advise(g, exact=True)
+    assert a and all(x.exact and x.source == "exact" and x.stderr == 0.0 for x in a)

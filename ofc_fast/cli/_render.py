@@ -338,10 +338,13 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
     ]
     for i, a in enumerate(advice[: args.top] if args.top else advice):
         lines.append(
-            f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
+            f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {_figure(a.stderr, 6, 3)}  "
             f"{'yes' if a.exact else 'no':<5} {a.samples:>7} "
-            f"{100 * a.foul:>5.1f} {100 * a.fantasyland:>5.1f} {a.royalties:>5.2f}"
+            f"{_figure(a.foul, 5, 1, 100)} {_figure(a.fantasyland, 5, 1, 100)} "
+            f"{_figure(a.royalties, 5, 2)}"
         )
+    if any(a.source == "model" for a in advice):
+        lines.append(MODEL_NOTE)
     lines.append(EV_NOTE)
     return advice, "\n".join(lines)
 
@@ -358,6 +361,22 @@ POSITION_OPTIONS = {
 position an error names (the ``argument`` of the part
 :func:`ofc_fast.search.position_part` reads; the observation as a whole), and the
 options of ``ofc-fast advise`` that typed it."""
+
+
+MODEL_NOTE = (  # under the table when a move was valued by the model alone
+    "0 samples: ev is the value model's own estimate (the move was screened out, "
+    "not sampled); no +-, foul%, FL% nor roy measured (-)"
+)
+
+
+def _figure(x: float | None, width: int, places: int, scale: float = 1.0) -> str:
+    """``x * scale`` in a column of ``width`` with ``places`` decimals; ``-`` where
+    nothing was measured (None: a move valued by the model alone).
+
+    >>> _figure(0.25, 5, 1, 100), _figure(None, 5, 1)
+    (' 25.0', '    -')
+    """
+    return f"{'-':>{width}}" if x is None else f"{scale * x:>{width}.{places}f}"
 
 
 def position_option(message: str) -> str:

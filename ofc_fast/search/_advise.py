@@ -61,7 +61,11 @@ class Advice:
     probability that it fouls), ``fantasyland`` (the probability that it enters or
     keeps Fantasyland) and ``royalties`` (its expected royalties).
     ``model``: the name of the learned value model that placed the searcher's cards in
-    the rollouts (None: rollouts without one, or exact values).  A record unpacks as
+    the rollouts (None: rollouts without one, or exact values).  ``source``: where
+    ``ev`` comes from, ``"exact"``, ``"rollouts"`` or ``"model"``: a move an opening
+    screen left unsampled (``advise(model=..., prune=True)``) has 0 samples and the
+    model's value of its after-state as ``ev``, with no ``stderr``, ``foul``,
+    ``fantasyland`` nor ``royalties`` measured (None).  A record unpacks as
     ``(move, ev, stderr, exact)``, the pinned shape of :func:`advise`'s list.  The
     records :func:`advise` returns build their ``move`` on first access (equal, in
     every respect and in pickle, to records built with it).
@@ -78,13 +82,20 @@ class Advice:
     action: int
     move: Move
     ev: float
-    stderr: float
+    stderr: float | None
     exact: bool
     samples: int
-    foul: float = 0.0
-    fantasyland: float = 0.0
-    royalties: float = 0.0
+    foul: float | None = 0.0
+    fantasyland: float | None = 0.0
+    royalties: float | None = 0.0
     model: str | None = None
+
+    @property
+    def source(self) -> str:
+        """Where ``ev`` comes from: ``"exact"`` (expectimax), ``"rollouts"`` (the
+        mean of ``samples`` sampled futures) or ``"model"`` (the learned value model
+        alone: no future sampled, ``samples`` 0)."""
+        return "exact" if self.exact else "rollouts" if self.samples else "model"
 
     def __iter__(self) -> Iterator[Any]:
         """``move, ev, stderr, exact = advice``: the shape :func:`advise` promises."""
@@ -122,6 +133,7 @@ class Advice:
             "fantasyland": self.fantasyland,
             "royalties": self.royalties,
             "model": self.model,
+            "source": self.source,
         }
 
 
@@ -129,7 +141,7 @@ _FIELDS = tuple(f.name for f in fields(Advice))
 
 
 def _records(
-    rows: list[tuple[int, float, float, bool, int, _Stats]],
+    rows: Sequence[tuple[int, float, float | None, bool, int, _Stats | None]],
     dealt: Sequence[int],
     board: Sequence[Sequence[int]],
     k: int,
@@ -141,7 +153,8 @@ def _records(
     position = (tuple(dealt), tuple(tuple(r) for r in board), k)
     new = object.__new__
     out = []
-    for a, ev, se, exact, n, (foul, fl, royalties) in rows:
+    for a, ev, se, exact, n, stats in rows:
+        foul, fl, royalties = (None, None, None) if stats is None else stats
         rec = new(Advice)
         rec.__dict__.update(
             action=a,
@@ -276,7 +289,8 @@ def advise(
     searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value)
     and, with pruning and the auto policy, screens an opening instead of the fast
     policy: the 30 moves of largest model value get the whole budget, the others
-    keep the model's value as ``ev`` with 0 samples; ``should_stop``: None, or a
+    keep the model's value as ``ev`` with 0 samples (``Advice.source`` ``"model"``,
+    no ``stderr`` nor statistics: None); ``should_stop``: None, or a
     callable (e.g. a ``threading.Event``'s ``is_set``) asked after each batch of 16
     samples: once it returns True the sampling stops there, as when the time budget
     is spent, and the advice is that of the samples taken (an exact search, in C,
@@ -325,6 +339,7 @@ def advise(
     then = None
     if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
         then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
+    stats: Sequence[tuple[float, float | None, int, int, _Stats | None]]
     if then is not None and value is not None:  # screen by the model instead
         screen = value.action_values(
             rules,
@@ -353,9 +368,7 @@ def advise(
         )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
     named = None if value is None else value.name
-    sampled_rows = [
-        (a, float(v), float(se), False, n, st) for a, (v, se, _, n, st) in ranked
-    ]
+    sampled_rows = [(a, float(v), se, False, n, st) for a, (v, se, _, n, st) in ranked]
     return _records(sampled_rows, dealt, rows, k, named)
 
 
@@ -368,10 +381,10 @@ def _screened(
     time_budget: float | None,
     clock: str,
     should_stop: Callable[[], bool] | None,
-) -> list[tuple[float, float, int, int, _Stats]]:
+) -> list[tuple[float, float | None, int, int, _Stats | None]]:
     """An opening screened by the model: its _SWITCH best moves by the model's value
     sampled under ``policy`` (with pruning; one round survived more than the rest),
-    the others valued by the model alone (0 samples, no statistics)."""
+    the others valued by the model alone (0 samples, no stderr nor statistics: None)."""
     actions, n = args[-2], args[-1]
     order = sorted(range(n), key=lambda i: (-screen[i], actions[i]))
     keep = sorted(order[:_SWITCH])
@@ -379,8 +392,8 @@ def _screened(
     sampled = _sampled(
         sub, policy, seed, samples, time_budget, True, None, _CLOCKS[clock], should_stop
     )
-    out: list[tuple[float, float, int, int, _Stats]] = [
-        (screen[i], 0.0, 0, 0, (0.0, 0.0, 0.0)) for i in range(n)
+    out: list[tuple[float, float | None, int, int, _Stats | None]] = [
+        (screen[i], None, 0, 0, None) for i in range(n)
     ]
     for i, (mean, se, survived, count, stats) in zip(keep, sampled):
         out[i] = (mean, se, survived + 1, count, stats)

@@ -119,6 +119,7 @@ def advice_json(a: Advice) -> dict[str, Any]:
         "foul": a.foul,
         "fantasyland": a.fantasyland,
         "royalties": a.royalties,
+        "source": a.source,
     }
 
 

@@ -195,12 +195,18 @@ SCHEMAS: dict[str, Any] = {
             "text": _STR,
             "action": _INT,
             "ev": _NUM,
-            "stderr": _NUM,
-            "exact": _BOOL,
+            "stderr": _nullable(_NUM),  # (null, and the figures: a move valued by a
+            "exact": _BOOL,  # learned model alone, no future sampled: source "model")
             "samples": _INT,
-            "foul": {"type": "number", "minimum": 0, "maximum": 1},
-            "fantasyland": {"type": "number", "minimum": 0, "maximum": 1},
-            "royalties": {"type": "number", "minimum": 0},
+            "foul": _nullable({"type": "number", "minimum": 0, "maximum": 1}),
+            "fantasyland": _nullable({"type": "number", "minimum": 0, "maximum": 1}),
+            "royalties": _nullable({"type": "number", "minimum": 0}),
+            "source": {
+                "enum": ["exact", "rollouts", "model"],
+                "description": "where ev comes from: exact expectimax, the mean of "
+                "`samples` rollouts, or a learned value model alone (stderr, foul, "
+                "fantasyland and royalties then null)",
+            },
         }
     ),
     "AnalyzeResponse": _obj(
