@@ -39,6 +39,8 @@ _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time b
 
 _BATCH = 16
 
+_POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
+
 _CLOCKS: dict[str, Callable[[], float]] = {
     "wall": time.perf_counter,
     "cpu": time.thread_time,
@@ -292,7 +294,10 @@ def advise(
     keep the model's value as ``ev`` with 0 samples (``Advice.source`` ``"model"``,
     no ``stderr`` nor statistics: None); ``should_stop``: None, or a
     callable (e.g. a ``threading.Event``'s ``is_set``) asked after each batch of 16
-    samples: once it returns True the sampling stops there, as when the time budget
+    samples, and within a batch slower than 0.05 s (an opening under the best
+    policy: seconds) after each of its parts of about 0.05 s (one sample at least;
+    a batch is split so, whatever the hook, as Ctrl-C waits for the C call too):
+    once it returns True the sampling stops there, as when the time budget
     is spent, and the advice is that of the samples taken (an exact search, in C,
     runs to its end).  ``ofc-fast serve`` stops an analysis whose client went away.
     The same arguments give the same advice.
@@ -496,7 +501,10 @@ def _sampled(
 ) -> list[tuple[float, float, int, int, _Stats]]:
     """(mean, stderr, rounds survived, samples, (foul, fantasyland, royalties) means)
     per move; with ``then``, once pruning leaves _SWITCH moves or fewer they start
-    again under that policy; ``should_stop``: asked after each batch (see advise)."""
+    again under that policy; ``should_stop``: asked after each batch, and every
+    _POLL seconds within a slower one (see advise).  A batch is sampled in C calls
+    of at most _POLL seconds at the rate last measured (one sample first): the same
+    sums, however split."""
     actions, n = args[-2], args[-1]
     total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
     sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # foul, fantasyland, royalties
@@ -507,8 +515,9 @@ def _sampled(
     target = samples if samples is not None else (None if time_budget else 256)
     active = list(range(n))
     done = 0
-    rate = None  # under a time budget: seconds per sample and move, as last measured
-    start = clock()
+    rate = None  # seconds per sample of the active moves, as last measured
+    start, asked = clock(), time.perf_counter()  # (asked: should_stop, last)
+    stop = False
     while True:
         batch = _BATCH if target is None else min(_BATCH, target - done)
         ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
@@ -516,11 +525,14 @@ def _sampled(
         ffi.memmove(out_stats, bytes(stats_size * len(active)), stats_size * len(active))
         moves, ran = bytes(actions[i] for i in active), 0
         while ran < batch:  # (the C call adds to the sums: one batch, however split)
-            step = batch - ran
-            if time_budget is not None:  # no batch far past the budget: one sample
-                # first, then as many as the time left has room for (at least one)
-                left = time_budget - (clock() - start)
-                step = 1 if rate is None else max(1, min(step, int(left / rate)))
+            # one sample first, then no C call longer than _POLL (Ctrl-C and
+            # should_stop wait for it) nor, under a budget, than the time left
+            left = _POLL if time_budget is None else time_budget - (clock() - start)
+            step = (
+                1
+                if rate is None
+                else max(1, min(batch - ran, int(min(left, _POLL) / rate)))
+            )
             t = clock()
             call = (*args[:-2], moves, len(active), policy, seed, done + ran, step)
             st = lib.ofc_search_rollouts_stats(*(*call, out_sum, out_sq, out_stats))
@@ -529,6 +541,10 @@ def _sampled(
             rate, ran = max(clock() - t, 1e-9) / step, ran + step
             if time_budget is not None and clock() - start >= time_budget:
                 break
+            if should_stop is not None and time.perf_counter() - asked >= _POLL:
+                asked, stop = time.perf_counter(), should_stop()  # (a slow batch)
+                if stop:
+                    break
         for j, i in enumerate(active):
             total[i] += out_sum[j]
             squares[i] += out_sq[j]
@@ -540,11 +556,13 @@ def _sampled(
         done += ran
         spent = clock() - start
         if (
-            (target is not None and done >= target)
+            stop
+            or (target is not None and done >= target)
             or (time_budget is not None and spent >= time_budget)
             or (should_stop is not None and should_stop())
         ):
             break
+        asked = time.perf_counter()
         if prune and len(active) > _KEEP:
             active.sort(key=lambda i: -total[i] / counts[i])
             kept = sorted(active[: max(_KEEP, len(active) // 2)])
