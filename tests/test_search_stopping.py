@@ -5,11 +5,15 @@ without a hook; a split search against the unsplit one (bit for bit)."""
 
 from __future__ import annotations
 
+import _thread
+import threading
 import time
+from typing import Any
 
 import pytest
 
 import ofc_fast as ofc
+from ofc_fast.errors import SearchError
 from ofc_fast.search import advise, make_observation
 
 P = "pineapple"
@@ -65,3 +69,95 @@ def test_a_batch_split_in_any_parts_gives_the_same_advice(
         obs, samples=40, exact=False, seed=3, prune=prune, should_stop=fifth_call
     )
     assert len(asked) == 5 and stopped == fifth
+
+
+# An OFC decision (three seats, the searcher's last two cards to come, the third
+# seat's three) whose exact tree has 12,337,920 nodes: about a second of C search.
+BIG_EXACT = (
+    "ofc",
+    "8s 6h / Qc Kc As 2s / Qh 5c 6s Qs Kh",
+    "Ac",
+    ["4s Ah / 4c Td 5s 7c 9d / 2h 9c 7s 3d", "2c Th Kd / Tc Jh 7h / 2d 6d Ks 9h 8h"],
+)
+
+
+def _big_exact() -> dict[str, Any]:
+    return make_observation(*BIG_EXACT)
+
+
+def test_an_exact_search_stops_when_should_stop_says_so() -> None:
+    """Regression: the exact search (one C call) never asked ``should_stop`` (nor
+    let Ctrl-C in) till its end: about a second here, ten at EXACT_NODES_MAX, and
+    without end under a large time budget.  It now runs in a thread that the hook
+    stops within about 0.05 s: ``exact=True`` is then a SearchError naming why,
+    ``exact="auto"`` the advice of the samples taken instead (here those of one batch,
+    the hook being asked after it)."""
+    obs = _big_exact()
+    t0 = time.perf_counter()
+    with pytest.raises(SearchError, match=r"stopped before its end: should_stop"):
+        advise(obs, exact=True, should_stop=lambda: True)
+    assert time.perf_counter() - t0 < 0.5  # (the whole search: about a second)
+    t0 = time.perf_counter()
+    auto = advise(obs, time_budget=60, should_stop=lambda: True)  # (60 s: exact fits)
+    assert time.perf_counter() - t0 < 0.5
+    assert not auto[0].exact and {a.samples for a in auto} == {16}
+    assert auto == advise(obs, samples=16, exact=False)
+
+
+def test_an_exact_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exact search the node estimate admitted under a time budget (here an
+    estimate of 10**12 nodes a second: any tree) but slower than it is stopped at the
+    budget: with ``exact="auto"`` the advice is sampled (one sample: no time left),
+    with ``exact=True`` a SearchError naming the budget."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", 10**12)
+    t0 = time.perf_counter()
+    auto = advise(obs, time_budget=0.1)
+    assert time.perf_counter() - t0 < 0.6 and not auto[0].exact
+    assert auto == advise(obs, samples=auto[0].samples, exact=False)
+    with pytest.raises(SearchError, match="stopped before its end: the time budget"):
+        advise(obs, time_budget=0.1, exact=True)
+
+
+def _searching() -> bool:
+    """Whether an exact search's thread still runs (ended: waited for)."""
+    return any(t.name == "ofc-exact-search" and t.is_alive() for t in threading.enumerate())
+
+
+def test_ctrl_c_stops_an_exact_search() -> None:
+    """Ctrl-C (KeyboardInterrupt in the main thread, 0.1 s in) reached a caller only
+    once the exact C search ended; now it stops the search, waits for its thread and
+    is raised within about 0.05 s; an exception of the hook does alike."""
+    obs = _big_exact()
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            advise(obs, exact=True)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 0.5
+    assert not _searching()
+
+    def broken() -> bool:
+        raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        advise(obs, exact=True, should_stop=broken)
+    assert not _searching()
+
+
+def test_a_stoppable_exact_search_gives_the_values_of_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The exact values searched in a thread (never stopped) are those of the direct
+    C call, bit for bit."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    threaded = advise(obs, exact=True, should_stop=lambda: False)
+    monkeypatch.setattr(_advise, "_EXACT_AT_ONCE", 10**12)
+    assert threaded == advise(obs, exact=True) and threaded[0].exact

@@ -134,6 +134,7 @@ extern "C" {
 
 /* Status codes beyond ofc_status (ofc_fast.h) and ofc_solver.h. */
 #define OFC_E_BUDGET (-50) /* ofc_search_exact: the tree is larger than max_nodes */
+#define OFC_E_STOPPED (-51) /* ofc_search_exact_stop: stopped by its caller */
 
 /*! Completion policies. */
 typedef enum ofc_completion {
@@ -372,6 +373,32 @@ OFC_API int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rule
                                        const ofc_search_pos *pos, const uint8_t *actions,
                                        uint32_t n_actions, uint64_t max_nodes,
                                        double *values, ofc_search_stats *stats);
+
+/*! ofc_search_exact_stop():
+ * @brief ofc_search_exact_stats() that a caller can stop: the search reads *stop
+ *        every 256 leaves (about a millisecond) and, once it is nonzero, returns
+ *        OFC_E_STOPPED within about that (another thread sets it: a time budget,
+ *        a cancel button, Ctrl-C; the search keeps no state of its own).
+ * @param rules      as ofc_search_exact();
+ * @param fl         as ofc_search_exact();
+ * @param ev         as ofc_search_exact();
+ * @param m          as ofc_search_exact();
+ * @param pos        as ofc_search_exact();
+ * @param actions    as ofc_search_exact();
+ * @param n_actions  as ofc_search_exact();
+ * @param max_nodes  as ofc_search_exact();
+ * @param values     as ofc_search_exact();
+ * @param stats      as ofc_search_exact_stats();
+ * @param stop       the stop word (NULL: never stopped, ofc_search_exact_stats()).
+ * @pre   *stop, where given, stays readable until the call returns.
+ * @return as ofc_search_exact_stats(), or OFC_E_STOPPED (values and stats partly
+ *         written: read none). */
+OFC_API int32_t ofc_search_exact_stop(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                      const ofc_ev_tables *ev, const ofc_search_model *m,
+                                      const ofc_search_pos *pos, const uint8_t *actions,
+                                      uint32_t n_actions, uint64_t max_nodes,
+                                      double *values, ofc_search_stats *stats,
+                                      const int32_t *stop);
 
 #ifdef __cplusplus
 }

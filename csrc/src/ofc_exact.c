@@ -95,7 +95,12 @@ typedef struct xs {
     uint8_t ev_n[OFC_SEARCH_MAX_SEATS * OFC_SEARCH_MAX_ROUNDS]; /* cards per event */
     int n_events;
     uint64_t count;    /* draws visited */
+    const int32_t *stop; /* the caller's stop word (NULL: none), read every STOP_EVERY */
+    uint32_t tick;     /* leaves since the stop word was last read */
+    int stopped;       /* it was nonzero: every loop ends */
 } xs;
+
+#define STOP_EVERY 256u /* leaves between two reads of the stop word (about 1 ms) */
 
 /* One ofc_sx_complete draw of the others: add each own completion's value. */
 static void xs_leaf(xs *x)
@@ -107,6 +112,10 @@ static void xs_leaf(xs *x)
         x->own->acc[i] += ofc_sx_deal_value(x->e, x->pos, &x->own->d[i], others);
     }
     x->count++;
+    if (x->stop != NULL && ++x->tick >= STOP_EVERY) {
+        x->tick = 0; /* another thread sets the word: read it from memory each time */
+        x->stopped = *(const volatile int32_t *)x->stop != 0;
+    }
 }
 
 /* The k-subsets of the cards of a bit mask, in lexicographic order. */
@@ -167,7 +176,7 @@ static void xs_draw(xs *x, int ev_i, int off, uint64_t avail)
         xs_leaf(x);
         return;
     }
-    for (combo_init(&c, avail, x->ev_n[ev_i]); c.live; combo_next(&c)) {
+    for (combo_init(&c, avail, x->ev_n[ev_i]); c.live && !x->stopped; combo_next(&c)) {
         uint64_t used = combo_take(&c, x->deck + off);
         xs_draw(x, ev_i + 1, off + c.k, avail & ~used);
     }
@@ -209,7 +218,7 @@ static double exact_move(xs *x, const uint8_t board[13], uint64_t avail,
         draws = 1;
         total = exact_own_draw(x, board, NULL, avail, &sum);
     } else {
-        for (combo_init(&c, avail, own->round_n[0]); c.live; combo_next(&c)) {
+        for (combo_init(&c, avail, own->round_n[0]); c.live && !x->stopped; combo_next(&c)) {
             uint64_t used = combo_take(&c, mine);
             total += exact_own_draw(x, board, mine, avail & ~used, &sum);
             draws++;
@@ -234,9 +243,19 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
 
 int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
                                const ofc_ev_tables *ev, const ofc_search_model *m,
-                               const ofc_search_pos *given, const uint8_t *actions,
+                               const ofc_search_pos *pos, const uint8_t *actions,
                                uint32_t n_actions, uint64_t max_nodes, double *values,
                                ofc_search_stats *stats)
+{
+    return ofc_search_exact_stop(rules, fl, ev, m, pos, actions, n_actions, max_nodes,
+                                 values, stats, NULL);
+}
+
+int32_t ofc_search_exact_stop(const ofc_rules *rules, const ofc_fl_rules *fl,
+                              const ofc_ev_tables *ev, const ofc_search_model *m,
+                              const ofc_search_pos *given, const uint8_t *actions,
+                              uint32_t n_actions, uint64_t max_nodes, double *values,
+                              ofc_search_stats *stats, const int32_t *stop)
 {
     ofc_search_pos local;
     const ofc_search_pos *pos = ofc_sx_pos_copy(given, &local);
@@ -265,14 +284,17 @@ int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
     x.pos = pos;
     x.own = &own;
     x.n_events = 0;
+    x.stop = stop;
+    x.tick = 0;
+    x.stopped = 0;
     for (p = 0; p < pos->players; p++) {
         for (i = 0; p != pos->seat && i < pos->seats[p].rounds; i++) {
             x.ev_n[x.n_events++] = pos->seats[p].round_n[i];
         }
     }
-    for (a = 0; a < n_actions; a++) {
+    for (a = 0; a < n_actions && !x.stopped; a++) {
         values[a] = exact_move(&x, boards[a], avail, stats != NULL ? &stats[a] : NULL);
     }
-    return OFC_OK;
+    return x.stopped ? OFC_E_STOPPED : OFC_OK;
 }
 

@@ -65,6 +65,7 @@ ERRORS: dict[int, type[Exception]] = {
     lib.OFC_E_MEMORY: MemoryError,
     lib.OFC_E_VALUE: OfcError,
     lib.OFC_E_BUDGET: SearchError,
+    lib.OFC_E_STOPPED: SearchError,
     lib.OFC_E_SEAT: GameError,
     lib.OFC_E_MAX_PLAYERS: RulesError,
     lib.OFC_E_SURRENDER: RulesError,

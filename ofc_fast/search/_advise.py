@@ -4,6 +4,7 @@ rollouts with best completions or exact expectimax (csrc/include/ofc_search.h)."
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -33,13 +34,15 @@ MAX_SAMPLES = 1_000_000_000
 
 EXACT_NODES_MAX = 120_000_000
 """Largest exact tree ``exact=True`` searches without a time budget (about ten
-seconds); a larger one raises SearchError."""
+seconds; ``should_stop`` or Ctrl-C stop it); a larger one raises SearchError."""
 
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 
 _BATCH = 16
 
 _POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
+
+_EXACT_AT_ONCE = 1_000_000  # nodes (about 0.1 s): a larger exact tree can be stopped
 
 _CLOCKS: dict[str, Callable[[], float]] = {
     "wall": time.perf_counter,
@@ -298,8 +301,13 @@ def advise(
     policy: seconds) after each of its parts of about 0.05 s (one sample at least;
     a batch is split so, whatever the hook, as Ctrl-C waits for the C call too):
     once it returns True the sampling stops there, as when the time budget
-    is spent, and the advice is that of the samples taken (an exact search, in C,
-    runs to its end).  ``ofc-fast serve`` stops an analysis whose client went away.
+    is spent, and the advice is that of the samples taken.  An exact search (in C)
+    of more than about 0.1 s is asked every 0.05 s too, and stopped by the hook, by
+    its time budget (wall time: at a speed the estimate overrated) or by Ctrl-C
+    within about 0.05 s: with ``exact="auto"`` the advice is then sampled, with
+    the samples the time left has room for (one at least), with ``exact=True`` it
+    is a SearchError naming why.  ``ofc-fast serve`` stops an analysis whose client
+    went away.
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
@@ -333,7 +341,11 @@ def advise(
         bytes(actions),
         len(actions),
     )
-    values = _exact(args, pos, exact, time_budget, model_.opp_random > 0 or model_.opp_self)
+    t0 = time.perf_counter()
+    opponents = model_.opp_random > 0 or model_.opp_self
+    values = _exact(args, pos, exact, time_budget, opponents, should_stop)
+    if time_budget is not None:  # what an exact search stopped at it left (the least)
+        time_budget = max(time_budget - (time.perf_counter() - t0), 1e-9)
     if values is not None:
         exact_rows = [
             (a, float(v), 0.0, True, 0, st) for a, (v, st) in zip(actions, values)
@@ -454,7 +466,12 @@ def _exact(
     exact: str | bool,
     time_budget: float | None,
     sampled_opponents: bool,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[tuple[float, _Stats]] | None:
+    """The exact values and statistics of the moves, or None for a sampled search
+    (``exact`` "auto": no exact search fits, or the one started was stopped); a tree
+    larger than _EXACT_AT_ONCE is searched in a thread (:func:`_stoppable`) stopped
+    at the time budget (wall time), by ``should_stop`` or by Ctrl-C."""
     if exact is False or (exact == "auto" and sampled_opponents):
         return None
     if sampled_opponents:
@@ -482,10 +499,57 @@ def _exact(
         )
     values = ffi.new("double[]", max(1, args[-1]))
     stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))
-    st = lib.ofc_search_exact_stats(*(*args, limit, values, stats))
+    call = (*args, limit, values, stats)
+    if cost <= _EXACT_AT_ONCE:
+        st = lib.ofc_search_exact_stats(*call)
+    else:
+        deadline = None if time_budget is None else time.perf_counter() + time_budget
+        st, why = _stoppable(call, deadline, should_stop)
+        if st == lib.OFC_E_STOPPED:
+            if exact == "auto":
+                return None  # the advice of the samples the time left has room for
+            raise SearchError(
+                f"exact: the exact search ({cost:,} nodes) was stopped before its "
+                f"end: {why}"
+            )
     if st != OK:
         raise_status(st, "advise")
     return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])]
+
+
+def _stoppable(
+    call: tuple[Any, ...],
+    deadline: float | None,
+    should_stop: Callable[[], bool] | None,
+) -> tuple[int, str]:
+    """``ofc_search_exact_stop(*call, word)`` in a thread (the C call lets the GIL
+    go), this one asking every _POLL seconds whether to set its stop word: once the
+    ``time.perf_counter()`` ``deadline`` is past or ``should_stop()`` is True; on an
+    exception here (Ctrl-C's KeyboardInterrupt) the search is stopped, waited for and
+    the exception raised.  The status and why it was stopped ('' if not)."""
+    word = ffi.new("int32_t *")
+    out: list[int] = []
+    worker = threading.Thread(
+        target=lambda: out.append(lib.ofc_search_exact_stop(*(*call, word))),
+        name="ofc-exact-search",
+        daemon=True,
+    )
+    why = ""
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(_POLL)
+            if not why and worker.is_alive():
+                if deadline is not None and time.perf_counter() >= deadline:
+                    why = "the time budget is spent"
+                elif should_stop is not None and should_stop():
+                    why = "should_stop returned True"
+                word[0] = 1 if why else 0
+    except BaseException:
+        word[0] = 1
+        worker.join()
+        raise
+    return out[0], why
 
 
 def _sampled(

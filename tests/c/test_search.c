@@ -131,6 +131,32 @@ static void check_batches(const ofc_search_model *m, const ofc_search_pos *pos,
     }
 }
 
+/* ofc_search_exact_stop(): a stop word left 0 (or none) gives the values of
+ * ofc_search_exact() bit for bit; one set before the call stops it (OFC_E_STOPPED) at
+ * its first read, 256 leaves in, however large the tree. */
+static void check_stop(const ofc_search_pos *pos, const uint8_t *acts, int32_t n)
+{
+    double exact[OFC_ACTION_SPACE], again[OFC_ACTION_SPACE];
+    ofc_search_stats st[OFC_ACTION_SPACE];
+    int32_t word = 0, a;
+    uint64_t big = (uint64_t)1 << 40;
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, pos, acts, (uint32_t)n, big, exact),
+             OFC_OK);
+    CHECK_EQ(ofc_search_exact_stop(&rules, &fl, &ev, &model, pos, acts, (uint32_t)n, big,
+                                   again, st, &word), OFC_OK);
+    for (a = 0; a < n; a++) {
+        CHECK(again[a] == exact[a]);
+    }
+    CHECK_EQ(ofc_search_exact_stop(&rules, &fl, &ev, &model, pos, acts, (uint32_t)n, big,
+                                   again, NULL, NULL), OFC_OK);
+    CHECK(again[0] == exact[0]);
+    word = 1;
+    CHECK_EQ(ofc_search_exact_stop(&rules, &fl, &ev, &model, pos, acts, (uint32_t)n, big,
+                                   again, st, &word), OFC_E_STOPPED);
+    CHECK_EQ(ofc_search_exact_stop(&rules, &fl, &ev, &model, pos, acts, (uint32_t)n, 10,
+                                   again, st, &word), OFC_E_BUDGET); /* refused first */
+}
+
 static void test_rollouts_and_exact(void)
 {
     const char *done[3] = {"Qc Qd 4h", "8c 8d 8h 6c 6d", "9c 9d 9h 9s 2h"};
@@ -162,6 +188,7 @@ static void test_rollouts_and_exact(void)
     CHECK(ofc_search_exact_cost(&pos, (uint32_t)n) > 1000);
     CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n, 1000, exact),
              OFC_E_BUDGET);
+    check_stop(&pos, acts, n);
     check_batches(&model, &pos, acts, n, OFC_COMPLETE_SEQUENTIAL, 5, 20, 12, sum);
     acts[0] = 0; /* every dealt card to the front: no room */
     CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, 1, OFC_COMPLETE_FAST,
