@@ -2275,10 +2275,13 @@ def test_each_adapter_seeds_table_i_as_docs_environments_states() -> None:
     one = gymnasium.make("ofc_fast/Pineapple-v0")
     one.reset(seed=s)
     assert _deal_seeds(one.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
-    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n)
+    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n, vectorization_mode="sync")
     vec.reset(seed=s)
     got = [_deal_seeds(e.unwrapped._venv)[0] for e in vec.envs]
     assert got == plus_i
+    fast = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n)  # vector_entry_point
+    fast.reset(seed=s)
+    assert _deal_seeds(fast.unwrapped._venv) == plus_i
     pytest.importorskip("pettingzoo", reason="pip install .[rl]")
     aec = pettingzoo_env("pineapple", 2)
     aec.reset(seed=s)
