@@ -409,7 +409,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
                 }
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
             infos["final_info"] = {
-                "final_rewards": v.final_rewards[:, : v.players].copy(),
+                "final_rewards": np.where(
+                    done[:, None], v.final_rewards[:, : v.players], 0
+                ),
                 "_final_rewards": done.copy(),
             }
             infos["_final_info"] = done.copy()
