@@ -90,9 +90,19 @@ def test_make_vec_reset_without_a_seed_deals_on_as_the_one_table_env() -> None:
         obs, *_ = envs.step(actions)
         for i, env in enumerate(singles):
             env.step(int(actions[i]))
-    obs, _ = envs.reset()
+    obs, _ = envs.reset(options={})  # no reset_mask: as reset()
     for i, env in enumerate(singles):
         want, _ = env.reset()
+        assert np.array_equal(obs["observation"][i], want["observation"])
+    envs.step(obs["action_mask"].argmax(axis=1))  # every table mid-deal again
+    for env in singles:
+        env.step(int(env.action_masks().argmax()))
+    mask = np.array([True, False, False])
+    obs, _ = envs.reset(options={"reset_mask": mask})  # table 0 deals on
+    assert np.array_equal(obs["observation"][0], singles[0].reset()[0]["observation"])
+    obs, _ = envs.reset()  # then the others, still cut short; table 0 stays
+    for i, env in enumerate(singles):
+        want = env.reset()[0] if i else env._obs()
         assert np.array_equal(obs["observation"][i], want["observation"])
 
 

@@ -33,7 +33,7 @@ from ..errors import GameError, MoveError, choice
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._rows import as_array
+from ._rows import as_array, reset_mask
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
@@ -371,8 +371,13 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
             super().reset(seed=s)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
-        if options is not None or seeds is not None or not v.started:
+        masked = reset_mask(options, self.num_envs)  # (options without one: ignored)
+        if masked is not None:  # (with a seed: GameError)
             v.reset(seed=seeds, options=options)
+            self._mid_deal[masked] = False
+            return self._obs(), {}
+        if seeds is not None or not v.started:
+            v.reset(seed=seeds)
         elif self._mid_deal.any():
             v.reset(options={"reset_mask": self._mid_deal.copy()})
         self._mid_deal[:] = False
