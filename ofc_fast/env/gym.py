@@ -52,7 +52,8 @@ OBS_HIGH = 17
 
 RENDER_MODES = ("ansi", "human")
 """The render modes of every env: ``"ansi"`` returns the text, ``"human"`` prints it
-(Gymnasium's convention for text environments)."""
+(Gymnasium's convention for text environments; the Gymnasium and PettingZoo envs
+print it after each reset and step too: :func:`render_human`)."""
 
 
 def render_text(render_mode: str | None, text: Callable[[], str]) -> str | None:
@@ -66,6 +67,14 @@ def render_text(render_mode: str | None, text: Callable[[], str]) -> str | None:
         print(out)
         return None
     return out
+
+
+def render_human(env: Any) -> None:
+    """Gymnasium's and PettingZoo's ``render_mode="human"``: the env renders itself
+    after each reset and step (``env.render()`` prints its text); other modes
+    render only when asked."""
+    if env.render_mode == "human":
+        env.render()
 
 
 def observation_space(obs_type: str = "bytes") -> spaces.Dict:
@@ -227,6 +236,7 @@ class OfcEnv(gymnasium.Env):
         deal_to_decision(v)  # autoreset=False: deals without a learner decision
         self._mid_deal = False
         self._end_view = None
+        render_human(self)
         return self._obs(), {}
 
     def step(
@@ -256,6 +266,7 @@ class OfcEnv(gymnasium.Env):
             skipped = deal_to_decision(v)
             reward += float(skipped[v.learner])
             info["final_rewards"] += skipped  # as autoreset's sum over the deals
+        render_human(self)
         return obs, reward, done, False, info
 
     def render(self) -> str | None:
@@ -375,12 +386,13 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if masked is not None:  # (with a seed: GameError)
             v.reset(seed=seeds, options=options)
             self._mid_deal[masked] = False
-            return self._obs(), {}
-        if seeds is not None or not v.started:
-            v.reset(seed=seeds)
-        elif self._mid_deal.any():
-            v.reset(options={"reset_mask": self._mid_deal.copy()})
-        self._mid_deal[:] = False
+        else:
+            if seeds is not None or not v.started:
+                v.reset(seed=seeds)
+            elif self._mid_deal.any():
+                v.reset(options={"reset_mask": self._mid_deal.copy()})
+            self._mid_deal[:] = False
+        render_human(self)
         return self._obs(), {}
 
     def step(
@@ -421,6 +433,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             }
             infos["_final_info"] = done.copy()
         rewards = v.rewards.astype(np.float64)
+        render_human(self)
         return self._obs(), rewards, done, np.zeros(self.num_envs, np.bool_), infos
 
     def render(self) -> tuple[str, ...] | None:
