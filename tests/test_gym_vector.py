@@ -136,3 +136,16 @@ def test_make_vec_vector_env_renders_each_table() -> None:
     singles = _singles("ofc_fast/Pineapple-v0", 1, render_mode="ansi")
     assert envs.render() == tuple(env.render() for env in singles)
     assert len(set(envs.render())) == N
+
+
+def test_make_vec_without_a_seed_deals_different_hands() -> None:
+    """No seed (neither reset's nor made with): every table, and every env made so,
+    plays a match of its own, as the "sync" mode's copies do; ``seed=s`` when made
+    is the first reset's seed."""
+    a, b = (gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N) for _ in range(2))
+    rows = [r.tobytes() for env in (a, b) for r in env.reset()[0]["observation"]]
+    assert len(set(rows)) == 2 * N
+    made = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N, seed=9)
+    seeded = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    want = seeded.reset(seed=9)[0]["observation"]
+    assert np.array_equal(made.reset()[0]["observation"], want)
