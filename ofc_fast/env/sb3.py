@@ -36,7 +36,7 @@ from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
 from ._single import check_render_mode
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
-from .gym import OBS_HIGH, RENDER_MODES, render_tables
+from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
 
@@ -264,6 +264,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         seed): the tables ``m`` marks abandon their deal for the match's next one, the
         others are left as they are."""
         obs = self.tables.reset(seed=seed, options=options)
+        render_human(self)
         return obs.copy(), {"action_mask": self.action_masks()}
 
     def step(
@@ -283,6 +284,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
                 "_action_mask": dones.copy(),
             }
             infos["_final_info"] = dones.copy()
+        render_human(self)
         return (
             obs.copy(),
             rewards.copy(),
