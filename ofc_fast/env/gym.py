@@ -406,8 +406,11 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         infos: dict[str, Any] = {}
         if self.illegal == "remap" and a.shape == (self.num_envs,) and a.dtype.kind in "iu":
             a, remapped = a.copy(), np.zeros(self.num_envs, np.bool_)
-            for i in range(self.num_envs):
-                a[i], remapped[i] = remap_action(v, i, int(a[i]))
+            legal = (a >= 0) & (a < ACTION_SPACE)
+            inside = np.flatnonzero(legal)
+            legal[inside] = v.action_masks[inside, a[inside]]
+            for i in np.flatnonzero(~legal):  # (the legal ones: played as they are)
+                a[i], remapped[i] = remap_action(v, int(i), int(a[i]))
             if remapped.any():
                 infos["illegal_action"], infos["_illegal_action"] = (
                     remapped,
