@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ofc_fast.errors import GameError, MoveError
+from ofc_fast.errors import GameError, MoveError, TableError
 from ofc_fast.game import Match
 
 gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
@@ -123,6 +123,10 @@ def test_make_vec_vector_env_refuses_bad_settings_and_actions() -> None:
             envs.step(bad)
     again, _ = envs.reset()  # nothing was played: the same decisions
     assert np.array_equal(again["observation"], obs["observation"])
+    with pytest.raises(TableError, match=r"seed \+ 1"):  # 2**64 for table 1
+        envs.reset(seed=2**64 - 1)
+    assert envs.np_random_seed == 3  # nothing changed
+    assert np.array_equal(envs.reset()[0]["observation"], obs["observation"])
     envs.close()
     with pytest.raises(GameError):
         envs.step(np.zeros(2, np.int64))

@@ -378,9 +378,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if seed is None and not v.started:
             seed = self._first_seed
         seeds = seed_list(seed, self.num_envs)
+        s = None  # an int seed: np_random's, once the tables took it
         if seeds is None and seed is not None:
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
-            super().reset(seed=s)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
         masked = reset_mask(options, self.num_envs)  # (options without one: ignored)
         if masked is not None:  # (with a seed: GameError)
@@ -392,6 +392,8 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             elif self._mid_deal.any():
                 v.reset(options={"reset_mask": self._mid_deal.copy()})
             self._mid_deal[:] = False
+        if s is not None:
+            super().reset(seed=s)
         render_human(self)
         return self._obs(), {}
 
