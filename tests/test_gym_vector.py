@@ -112,8 +112,12 @@ def test_make_vec_vector_env_refuses_bad_settings_and_actions() -> None:
     ``illegal="raise"`` an illegal id too."""
     with pytest.raises(GameError, match="has one agent"):
         gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, opponents="self")
-    with pytest.raises(GameError, match="autoreset"):
+    with pytest.raises(GameError, match=r"autoreset.*vectorization_mode='sync'"):
         gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, autoreset=False)
+    sync = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=2, autoreset=False, vectorization_mode="sync"
+    )
+    assert sync.reset(seed=1)[0]["observation"].shape == (2, 828)
     with pytest.raises(GameError, match="illegal"):
         gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, illegal="skip")
     envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, illegal="raise")

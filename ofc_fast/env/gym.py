@@ -325,6 +325,12 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         what = "the Gymnasium vector env"
         check_solver_sets(kwargs, what)
+        if kwargs.get("autoreset", True) is not True:
+            raise GameError(
+                f"{what} autoresets (same-step); for autoreset="
+                f"{kwargs['autoreset']!r} make copies of the one-table env: "
+                "gymnasium.make_vec(..., vectorization_mode='sync')"
+            )
         seed = kwargs.pop("seed", None)
         self._first_seed = None if seed is None else check_seed(seed)
         self._venv = v = single_table(
