@@ -325,7 +325,8 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         what = "the Gymnasium vector env"
         check_solver_sets(kwargs, what)
-        if kwargs.get("autoreset", True) is not True:
+        off = kwargs.get("autoreset", True)
+        if isinstance(off, (bool, np.bool_)) and not off:  # (other values: refused below)
             raise GameError(
                 f"{what} autoresets (same-step); for autoreset="
                 f"{kwargs['autoreset']!r} make copies of the one-table env: "
