@@ -1492,6 +1492,43 @@ def test_single_game_envs_render_human_by_printing_the_ansi_text(
         assert capsys.readouterr().out == text + "\n"
 
 
+def test_human_render_mode_renders_at_each_reset_and_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Gymnasium's ``"human"`` mode: "rendering should occur during step() and
+    render() doesn't need to be called" (PettingZoo's classic games alike): the
+    Gymnasium env, its vector env and the PettingZoo env print their view after each
+    reset and step (before: only when render() was called, a human saw nothing).
+    Reference: an ``"ansi"`` twin's render() after the same calls."""
+    import gymnasium
+
+    from ofc_fast.env.gym import OfcEnv
+
+    ansi, human = OfcEnv(render_mode="ansi"), OfcEnv(render_mode="human")
+    capsys.readouterr()
+    for env in (ansi, human):
+        env.reset(seed=4)
+    assert capsys.readouterr().out == ansi.render() + "\n"
+    for env in (ansi, human):
+        env.step(int(ansi.action_masks().argmax()))
+    assert capsys.readouterr().out == ansi.render() + "\n"
+    vec = {
+        m: gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, render_mode=m)
+        for m in ("ansi", "human")
+    }
+    for env in vec.values():
+        env.reset(seed=4)
+    assert capsys.readouterr().out == "".join(f"{t}\n" for t in vec["ansi"].render())
+    aecs = [pettingzoo_env(render_mode=m) for m in ("ansi", "human")]
+    for env in aecs:
+        env.reset(seed=4)
+    assert capsys.readouterr().out == aecs[0].render() + "\n"
+    mask = aecs[0].observe(aecs[0].agent_selection)["action_mask"]
+    for env in aecs:
+        env.step(int(mask.argmax()))
+    assert capsys.readouterr().out == aecs[0].render() + "\n"
+
+
 def test_pettingzoo_render_test_passes() -> None:
     """PettingZoo's own render check (every mode in metadata, "human" first)."""
     render_test = pytest.importorskip("pettingzoo.test", reason="pip install .[rl]")
@@ -2275,10 +2312,13 @@ def test_each_adapter_seeds_table_i_as_docs_environments_states() -> None:
     one = gymnasium.make("ofc_fast/Pineapple-v0")
     one.reset(seed=s)
     assert _deal_seeds(one.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
-    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n)
+    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n, vectorization_mode="sync")
     vec.reset(seed=s)
     got = [_deal_seeds(e.unwrapped._venv)[0] for e in vec.envs]
     assert got == plus_i
+    fast = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n)  # vector_entry_point
+    fast.reset(seed=s)
+    assert _deal_seeds(fast.unwrapped._venv) == plus_i
     pytest.importorskip("pettingzoo", reason="pip install .[rl]")
     aec = pettingzoo_env("pineapple", 2)
     aec.reset(seed=s)

@@ -769,6 +769,25 @@ def test_vector_adapters_take_the_render_modes_of_the_single_env(
             assert printed == ("".join(f"{t}\n" for t in expected) if mode else "")
 
 
+def test_gym_vector_adapter_renders_human_at_each_reset_and_step(
+    sb3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GymVectorEnv is a Gymnasium vector env: with ``render_mode="human"`` it prints
+    each table's view after each reset and step, as ``gymnasium.make_vec``'s env and
+    the one-table envs do (before: only on render()).  Reference: an ``"ansi"`` twin."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    twins = [GymVectorEnv("pineapple", 2, render_mode=m) for m in ("ansi", "human")]
+    capsys.readouterr()
+    for env in twins:
+        env.reset(seed=[5, 6])
+    assert capsys.readouterr().out == "".join(f"{t}\n" for t in twins[0].render())
+    actions = twins[0].action_masks().argmax(axis=1)
+    for env in twins:
+        env.step(actions)
+    assert capsys.readouterr().out == "".join(f"{t}\n" for t in twins[0].render())
+
+
 def test_vector_adapters_refuse_a_render_mode_the_env_lacks(sb3: Any) -> None:
     """A mode the single env lacks is its RenderModeError (a GameError and a
     TypeError) naming the modes, not an unexpected-keyword TypeError."""

@@ -140,6 +140,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "HeuristicModel": None,  # its new name (ValueModel kept as an alias)
         "VectorEnv": lambda r: VectorEnv(r, 1, seed=1).rules,
         "OfcEnv": lambda r: _gym(r),
+        "OfcVectorEnv": lambda r: _gym(r, vector=True),
         "OfcAECEnv": lambda r: _aec(r),
         "pettingzoo_env": lambda r: _aec(r, wrapped=True),
         "Arena": lambda r: Arena(r, [parse_bot_spec("random")] * 2, 1).rules,
@@ -225,11 +226,11 @@ def _warm_search(r: Any) -> Any:
     return bot.overruns()
 
 
-def _gym(r: Any) -> Any:
+def _gym(r: Any, vector: bool = False) -> Any:
     pytest.importorskip("gymnasium", reason='pip install ".[test]" (gymnasium)')
-    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
 
-    return repr(OfcEnv(r).reset(seed=1)[0])
+    return repr((OfcVectorEnv(r, 2) if vector else OfcEnv(r)).reset(seed=1)[0])
 
 
 def _aec(r: Any, wrapped: bool = False) -> Any:

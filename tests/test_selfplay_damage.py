@@ -294,6 +294,65 @@ def test_a_damaged_shard_is_a_clean_dataset_error(tmp_path: Path, damage: Any) -
         _damaged_dataset(tmp_path, damage)
 
 
+def _float_placement(a: dict[str, Any], i: int) -> None:
+    a["placement"] = a["placement"] + 0.5
+
+
+def _placement_row_9(a: dict[str, Any], i: int) -> None:
+    a["placement"][i, a["placement"][i] >= 0] = 9
+
+
+def _nan_reward(a: dict[str, Any], i: int) -> None:
+    a["reward"][i] = float("nan")
+
+
+def _text_reward(a: dict[str, Any], i: int) -> None:
+    a["reward"] = a["reward"].astype("U4")
+
+
+def _two_rewards(a: dict[str, Any], i: int) -> None:
+    a["reward"] = a["reward"][:, None].repeat(2, axis=1)
+
+
+def _half_mask(a: dict[str, Any], i: int) -> None:
+    a["mask"] = a["mask"] * 0.5
+
+
+def _text_mask(a: dict[str, Any], i: int) -> None:
+    a["mask"] = a["mask"].astype("U5")
+
+
+def _text_obs(a: dict[str, Any], i: int) -> None:
+    a["obs"] = a["obs"].astype("U8")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        _float_placement,
+        _placement_row_9,
+        _nan_reward,
+        _text_reward,
+        _two_rewards,
+        _half_mask,
+        _text_mask,
+        _text_obs,
+    ],
+)
+def test_a_shard_of_wrong_dtypes_is_a_clean_dataset_error(
+    tmp_path: Path, damage: Any
+) -> None:
+    """A shard's arrays are the types selfplay writes (integer placements -1..3 and
+    actions, boolean masks, finite float rewards and encodings): a float placement
+    was Python's bare TypeError ("an integer is required"), a 2-D reward NumPy's
+    ValueError, and a NaN or text reward, a text or 0.5 mask were cast silently
+    (NaN targets, every id legal); each is the GameError naming the array."""
+    from ofc_fast.errors import GameError
+
+    with pytest.raises(GameError, match="not a self-play run"):
+        _damaged_dataset(tmp_path, damage)
+
+
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, 2**64])
 def test_selfplay_dataset_checks_its_seed_first(tmp_path: Path, seed: Any) -> None:
     """``selfplay_dataset(path, seed="x")`` (or -1, 1.5, 2**64) read every shard, then

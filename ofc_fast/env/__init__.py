@@ -55,7 +55,10 @@ def register_gymnasium() -> bool:
     for env_id, preset in GYM_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
-                env_id, entry_point="ofc_fast.env.gym:OfcEnv", kwargs={"rules": preset}
+                env_id,
+                entry_point="ofc_fast.env.gym:OfcEnv",
+                vector_entry_point="ofc_fast.env.gym:OfcVectorEnv",
+                kwargs={"rules": preset},
             )
     return True
 

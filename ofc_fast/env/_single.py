@@ -54,11 +54,12 @@ def single_table(
     """The one-table VectorEnv of a single-game adapter (``what``: its name in
     errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
     more) that the adapter sets itself; GameError for one of those given with another
-    value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
-    drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
-    env deal different hands."""
+    value (not TypeError: "multiple values"); ``fixed`` may set ``num_envs`` (the
+    Gymnasium vector env's tables).  Without a ``seed`` the match's seed is drawn at
+    random (Gymnasium's rule for an env reset without a seed): copies of the env deal
+    different hands."""
     check_spelling(kwargs, what, "opponents", "opponent")
-    settings = adapter_settings(kwargs, what, num_envs=1, **fixed)
+    settings = adapter_settings(kwargs, what, **{"num_envs": 1, **fixed})
     return VectorEnv(rules, players=players, **{"seed": None, **settings})
 
 

@@ -37,7 +37,7 @@ from ..errors import GameError
 from ..rules import RuleSet
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
-from .gym import RENDER_MODES, action_id, observation_space, render_text
+from .gym import RENDER_MODES, action_id, observation_space, render_human, render_text
 
 __all__ = ["OfcAECEnv"]
 
@@ -123,6 +123,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[int(v.seats[0])]
+        render_human(self)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees now: its encoded observation and action mask;
@@ -167,6 +168,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         # the acting seat's reward: its shaping (when on) and, at the end, its points
         self.rewards[agent] = float(v.rewards[0])
         self._accumulate_rewards()
+        render_human(self)
 
     def render(self) -> str | None:
         """The acting seat's observation as text (``render_mode="ansi"``; ``"human"``

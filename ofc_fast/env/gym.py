@@ -20,7 +20,8 @@ Gymnasium's envs do: its copies deal different hands.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -32,23 +33,27 @@ from ..errors import GameError, MoveError, choice
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
+from ._rows import as_array, reset_mask
+from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
     ACTION_SPACE,
     FEATURE_SIZE,
     OBS_SIZE,
+    VectorEnv,
     check_opponents,
     require_started,
 )
 
-__all__ = ["OfcEnv"]
+__all__ = ["OfcEnv", "OfcVectorEnv"]
 
 OBS_HIGH = 17
 """The largest value of an encoding byte (a 17-card Fantasyland count)."""
 
 RENDER_MODES = ("ansi", "human")
 """The render modes of every env: ``"ansi"`` returns the text, ``"human"`` prints it
-(Gymnasium's convention for text environments)."""
+(Gymnasium's convention for text environments; the Gymnasium and PettingZoo envs
+print it after each reset and step too: :func:`render_human`)."""
 
 
 def render_text(render_mode: str | None, text: Callable[[], str]) -> str | None:
@@ -62,6 +67,14 @@ def render_text(render_mode: str | None, text: Callable[[], str]) -> str | None:
         print(out)
         return None
     return out
+
+
+def render_human(env: Any) -> None:
+    """Gymnasium's and PettingZoo's ``render_mode="human"``: the env renders itself
+    after each reset and step (``env.render()`` prints its text); other modes
+    render only when asked."""
+    if env.render_mode == "human":
+        env.render()
 
 
 def observation_space(obs_type: str = "bytes") -> spaces.Dict:
@@ -80,6 +93,45 @@ def observation_space(obs_type: str = "bytes") -> spaces.Dict:
     return spaces.Dict(
         {"observation": obs, "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8)}
     )
+
+
+def remap_action(venv: VectorEnv, env: int, action: int) -> tuple[int, bool]:
+    """What ``illegal="remap"`` plays for ``action`` at table ``env``: the action
+    itself when it is legal (or the table has no legal action: the step then refuses
+    it), else legal action number ``action % count`` of the increasing legal ids; and
+    whether it was remapped."""
+    count = int(venv.legal_counts[env])
+    if count == 0 or (0 <= action < ACTION_SPACE and venv.action_masks[env, action]):
+        return action, False
+    return int(venv.legal_actions[env, action % count]), True
+
+
+def agent_opponents(opponents: str, what: str) -> str:
+    """``opponents`` checked (:func:`check_opponents`) for an env of one agent seat
+    (``what``: its name in errors): ``"self"`` is a GameError (self-play needs every
+    seat an agent)."""
+    opponents = check_opponents(opponents)  # ("Self" is self)
+    if opponents == "self":
+        raise GameError(
+            f"{what} has one agent: opponents 'random' or a bot name (self-play: "
+            "VectorEnv or the PettingZoo env)"
+        )
+    return opponents
+
+
+def render_tables(render_mode: str | None, venv: VectorEnv) -> tuple[str, ...] | None:
+    """What ``render()`` of an env of many tables does (:func:`render_text` for each
+    table's learner view): a tuple of texts for ``"ansi"``, else None."""
+    texts = [
+        render_text(render_mode, partial(table_text, venv, i)) for i in range(venv.num_envs)
+    ]
+    return tuple(t for t in texts if t is not None) if render_mode == "ansi" else None
+
+
+def table_text(venv: VectorEnv, table: int) -> str:
+    """Table ``table``'s learner view as text; GameError before a reset."""
+    require_started(venv, "render")
+    return str(venv.observation(table, venv.learner))
 
 
 def action_id(action: Any) -> int:
@@ -143,12 +195,7 @@ class OfcEnv(gymnasium.Env):
         **kwargs: Any,
     ) -> None:
         check_solver_sets(kwargs, "the Gymnasium env")
-        opponents = check_opponents(opponents)  # ("Self" is self)
-        if opponents == "self":
-            raise GameError(
-                "the Gymnasium env has one agent: opponents 'random' or a "
-                "bot name (self-play: VectorEnv or the PettingZoo env)"
-            )
+        opponents = agent_opponents(opponents, "the Gymnasium env")
         self._venv = single_table(
             rules, players, "the Gymnasium env", kwargs, opponents=opponents
         )
@@ -189,6 +236,7 @@ class OfcEnv(gymnasium.Env):
         deal_to_decision(v)  # autoreset=False: deals without a learner decision
         self._mid_deal = False
         self._end_view = None
+        render_human(self)
         return self._obs(), {}
 
     def step(
@@ -200,10 +248,10 @@ class OfcEnv(gymnasium.Env):
         if self._end_view is not None:  # autoreset=False: the next deal waits for reset
             raise move_error(int(lib.OFC_E_GAME_OVER), "env 0 (autoreset is off: reset())")
         info: dict[str, Any] = {}
-        remap = self.illegal == "remap" and v.legal_counts[0] > 0  # else: MoveError
-        if remap and not (0 <= a < ACTION_SPACE and v.action_masks[0, a]):
-            a = int(v.legal_actions[0, a % int(v.legal_counts[0])])
-            info["illegal_action"] = True
+        if self.illegal == "remap":
+            a, remapped = remap_action(v, 0, a)
+            if remapped:
+                info["illegal_action"] = True
         v.step_first(a)
         done = bool(v.terminations[0])
         self._mid_deal = not done
@@ -218,6 +266,7 @@ class OfcEnv(gymnasium.Env):
             skipped = deal_to_decision(v)
             reward += float(skipped[v.learner])
             info["final_rewards"] += skipped  # as autoreset's sum over the deals
+        render_human(self)
         return obs, reward, done, False, info
 
     def render(self) -> str | None:
@@ -231,3 +280,180 @@ class OfcEnv(gymnasium.Env):
         return str(
             view if view is not None else self._venv.observation(0, self._venv.learner)
         )
+
+
+class OfcVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` tables of :class:`OfcEnv` as one ``gymnasium.vector.VectorEnv``
+    stepped in one C call: what ``gymnasium.make_vec(id, num_envs=n)`` makes for the
+    registered ids (their ``vector_entry_point``, Gymnasium's default mode; ``"sync"``
+    and ``"async"`` make copies of :class:`OfcEnv` instead).  The arguments are
+    :class:`OfcEnv`'s (``autoreset`` aside): the same spaces (batched), the same
+    ``illegal`` rule per table (``infos["illegal_action"]`` marks the remapped ones),
+    and ``reset(seed=s)`` gives table ``i`` the match of an :class:`OfcEnv` reset with
+    ``s + i``, as the copies of the ``"sync"`` mode (a list: table ``i`` ``seed[i]``;
+    ``seed=s`` when made: the first reset's); :meth:`reset` without a seed deals the
+    tables cut short mid-deal their next deal.  Autoreset is same-step
+    (``metadata["autoreset_mode"]``): the observation returned with a termination is
+    already the next deal's first decision, the end's is ``infos["final_obs"]`` (with
+    ``infos["final_info"]["final_rewards"]``, every seat's points), as Gymnasium's
+    ``SameStep`` mode has them.
+
+    >>> import gymnasium
+    >>> envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=4)
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs["observation"].shape, obs["action_mask"].shape
+    ((4, 828), (4, 243))
+    >>> obs, rewards, terminations, truncations, infos = envs.step(
+    ...     obs["action_mask"].argmax(axis=1))
+    """
+
+    metadata = {  # noqa: RUF012
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        rules: RuleSet | str = "pineapple",
+        num_envs: int = 1,
+        players: int = 2,
+        opponents: str = "random",
+        render_mode: str | None = None,
+        illegal: str = "remap",
+        **kwargs: Any,
+    ) -> None:
+        what = "the Gymnasium vector env"
+        check_solver_sets(kwargs, what)
+        off = kwargs.get("autoreset", True)
+        if isinstance(off, (bool, np.bool_)) and not off:  # (other values: refused below)
+            raise GameError(
+                f"{what} autoresets (same-step); for autoreset="
+                f"{kwargs['autoreset']!r} make copies of the one-table env: "
+                "gymnasium.make_vec(..., vectorization_mode='sync')"
+            )
+        seed = kwargs.pop("seed", None)
+        self._first_seed = None if seed is None else check_seed(seed)
+        self._venv = v = single_table(
+            rules,
+            players,
+            what,
+            kwargs,
+            opponents=agent_opponents(opponents, what),
+            num_envs=num_envs,
+            autoreset=True,
+            final_obs=True,
+        )
+        self.num_envs = v.num_envs
+        self.single_observation_space = observation_space(v.obs_type)
+        self.single_action_space = spaces.Discrete(ACTION_SPACE)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, v.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, v.num_envs
+        )
+        self.illegal = choice(illegal, ("remap", "raise"), "illegal", "", GameError)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self._mid_deal = np.zeros(v.num_envs, np.bool_)  # tables cut short by a reset
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        v = self._venv
+        return {
+            "observation": v.observations.copy(),
+            "action_mask": v.action_masks.view(np.int8).copy(),
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        return np.array(self._venv.action_masks, np.bool_)
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deal every table its learner's next decision: ``seed`` an int ``s`` (table
+        ``i`` then plays the match of an :class:`OfcEnv` reset with ``s + i``; every
+        ``s + i`` 0..2**64-1, else TableError) or ``num_envs`` seeds (int or None);
+        without one, the tables cut short mid-deal deal their next deal and the others
+        keep their pending decision (the first reset: the seed given when made, else
+        drawn at random).  ``options={"reset_mask": m}``: the tables ``m`` marks
+        abandon their deal for the next one."""
+        v = self._venv
+        if seed is None and not v.started:
+            seed = self._first_seed
+        seeds = seed_list(seed, self.num_envs)
+        s = None  # an int seed: np_random's, once the tables took it
+        if seeds is None and seed is not None:
+            s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
+            seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
+        masked = reset_mask(options, self.num_envs)  # (options without one: ignored)
+        if masked is not None:  # (with a seed: GameError)
+            v.reset(seed=seeds, options=options)
+            self._mid_deal[masked] = False
+        else:
+            if seeds is not None or not v.started:
+                v.reset(seed=seeds)
+            elif self._mid_deal.any():
+                v.reset(options={"reset_mask": self._mid_deal.copy()})
+            self._mid_deal[:] = False
+        if s is not None:
+            super().reset(seed=s)
+        render_human(self)
+        return self._obs(), {}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner decision per table (``num_envs`` integer action ids), then the
+        opponents' decisions up to the learner's next one."""
+        v = self._venv
+        require_started(v, "step")
+        a = as_array(actions)
+        infos: dict[str, Any] = {}
+        if self.illegal == "remap" and a.shape == (self.num_envs,) and a.dtype.kind in "iu":
+            a, remapped = a.copy(), np.zeros(self.num_envs, np.bool_)
+            legal = (a >= 0) & (a < ACTION_SPACE)
+            inside = np.flatnonzero(legal)
+            legal[inside] = v.action_masks[inside, a[inside]]
+            for i in np.flatnonzero(~legal):  # (the legal ones: played as they are)
+                a[i], remapped[i] = remap_action(v, int(i), int(a[i]))
+            if remapped.any():
+                infos["illegal_action"], infos["_illegal_action"] = (
+                    remapped,
+                    remapped.copy(),
+                )
+        v.step(a)  # MoveError for anything else, and no table changes
+        done = v.terminations.copy()
+        self._mid_deal = ~done
+        if done.any():  # gymnasium.vector.SyncVectorEnv's keys in SameStep mode
+            final_obs = np.full(self.num_envs, None, object)
+            ended = np.flatnonzero(done)
+            for table, row in zip(ended, v.final_observations(ended)):
+                final_obs[table] = {
+                    "observation": row,
+                    "action_mask": np.zeros(ACTION_SPACE, np.int8),
+                }
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            infos["final_info"] = {
+                "final_rewards": np.where(
+                    done[:, None], v.final_rewards[:, : v.players], 0
+                ),
+                "_final_rewards": done.copy(),
+            }
+            infos["_final_info"] = done.copy()
+        rewards = v.rewards.astype(np.float64)
+        render_human(self)
+        return self._obs(), rewards, done, np.zeros(self.num_envs, np.bool_), infos
+
+    def render(self) -> tuple[str, ...] | None:
+        """Each table's learner view as text, a tuple (``render_mode="ansi"``;
+        ``"human"`` prints them), else None; GameError before :meth:`reset`."""
+        return render_tables(self.render_mode, self._venv)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """What Gymnasium's ``close()`` (idempotent) calls: close the tables
+        (:meth:`VectorEnv.close`; their later calls are a GameError)."""
+        self._venv.close()

@@ -35,20 +35,35 @@ from ..table import check_seed
 __all__ = ["selfplay_dataset"]
 
 
+_ARRAYS = {"action": "iu", "obs": "f", "mask": "b", "placement": "iu", "reward": "f"}
+"""A shard's arrays and their dtype kinds (as selfplay writes them): integer actions
+and placements, float encodings and rewards, boolean masks."""
+
+
 def _rows(shard: Path) -> dict[str, np.ndarray]:
-    """The normal decisions of one shard (ValueError when its arrays do not fit)."""
-    names = ("obs", "mask", "placement", "reward")
+    """The normal decisions of one shard (ValueError when its arrays do not fit:
+    their kinds ``_ARRAYS``, placements -1..3, finite rewards)."""
     with np.load(shard, allow_pickle=False) as d:
-        arrays = {k: d[k] for k in ("action", *names)}
+        arrays = {k: d[k] for k in _ARRAYS}
+    for name, kinds in _ARRAYS.items():
+        if arrays[name].dtype.kind not in kinds:
+            raise ValueError(f"{shard.name}: {name} of dtype {arrays[name].dtype}")
     n = len(arrays["action"])
     if (
         any(a.ndim == 0 or a.shape[0] != n for a in arrays.values())
+        or arrays["action"].ndim != 1
+        or arrays["reward"].ndim != 1
         or arrays["mask"].shape[1:] != (int(lib.OFC_ACTION_SPACE),)
         or arrays["placement"].shape[1:] != (52,)
     ):
         raise ValueError(f"{shard.name}: arrays that are not {n} decisions")
     keep = arrays["action"] >= 0
-    return {k: arrays[k][keep] for k in names}
+    rows = {k: arrays[k][keep] for k in _ARRAYS if k != "action"}
+    if ((rows["placement"] < -1) | (rows["placement"] > 3)).any():
+        raise ValueError(f"{shard.name}: placements outside -1..3")
+    if not np.isfinite(rows["reward"]).all():
+        raise ValueError(f"{shard.name}: rewards that are not finite")
+    return rows
 
 
 def _not_a_run(root: Path, why: str) -> GameError:

@@ -22,7 +22,6 @@ deal, ``dones`` marks its end and the observation is then already the next deal'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 import gymnasium
@@ -36,8 +35,8 @@ from ..search import flag
 from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
 from ._single import check_render_mode
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite, require_started
-from .gym import OBS_HIGH, RENDER_MODES, render_text
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
+from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
 
@@ -65,15 +64,7 @@ class _Adapter:
         """Each table's learner view as text, a tuple (``render_mode="ansi"``;
         ``"human"`` prints them), else None (``mode``: SB3's, unused: the mode is the
         one made with); GameError before a reset."""
-        texts = tuple(
-            render_text(self.render_mode, partial(self._table_text, i))
-            for i in range(self.tables.num_envs)
-        )
-        return texts if self.render_mode == "ansi" else None
-
-    def _table_text(self, table: int) -> str:
-        require_started(self.tables.venv, "render")
-        return str(self.tables.venv.observation(table, self.tables.learner))
+        return render_tables(self.render_mode, self.tables.venv)
 
     def action_masks(self) -> np.ndarray:
         """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
@@ -273,6 +264,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         seed): the tables ``m`` marks abandon their deal for the match's next one, the
         others are left as they are."""
         obs = self.tables.reset(seed=seed, options=options)
+        render_human(self)
         return obs.copy(), {"action_mask": self.action_masks()}
 
     def step(
@@ -292,6 +284,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
                 "_action_mask": dones.copy(),
             }
             infos["_final_info"] = dones.copy()
+        render_human(self)
         return (
             obs.copy(),
             rewards.copy(),

@@ -1,0 +1,159 @@
+"""``gymnasium.make_vec`` of the registered ids (ofc_fast.env.gym.OfcVectorEnv, their
+``vector_entry_point``): the tables of one C VectorEnv, checked against one-table
+Gymnasium envs stepped one by one with the same actions (reset with ``s + i``, as
+Gymnasium's ``"sync"`` mode resets its copies) and against the deals of ``Match``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ofc_fast.errors import GameError, MoveError, TableError
+from ofc_fast.game import Match
+
+gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+
+from ofc_fast.env import GYM_IDS, env_seed  # noqa: E402  (registers the ids)
+
+N = 3
+
+
+def _singles(env_id: str, seed: int, **kwargs: object) -> list:
+    """The reference: ``N`` one-table envs, env ``i`` reset with ``seed + i``."""
+    singles = [gymnasium.make(env_id, **kwargs).unwrapped for _ in range(N)]
+    for i, env in enumerate(singles):
+        env.reset(seed=seed + i)
+    return singles
+
+
+@pytest.mark.parametrize("env_id", sorted(GYM_IDS))
+def test_make_vec_default_is_the_c_vector_env_playing_as_one_table_envs(
+    env_id: str,
+) -> None:
+    """``gymnasium.make_vec(id, num_envs=n)`` was Gymnasium's ``SyncVectorEnv`` of n
+    Python envs ("vector_entry_point" mode: gymnasium.error.Error, no vector entry
+    point): now one C VectorEnv, same-step autoreset, whose table ``i`` plays what a
+    one-table env reset with ``s + i`` plays, step for step (observations in the
+    space, masks, rewards, terminations; illegal ids remapped the same way)."""
+    envs = gymnasium.make_vec(env_id, num_envs=N)
+    assert type(envs).__name__ == "OfcVectorEnv"
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    obs, _ = envs.reset(seed=40)
+    singles = _singles(env_id, 40)
+    first = [
+        Match(GYM_IDS[env_id], 2, seed=env_seed(40 + i, 0)).next_game().seed
+        for i in range(N)
+    ]
+    assert [int(envs.unwrapped._venv.game_of(i).seed) for i in range(N)] == first
+    rng = np.random.default_rng(0)
+    ends = 0
+    for step in range(60):
+        assert envs.observation_space.contains(obs)
+        for i, env in enumerate(singles):
+            want = env._obs()
+            assert np.array_equal(obs["observation"][i], want["observation"])
+            assert np.array_equal(obs["action_mask"][i], want["action_mask"])
+        legal = [np.flatnonzero(m) for m in obs["action_mask"]]
+        actions = np.array([int(rng.choice(ids)) for ids in legal])
+        if step % 7 == 3:
+            actions[1] = 500 + step  # illegal: remapped, as the one-table env does
+        obs, rewards, terms, truncs, infos = envs.step(actions)
+        for i, env in enumerate(singles):
+            _, r, t, tr, info = env.step(int(actions[i]))
+            assert (rewards[i], terms[i], truncs[i]) == (r, t, tr)
+            assert info.get("illegal_action", False) == bool(
+                infos.get("illegal_action", np.zeros(N, bool))[i]
+            )
+            if t:
+                ends += 1
+                final = infos["final_obs"][i]
+                assert envs.single_observation_space.contains(final)
+                assert not final["action_mask"].any() and infos["_final_obs"][i]
+                assert np.array_equal(
+                    infos["final_info"]["final_rewards"][i], info["final_rewards"]
+                )
+    assert ends > 0
+    envs.close()
+
+
+def test_make_vec_reset_without_a_seed_deals_on_as_the_one_table_env() -> None:
+    """``reset()`` without a seed: the tables cut short mid-deal deal their next deal,
+    the others keep their pending decision, as ``OfcEnv.reset()`` does."""
+    envs = gymnasium.make_vec(
+        "ofc_fast/OFC-v0", num_envs=N, vectorization_mode="vector_entry_point"
+    )
+    obs, _ = envs.reset(seed=[5, 6, 7])
+    singles = _singles("ofc_fast/OFC-v0", 5)
+    rng = np.random.default_rng(1)
+    for _ in range(7):  # OFC: 5 decisions a deal, so some tables end one
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]])
+        obs, *_ = envs.step(actions)
+        for i, env in enumerate(singles):
+            env.step(int(actions[i]))
+    obs, _ = envs.reset(options={})  # no reset_mask: as reset()
+    for i, env in enumerate(singles):
+        want, _ = env.reset()
+        assert np.array_equal(obs["observation"][i], want["observation"])
+    envs.step(obs["action_mask"].argmax(axis=1))  # every table mid-deal again
+    for env in singles:
+        env.step(int(env.action_masks().argmax()))
+    mask = np.array([True, False, False])
+    obs, _ = envs.reset(options={"reset_mask": mask})  # table 0 deals on
+    assert np.array_equal(obs["observation"][0], singles[0].reset()[0]["observation"])
+    obs, _ = envs.reset()  # then the others, still cut short; table 0 stays
+    for i, env in enumerate(singles):
+        want = env.reset()[0] if i else env._obs()
+        assert np.array_equal(obs["observation"][i], want["observation"])
+
+
+def test_make_vec_vector_env_refuses_bad_settings_and_actions() -> None:
+    """Its settings are checked as OfcEnv's (GameError naming them); an action that
+    is not an integer id is a MoveError and no table changes; with
+    ``illegal="raise"`` an illegal id too."""
+    with pytest.raises(GameError, match="has one agent"):
+        gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, opponents="self")
+    with pytest.raises(GameError, match=r"autoreset.*vectorization_mode='sync'"):
+        gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, autoreset=False)
+    sync = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=2, autoreset=False, vectorization_mode="sync"
+    )
+    assert sync.reset(seed=1)[0]["observation"].shape == (2, 828)
+    with pytest.raises(GameError, match="illegal"):
+        gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, illegal="skip")
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, illegal="raise")
+    obs, _ = envs.reset(seed=3)
+    for bad in ([0.5, 1.5], [1, 2, 3], np.array([242, 0])):
+        with pytest.raises(MoveError):
+            envs.step(bad)
+    again, _ = envs.reset()  # nothing was played: the same decisions
+    assert np.array_equal(again["observation"], obs["observation"])
+    with pytest.raises(TableError, match=r"seed \+ 1"):  # 2**64 for table 1
+        envs.reset(seed=2**64 - 1)
+    assert envs.np_random_seed == 3  # nothing changed
+    assert np.array_equal(envs.reset()[0]["observation"], obs["observation"])
+    envs.close()
+    with pytest.raises(GameError):
+        envs.step(np.zeros(2, np.int64))
+
+
+def test_make_vec_vector_env_renders_each_table() -> None:
+    """``render_mode="ansi"``: a tuple of each table's learner view, the text its
+    one-table env renders."""
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N, render_mode="ansi")
+    envs.reset(seed=1)
+    singles = _singles("ofc_fast/Pineapple-v0", 1, render_mode="ansi")
+    assert envs.render() == tuple(env.render() for env in singles)
+    assert len(set(envs.render())) == N
+
+
+def test_make_vec_without_a_seed_deals_different_hands() -> None:
+    """No seed (neither reset's nor made with): every table, and every env made so,
+    plays a match of its own, as the "sync" mode's copies do; ``seed=s`` when made
+    is the first reset's seed."""
+    a, b = (gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N) for _ in range(2))
+    rows = [r.tobytes() for env in (a, b) for r in env.reset()[0]["observation"]]
+    assert len(set(rows)) == 2 * N
+    made = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N, seed=9)
+    seeded = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    want = seeded.reset(seed=9)[0]["observation"]
+    assert np.array_equal(made.reset()[0]["observation"], want)
