@@ -445,11 +445,15 @@ OFC_API int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observati
  * and declared as ofc_game_observe() would, and n and dealt: the observer's dealt
  * cards (n = 0 when it has no decision to make).  Each seat's placed cards (count +
  * face_down_count) must end one of its decisions in the schedule; the observer's
- * next decision must deal n cards.
+ * next decision must deal n cards.  When every seat has made all its decisions (n
+ * 0), the deal is over: is_over 1, to_act OFC_NO_SEAT, street the last one + 1 and
+ * no rounds to come, as ofc_game_observe() writes a finished deal.
  * @param r  the rules (kind and Fantasyland; checked with ofc_game_rules_check()).
- * @param o  the observation, completed in place: kind, is_over (0), k, full,
- *           face_down, future_cards, future_discards, rounds, round_n and round_k
- *           are written, and to_act and street when n > 0 (else they stay as given).
+ * @param o  the observation, completed in place: kind, is_over (0, or 1 for a deal
+ *           over), k, full, face_down, future_cards, future_discards, rounds,
+ *           round_n and round_k are written, and to_act and street when n > 0 or
+ *           the deal is over (else they stay as given); on an error o is left as it
+ *           is.
  * @return OFC_OK; OFC_E_RULES (r NULL or out of range); OFC_E_VALUE (o NULL);
  *         OFC_E_SEATS (players,
  *         seat, button or a Fantasyland count out of range); OFC_E_COUNT (counts that

@@ -169,6 +169,17 @@ static int64_t ev_row_aug(const sv_ctx *c, int row, uint16_t s)
     return q_ceil(ofc_ev_aug(c->r, c->ev, row, s) * EV_SCALE) + 2;
 }
 
+/* 1 when middle a (a strength, 0: none) wins more and loses less against the
+ * opponent's middle than middle b: the stronger one, under 2-7 the better low hand
+ * (the ev tables' middle chances follow ofc_low27() there, ofc_solver.h). */
+static int mid_better(const sv_ctx *c, uint16_t a, uint16_t b)
+{
+    if (b == 0 || !c->lowball) {
+        return a > b;
+    }
+    return a != 0 && ofc_tab_low27[a] > ofc_tab_low27[b];
+}
+
 /* Row values (v) and optimistic values (o) of every hand, prefix maxima of the
  * optimistic middle and front values over strength, fronts by optimistic value. */
 static void ws_values(const sv_ctx *c, sv_ws *w)
@@ -241,12 +252,13 @@ static void ws_values(const sv_ctx *c, sv_ws *w)
             int64_t *p = &w->pv_f[w->s3[j] >> PM_SHIFT];
             *p = w->vf[j] > *p ? w->vf[j] : *p;
         }
-        /* ... and the strongest legal middle / front up to each block. */
+        /* ... and the legal middle / front with the best win chances up to each
+         * block: the strongest (under 2-7 the middle with the best low value). */
         memset(w->sx_m, 0, PM_SIZE * sizeof *w->sx_m);
         memset(w->sx_f, 0, PM_SIZE * sizeof *w->sx_f);
         for (j = 0; j < w->n5; j++) {
             uint16_t *p = &w->sx_m[w->s5[j] >> PM_SHIFT];
-            *p = (w->vm[j] != K_NEG && w->s5[j] > *p) ? w->s5[j] : *p;
+            *p = (w->vm[j] != K_NEG && mid_better(c, w->s5[j], *p)) ? w->s5[j] : *p;
         }
         for (j = 0; j < w->n3; j++) {
             uint16_t *p = &w->sx_f[w->s3[j] >> PM_SHIFT];
@@ -259,7 +271,7 @@ static void ws_values(const sv_ctx *c, sv_ws *w)
             if (w->pv_f[j - 1] > w->pv_f[j]) {
                 w->pv_f[j] = w->pv_f[j - 1];
             }
-            if (w->sx_m[j - 1] > w->sx_m[j]) {
+            if (mid_better(c, w->sx_m[j - 1], w->sx_m[j])) {
                 w->sx_m[j] = w->sx_m[j - 1];
             }
             if (w->sx_f[j - 1] > w->sx_f[j]) {
@@ -312,9 +324,10 @@ static int64_t leaf_coupling(const sv_ctx *c, uint16_t sf, uint16_t sm, uint16_t
 
 /* Expected points: a second bound of everything under back b.  The middle and front
  * values are bounded by their prefix maxima (pv), and the coupling by its value with
- * the strongest middle and front the back allows (sx): every coupling term grows with
- * the win chances of the rows and shrinks with their lose chances, and a stronger row
- * has higher win and lower lose chances (so sweep and majority bonuses must be >= 0,
+ * the strongest middle and front the back allows (sx; under 2-7 the middle with the
+ * best low value): every coupling term grows with the win chances of the rows and
+ * shrinks with their lose chances, and a stronger row (a better 2-7 middle) has higher
+ * win and lower lose chances (so sweep and majority bonuses must be >= 0,
  * else no bound: INT64_MAX).  The sweep-multiplier term is bounded loosely (its
  * opponent part dropped). */
 static int64_t back_bound_ev(const sv_ctx *c, const sv_ws *w, int b)

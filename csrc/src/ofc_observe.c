@@ -117,15 +117,25 @@ static int32_t first_open_step(const ofc_game *g, uint32_t s, uint32_t placed)
     return acc == placed ? (int32_t)g->nsteps : -1;
 }
 
-int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
+/* No rounds to come for any seat. */
+static void clear_rounds(ofc_observation *o)
+{
+    memset(o->rounds, 0, sizeof o->rounds);
+    memset(o->round_n, 0, sizeof o->round_n);
+    memset(o->round_k, 0, sizeof o->round_k);
+}
+
+int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *given)
 {
     ofc_game tmp;
-    uint32_t s, row, i;
+    ofc_observation local, *o = &local; /* completed here, copied out on success */
+    uint32_t s, row, i, over = 1;
     int32_t own = -1;
-    if (r == NULL || o == NULL)
+    if (r == NULL || given == NULL)
         return r == NULL ? OFC_E_RULES : OFC_E_VALUE;
     if (ofc_game_rules_check(r) != OFC_OK)
         return OFC_E_RULES;
+    local = *given;
     /* the deal's schedule: a game of these seats (its deck is not read) */
     if (o->seat >= o->players
         || ofc_game_init(r, &tmp, o->players, o->button, o->fl, 0, NULL) != OFC_OK)
@@ -135,9 +145,7 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
     o->kind = r->kind;
     o->is_over = 0;
     o->k = o->full = o->face_down = o->future_cards = o->future_discards = 0;
-    memset(o->rounds, 0, sizeof o->rounds);
-    memset(o->round_n, 0, sizeof o->round_n);
-    memset(o->round_k, 0, sizeof o->round_k);
+    clear_rounds(o);
     for (s = 0; s < o->players; s++) {
         uint32_t placed = 0;
         int32_t open;
@@ -150,6 +158,7 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
         open = first_open_step(&tmp, s, placed);
         if (open < 0)
             return OFC_E_COUNT;
+        over &= open == (int32_t)tmp.nsteps;
         /* every decision of s before `open` is made, none after */
         for (i = 0; i < tmp.nsteps; i++) {
             const ofc_game_step *st = &tmp.steps[i];
@@ -164,6 +173,15 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
                 add_round(o, s, st);
             }
         }
+    }
+    if (over && !o->n) { /* every decision made: as ofc_game_observe() of a deal over */
+        ofc_decision d;
+        tmp.step = tmp.nsteps;
+        ofc_game_decision(&tmp, &d);
+        o->is_over = 1;
+        o->to_act = d.seat;
+        o->street = d.street;
+        clear_rounds(o);
     }
     if (o->n) {
         const ofc_game_step *st;
@@ -180,6 +198,6 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
             o->future_discards = (uint8_t)(o->future_discards + o->round_k[o->seat][i]);
         }
     }
+    *given = local;
     return OFC_OK;
 }
-

@@ -276,20 +276,18 @@ static uint64_t knowable(const ofc_game *g, uint32_t me)
 
 /* The rounds still to come that ofc_game_observe() wrote: every seat's rounds place
  * exactly the cards the observer cannot see on its board (all but its visible ones,
- * and for the observer also all but the pending decision's); and
- * ofc_observation_complete() gives the same record from the boards and counts
- * alone, as a caller without the game has them. */
+ * and for the observer also all but the pending decision's), none once the deal is
+ * over; and ofc_observation_complete() gives the same record from the boards and
+ * counts alone, as a caller without the game has them (a finished deal's too: over,
+ * nobody to act, the street after the last, no rounds to come). */
 static void check_rounds(const ofc_game_rules *r, const ofc_game *g, uint32_t me,
                          const ofc_observation *o)
 {
     ofc_observation c = *o;
     uint32_t s, i;
-    if (o->is_over) {
-        for (s = 0; s < g->players; s++)
-            CHECK_EQ(o->rounds[s], 0);
-        return;
-    }
-    for (s = 0; s < g->players; s++) {
+    for (s = 0; o->is_over && s < g->players; s++)
+        CHECK_EQ(o->rounds[s], 0);
+    for (s = 0; !o->is_over && s < g->players; s++) {
         uint32_t to_place = 0, visible = o->count[s][0] + o->count[s][1] + o->count[s][2];
         for (i = 0; i < o->rounds[s]; i++)
             to_place += (uint32_t)(o->round_n[s][i] - o->round_k[s][i]);
@@ -299,7 +297,12 @@ static void check_rounds(const ofc_game_rules *r, const ofc_game *g, uint32_t me
             CHECK_EQ(to_place + visible, 13);
     }
     c.kind = 0;
+    c.is_over = 0;
     c.k = c.full = c.face_down = c.future_cards = c.future_discards = 0;
+    if (o->is_over) { /* what a caller typing in the finished boards may give */
+        c.to_act = 0;
+        c.street = 0;
+    }
     memset(c.rounds, 0, sizeof c.rounds);
     memset(c.round_n, 0, sizeof c.round_n);
     memset(c.round_k, 0, sizeof c.round_k);
@@ -432,7 +435,7 @@ static void play_random(const ofc_game_rules *r, uint32_t players, const uint8_t
 
 static void test_observation_complete_errors(void)
 {
-    ofc_observation o;
+    ofc_observation o, before;
     memset(&o, 0, sizeof o);
     memset(o.board, OFC_NO_CARD, sizeof o.board);
     o.players = 2;
@@ -443,8 +446,10 @@ static void test_observation_complete_errors(void)
     CHECK_EQ(o.rounds[1], 5);
     CHECK_EQ(ofc_observation_complete(NULL, &o), OFC_E_RULES);
     CHECK_EQ(ofc_observation_complete(&pineapple, NULL), OFC_E_VALUE);
-    o.count[0][0] = 4; /* more than a front holds */
+    o.count[0][0] = 4; /* more than a front holds: refused, o left as it is */
+    before = o;
     CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_COUNT);
+    CHECK(memcmp(&before, &o, sizeof o) == 0);
     o.count[0][0] = 3; /* 3 cards placed: no Pineapple decision ends there */
     CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_COUNT);
     o.count[0][0] = 0;

@@ -423,6 +423,40 @@ static void test_best_setting(void)
     }
 }
 
+/* ofc_best_setting(OFC_OBJECTIVE_EV) under a 2-7 middle is the optimum of every
+ * setting (its bound valued the back with the strongest middle, the best one by
+ * strength, which under 2-7 is the worst low hand: this hand's best setting, Q-J-9-7-5
+ * in the middle, was cut off for K-Q-9-7-5), as under the rules' 2-7 royalties. */
+static void test_best_setting_ev_27(void)
+{
+    static ofc_rules r;
+    static ofc_ev_tables ev;
+    uint8_t c[13];
+    ofc_setting s;
+    brute bf;
+    int i;
+    r = rules_ofc;
+    r.middle_lowball = 1;
+    r.lowball_limit = 2650;
+    CHECK_EQ(ofc_ev_tables_init(&r, &ev), OFC_OK);
+    CHECK_EQ(test_cards("Qh As 3d 5c Th Td Kd 7h 3c Js 6h 6c 9c", c), 13);
+    CHECK_EQ(ofc_best_setting(&r, &ev, c, OFC_OBJECTIVE_EV, &s), OFC_OK);
+    memset(&bf, 0, sizeof bf);
+    brute13(&r, NULL, &ev, 1, c, 13, NULL, &bf);
+    check_setting(&r, NULL, &ev, 1, c, 13, NULL, &s);
+    CHECK_NEAR(s.value, bf.best);
+    for (i = 0; i < 8; i++) {
+        deal(c, 13);
+        CHECK_EQ(ofc_best_setting(&rules_27, &ev_27, c, OFC_OBJECTIVE_EV, &s), OFC_OK);
+        memset(&bf, 0, sizeof bf);
+        brute13(&rules_27, NULL, &ev_27, 1, c, 13, NULL, &bf);
+        check_setting(&rules_27, NULL, &ev_27, 1, c, 13, NULL, &s);
+        CHECK_EQ(s.foul, !bf.legal);
+        if (bf.legal)
+            CHECK_NEAR(s.value, bf.best);
+    }
+}
+
 static void test_ev_tables(void)
 {
     uint32_t deals = 0;
@@ -451,6 +485,7 @@ int main(void)
     test_ev_tables();
     test_hard_cases();
     test_best_setting();
+    test_best_setting_ev_27();
     test_random_fl();
     printf("test_solver: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
