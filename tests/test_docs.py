@@ -531,3 +531,21 @@ def test_c_api_tool_refuses_an_option() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "unrecognized arguments: --check" in proc.stderr
+
+
+def test_docs_environments_names_the_error_of_each_opponent_spelling() -> None:
+    """docs/environments.md said the other spelling of ``opponent(s)=`` is a GameError
+    naming the right one for every env, ``VectorEnv`` included, whose refusal is
+    Python's own TypeError: the page names the error each env gives (the adapters'
+    are checked in tests/test_env.py)."""
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.errors import GameError
+
+    text = " ".join((ROOT / "docs" / "environments.md").read_text().split())
+    section = text.split("## Trainer adapters", 1)[1].split(" ## ", 1)[0]
+    with pytest.raises((TypeError, GameError)) as exc:
+        VectorEnv("pineapple", num_envs=1, **{"opponent": "random"})
+    error = "GameError" if isinstance(exc.value, GameError) else type(exc.value).__name__
+    said = re.search(r"`VectorEnv` itself refuses `opponent=` [^;.]*?`(\w+Error)`", section)
+    assert said is not None and said.group(1) == error, (error, section)
+    assert "the other spelling is a `GameError` naming the right one" in section
