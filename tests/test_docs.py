@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from md_blocks import fenced_blocks, run_block
+from md_blocks import fenced_blocks, quoted_commands, run_block
 from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -549,3 +549,55 @@ def test_docs_environments_names_the_error_of_each_opponent_spelling() -> None:
     said = re.search(r"`VectorEnv` itself refuses `opponent=` [^;.]*?`(\w+Error)`", section)
     assert said is not None and said.group(1) == error, (error, section)
     assert "the other spelling is a `GameError` naming the right one" in section
+
+
+# ``ofc-fast`` (or ``python -m ofc_fast``) as a word of its own: not the ``cmd:ofc-fast
+# bot search`` of an arena seat, nor ``python -m ofc_fast.learned.train``.
+OFC_FAST = re.compile(r"(?:(?<=\s)|^)(ofc-fast|python -m ofc_fast)(?=\s|$)")
+# A word a reader replaces: N, PATH, HEAD:6379, <board>, [--bots ...], ...
+READER_FILLS = re.compile(r"^(?:[A-Z]+\b.*|<[^>]*>|\[.*|.*\.\.\..*)$")
+
+
+def test_every_ofc_fast_command_the_docs_quote_uses_options_it_has(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each ``ofc-fast COMMAND ...`` that README.md, CONTRIBUTING.md or a page of docs/
+    quotes names options COMMAND's parser has, spelled in full (a renamed option, or
+    one moved to another command, would stop the reader's run: the docs' shell blocks
+    are run by no test), and a line of a code block that holds no word for the reader
+    to fill in (``N``, ``PATH``, ``<board>``) parses as it is written."""
+    import argparse
+
+    from ofc_fast import cli, timing
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    checked, parsed = 0, 0
+    for page in [*pages, *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for _, words, in_block in quoted_commands(text, OFC_FAST):
+            if words and words[0] not in sub.choices:
+                continue  # prose (`ofc-fast COMMAND --help`) or ofc-fast's own options
+            where = f"{page.name}: ofc-fast {' '.join(words)}"
+            command = words[0] if words else ""
+            actions = sub.choices[command]._actions if command else parser._actions
+            options = {o for a in actions for o in a.option_strings}
+            if command == "bench":  # its options are ofc_fast.timing's
+                with pytest.raises(SystemExit):
+                    timing._parse(["--help"])
+                options |= set(re.findall(r"(--[a-z][\w-]*)", capsys.readouterr().out))
+            named = [w.split("=")[0] for w in words if w.startswith("--")]
+            assert [o for o in named if o not in options] == [], where
+            checked += 1
+            if not in_block or any(READER_FILLS.match(w) for w in words):
+                continue
+            try:
+                if command == "bench":
+                    timing._parse(words[1:])
+                else:
+                    parser.parse_args(words)
+            except SystemExit:
+                pytest.fail(f"{where}: {capsys.readouterr().err.strip()}")
+            parsed += 1
+    assert checked > 150 and parsed > 30, (checked, parsed)
