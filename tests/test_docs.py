@@ -601,3 +601,16 @@ def test_every_ofc_fast_command_the_docs_quote_uses_options_it_has(
                 pytest.fail(f"{where}: {capsys.readouterr().err.strip()}")
             parsed += 1
     assert checked > 150 and parsed > 30, (checked, parsed)
+
+
+def test_docs_serve_names_each_endpoint_the_server_serves() -> None:
+    """docs/serve.md documents the API endpoint by endpoint: the methods and paths it
+    names (``POST /v1/analyze``, ``GET /v1/games/{id}``, ...) are those of the served
+    ``/openapi.json``, none missing and none the server lacks."""
+    from ofc_fast.serve._schemas import openapi
+
+    paths = openapi()["paths"]
+    served = {(method.upper(), path) for path, ops in paths.items() for method in ops}
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b(GET|POST|PUT|PATCH|DELETE) (/v1/[\w{}/-]*)", text))
+    assert sorted(named - served) == [] and sorted(served - named) == []
