@@ -614,3 +614,22 @@ def test_docs_serve_names_each_endpoint_the_server_serves() -> None:
     text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
     named = set(re.findall(r"\b(GET|POST|PUT|PATCH|DELETE) (/v1/[\w{}/-]*)", text))
     assert sorted(named - served) == [] and sorted(served - named) == []
+
+
+def test_every_error_class_the_docs_name_exists() -> None:
+    """Each ``...Error`` class README.md or a page of docs/ names (``BotModelError``,
+    ``ObservationError``, ...) is one of ``ofc_fast.errors`` or one of Python's own, so
+    that a reader's ``except`` clause catches what the page says."""
+    import builtins
+
+    from ofc_fast import errors
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    named = {
+        name
+        for page in pages
+        for name in re.findall(r"\b([A-Z]\w*Error)\b", page.read_text(encoding="utf-8"))
+    }
+    ours = {n for n, v in vars(errors).items() if isinstance(v, type)}
+    assert sorted(n for n in named if n not in ours and not hasattr(builtins, n)) == []
+    assert {"CardError", "BotModelError", "ObservationError"} <= named
