@@ -633,3 +633,27 @@ def test_every_error_class_the_docs_name_exists() -> None:
     ours = {n for n, v in vars(errors).items() if isinstance(v, type)}
     assert sorted(n for n in named if n not in ours and not hasattr(builtins, n)) == []
     assert {"CardError", "BotModelError", "ObservationError"} <= named
+
+
+def test_docs_cli_says_how_replay_numbers_the_deals_of_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md said ``replay --deal N`` prints "hand N", and ``play`` prints its
+    deals from ``Deal 1``: a reader asking ``replay`` for a ``play`` run's Deal 2 got
+    Deal 3.  The page says the hand is the line's ``hand_no``, from 0, and ``play``'s
+    Deal N + 1; the boards printed agree."""
+    from ofc_fast.cli import main
+
+    history = tmp_path / "deals.jsonl"
+    argv = ["play", "--hands", "3", "--players", "2", "--seed", "4", "--bots", "random"]
+    assert main([*argv, "--history", str(history)]) == 0
+    played = capsys.readouterr().out.split("Deal ")
+    assert main(["replay", str(history), "--deal", "1"]) == 0
+    replayed = capsys.readouterr().out.splitlines()
+    assert replayed[0].startswith("hand 1 ")
+    front = replayed[1].split(": ", 1)[1].split(" / ")[0]  # seat 0's front row
+    deal = next(d for d in played if d.startswith("2:"))  # play's Deal 2
+    assert front in deal and front not in next(d for d in played if d.startswith("1:"))
+    page = " ".join((ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split())
+    item = page.split("- `replay FILE`:", 1)[1].split(" - `", 1)[0]
+    assert "counted from 0" in item and "printed as Deal N + 1" in item, item
