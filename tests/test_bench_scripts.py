@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from md_blocks import quoted_commands
 from scripts import (
     ROOT,
     checkout_file,
@@ -636,25 +637,6 @@ _SCRIPT = re.compile(r"\b((?:benchmarks|examples)/\w+\.py)\b")
 _PLACEHOLDER = re.compile(r"^(?:[A-Z]+(?::[A-Z]+)?|<\w+>)$")  # N, DIR, A:B, <settings>
 
 
-def _quoted_commands(text: str) -> list[tuple[str, list[str]]]:
-    """Each run of a script of benchmarks/ or examples/ that a Markdown text quotes, in
-    a code span (which may wrap) or a line of a code block: (script, its arguments),
-    up to a comment, a pipe or the next command."""
-    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
-    spans = [line for b in blocks for line in b.replace("\\\n", " ").splitlines()]
-    prose = re.sub(r"^```[^\n]*\n.*?^```", "", text, flags=re.S | re.M)
-    spans += re.findall(r"``?([^`]+)``?", prose)
-    commands = []
-    for span in spans:
-        span = " ".join(span.split())
-        for m in _SCRIPT.finditer(span):
-            tail = re.split(r"\s(?:#|&&|\||>|;)(?:\s|$)", " " + span[m.end() :])[0]
-            words = shlex.split(tail)
-            ends = [i for i, w in enumerate(words) if _SCRIPT.search(w) or w == "python"]
-            commands.append((m.group(1), words[: ends[0]] if ends else words))
-    return commands
-
-
 class _Parser(Exception):
     """Raised in place of a script's parse, carrying its parser."""
 
@@ -695,7 +677,7 @@ def test_every_benchmark_command_the_docs_quote_parses(
     parsers: dict[str, argparse.ArgumentParser] = {}
     checked = 0
     for path in paths:
-        for script, words in _quoted_commands(path.read_text(encoding="utf-8")):
+        for script, words, _ in quoted_commands(path.read_text(encoding="utf-8"), _SCRIPT):
             where = f"{path.name}: {script} {shlex.join(words)}"
             assert (ROOT / script).is_file(), where
             if script not in parsers:

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from md_blocks import fenced_blocks, run_block
+from md_blocks import fenced_blocks, quoted_commands, run_block
 from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -363,16 +363,16 @@ def _python_blocks(page: str) -> list[str]:
 
 
 # Each docs page's Python blocks and how a test runs them.  environments.md trains
-# MaskablePPO for 400,000 steps: its API is exercised, at a small size, by
-# tests/test_rl_train.py instead.
+# MaskablePPO for 400,000 steps on 256 tables: tests/test_rl_train.py runs its block
+# as written but for those sizes (test_docs_environments_block_runs_at_a_small_size).
 RUN_IN_PROCESS = ("index.md", "report.md")
 RUN_AS_SCRIPT = ("parallel.md",)
-NOT_RUN = ("environments.md",)
+RUN_SHRUNK = ("environments.md",)
 
 
 def test_every_docs_python_block_is_accounted_for() -> None:
     pages = {p.name for p in (ROOT / "docs").glob("*.md") if _python_blocks(p.name)}
-    assert pages == {*RUN_IN_PROCESS, *RUN_AS_SCRIPT, *NOT_RUN}
+    assert pages == {*RUN_IN_PROCESS, *RUN_AS_SCRIPT, *RUN_SHRUNK}
 
 
 def _arena_files(folder: Path) -> None:
@@ -531,3 +531,129 @@ def test_c_api_tool_refuses_an_option() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "unrecognized arguments: --check" in proc.stderr
+
+
+def test_docs_environments_names_the_error_of_each_opponent_spelling() -> None:
+    """docs/environments.md said the other spelling of ``opponent(s)=`` is a GameError
+    naming the right one for every env, ``VectorEnv`` included, whose refusal is
+    Python's own TypeError: the page names the error each env gives (the adapters'
+    are checked in tests/test_env.py)."""
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.errors import GameError
+
+    text = " ".join((ROOT / "docs" / "environments.md").read_text().split())
+    section = text.split("## Trainer adapters", 1)[1].split(" ## ", 1)[0]
+    with pytest.raises((TypeError, GameError)) as exc:
+        VectorEnv("pineapple", num_envs=1, **{"opponent": "random"})
+    error = "GameError" if isinstance(exc.value, GameError) else type(exc.value).__name__
+    said = re.search(r"`VectorEnv` itself refuses `opponent=` [^;.]*?`(\w+Error)`", section)
+    assert said is not None and said.group(1) == error, (error, section)
+    assert "the other spelling is a `GameError` naming the right one" in section
+
+
+# ``ofc-fast`` (or ``python -m ofc_fast``) as a word of its own: not the ``cmd:ofc-fast
+# bot search`` of an arena seat, nor ``python -m ofc_fast.learned.train``.
+OFC_FAST = re.compile(r"(?:(?<=\s)|^)(ofc-fast|python -m ofc_fast)(?=\s|$)")
+# A word a reader replaces: N, PATH, HEAD:6379, <board>, [--bots ...], ...
+READER_FILLS = re.compile(r"^(?:[A-Z]+\b.*|<[^>]*>|\[.*|.*\.\.\..*)$")
+
+
+def test_every_ofc_fast_command_the_docs_quote_uses_options_it_has(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each ``ofc-fast COMMAND ...`` that README.md, CONTRIBUTING.md or a page of docs/
+    quotes names options COMMAND's parser has, spelled in full (a renamed option, or
+    one moved to another command, would stop the reader's run: the docs' shell blocks
+    are run by no test), and a line of a code block that holds no word for the reader
+    to fill in (``N``, ``PATH``, ``<board>``) parses as it is written."""
+    import argparse
+
+    from ofc_fast import cli, timing
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    checked, parsed = 0, 0
+    for page in [*pages, *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for _, words, in_block in quoted_commands(text, OFC_FAST):
+            if words and words[0] not in sub.choices:
+                continue  # prose (`ofc-fast COMMAND --help`) or ofc-fast's own options
+            where = f"{page.name}: ofc-fast {' '.join(words)}"
+            command = words[0] if words else ""
+            actions = sub.choices[command]._actions if command else parser._actions
+            options = {o for a in actions for o in a.option_strings}
+            if command == "bench":  # its options are ofc_fast.timing's
+                with pytest.raises(SystemExit):
+                    timing._parse(["--help"])
+                options |= set(re.findall(r"(--[a-z][\w-]*)", capsys.readouterr().out))
+            named = [w.split("=")[0] for w in words if w.startswith("--")]
+            assert [o for o in named if o not in options] == [], where
+            checked += 1
+            if not in_block or any(READER_FILLS.match(w) for w in words):
+                continue
+            try:
+                if command == "bench":
+                    timing._parse(words[1:])
+                else:
+                    parser.parse_args(words)
+            except SystemExit:
+                pytest.fail(f"{where}: {capsys.readouterr().err.strip()}")
+            parsed += 1
+    assert checked > 150 and parsed > 30, (checked, parsed)
+
+
+def test_docs_serve_names_each_endpoint_the_server_serves() -> None:
+    """docs/serve.md documents the API endpoint by endpoint: the methods and paths it
+    names (``POST /v1/analyze``, ``GET /v1/games/{id}``, ...) are those of the served
+    ``/openapi.json``, none missing and none the server lacks."""
+    from ofc_fast.serve._schemas import openapi
+
+    paths = openapi()["paths"]
+    served = {(method.upper(), path) for path, ops in paths.items() for method in ops}
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b(GET|POST|PUT|PATCH|DELETE) (/v1/[\w{}/-]*)", text))
+    assert sorted(named - served) == [] and sorted(served - named) == []
+
+
+def test_every_error_class_the_docs_name_exists() -> None:
+    """Each ``...Error`` class README.md or a page of docs/ names (``BotModelError``,
+    ``ObservationError``, ...) is one of ``ofc_fast.errors`` or one of Python's own, so
+    that a reader's ``except`` clause catches what the page says."""
+    import builtins
+
+    from ofc_fast import errors
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    named = {
+        name
+        for page in pages
+        for name in re.findall(r"\b([A-Z]\w*Error)\b", page.read_text(encoding="utf-8"))
+    }
+    ours = {n for n, v in vars(errors).items() if isinstance(v, type)}
+    assert sorted(n for n in named if n not in ours and not hasattr(builtins, n)) == []
+    assert {"CardError", "BotModelError", "ObservationError"} <= named
+
+
+def test_docs_cli_says_how_replay_numbers_the_deals_of_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md said ``replay --deal N`` prints "hand N", and ``play`` prints its
+    deals from ``Deal 1``: a reader asking ``replay`` for a ``play`` run's Deal 2 got
+    Deal 3.  The page says the hand is the line's ``hand_no``, from 0, and ``play``'s
+    Deal N + 1; the boards printed agree."""
+    from ofc_fast.cli import main
+
+    history = tmp_path / "deals.jsonl"
+    argv = ["play", "--hands", "3", "--players", "2", "--seed", "4", "--bots", "random"]
+    assert main([*argv, "--history", str(history)]) == 0
+    played = capsys.readouterr().out.split("Deal ")
+    assert main(["replay", str(history), "--deal", "1"]) == 0
+    replayed = capsys.readouterr().out.splitlines()
+    assert replayed[0].startswith("hand 1 ")
+    front = replayed[1].split(": ", 1)[1].split(" / ")[0]  # seat 0's front row
+    deal = next(d for d in played if d.startswith("2:"))  # play's Deal 2
+    assert front in deal and front not in next(d for d in played if d.startswith("1:"))
+    page = " ".join((ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split())
+    item = page.split("- `replay FILE`:", 1)[1].split(" - `", 1)[0]
+    assert "counted from 0" in item and "printed as Deal N + 1" in item, item

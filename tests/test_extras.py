@@ -174,3 +174,19 @@ def test_the_rl_train_extra_needs_a_gymnasium_with_autoreset_modes() -> None:
     floor = re.fullmatch(r"gymnasium>=(\d+)\.(\d+)(\.\d+)*", pin)
     assert floor is not None, pin
     assert (int(floor[1]), int(floor[2])) >= (1, 1), pin
+
+
+def test_the_readme_lists_each_extra_s_packages() -> None:
+    """README.md's list of the extras named some of their packages only (``cli``
+    without tqdm, ``rl-train`` and ``learn`` without matplotlib, ``docs`` without its
+    mkdocs plugins): each extra it gives packages for lists them all, as pyproject.toml
+    has them, and no other."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    sentence = text.split("It needs `cffi` and `numpy`. Extras: ", 1)[1].split(". ", 1)[0]
+    listed = dict(re.findall(r"`([\w-]+)` \(([^)]*)\)", sentence))
+    assert {"cli", "rl-train", "learn", "serve", "docs", "bench"} <= set(listed)
+    for name, words in listed.items():
+        pieces = [p.strip() for p in re.split(r"[,:]", words)]
+        named = {p for p in pieces if re.fullmatch(r"[a-z][\w-]*", p)}  # not prose
+        if named:  # (`test` (what the tests need) names none)
+            assert named == _extra(name), (name, sorted(named), sorted(_extra(name)))

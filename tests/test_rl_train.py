@@ -155,6 +155,44 @@ def test_recipe_smallest_budget_beats_random_play(sb3: Any, tmp_path: Path) -> N
     assert (out / "model.zip").is_file() and (out / "curve.png").is_file()
 
 
+# The sizes of docs/environments.md's training block, each with the small one this
+# test runs instead: (text of the page's block, its replacement, how often it occurs).
+_SHRUNK = [
+    ("num_envs=256", "num_envs=8", 2),
+    ("batch_size=1024", "batch_size=64", 1),
+    ("model.learn(200_000)", "model.learn(256)", 1),
+    ("model.learn(100_000,", "model.learn(128,", 2),
+]
+
+
+def test_docs_environments_block_runs_at_a_small_size(
+    sb3: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/environments.md's MaskablePPO block (random seats, then self-play against
+    a frozen copy, a newer copy, ``export_policy``) was run by no test: it runs as
+    written but for its sizes (8 tables, a few hundred steps), and the policy it
+    writes plays as ``policy:PATH`` under the rules it names."""
+    import torch
+    from md_blocks import fenced_blocks, run_block
+    from scripts import checkout_file
+
+    import ofc_fast as ofc
+    from ofc_fast.bots import RandomBot, make_bot
+
+    page = checkout_file("docs/environments.md").read_text(encoding="utf-8")
+    (block,) = fenced_blocks(page, "python")
+    for text, small, count in _SHRUNK:
+        assert block.count(text) == count, (text, block)
+        block = block.replace(text, small)
+    torch.set_num_threads(1)
+    monkeypatch.chdir(tmp_path)
+    run_block(block, "environments.md")
+    bot = make_bot("policy:policy.npz", "pineapple", seed=0)
+    match = ofc.Match("pineapple", players=2, seed=1)
+    match.play([bot, RandomBot(seed=2)], hands=3)
+    assert match.hands_played == 3
+
+
 def test_adapters_take_integer_actions_only(sb3: Any) -> None:
     """Both adapters refuse float actions (4.9 is not action 4) and a wrong count with
     MoveError, as VectorEnv.step does."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shlex
 
 
 def fenced_blocks(text: str, lang: str) -> list[str]:
@@ -51,3 +52,30 @@ def run_block(block: str, filename: str) -> None:
             assert value == expected, (filename, ast.unparse(node), value, expected)
         else:
             exec(compile(ast.Module([node], []), filename, "exec"), namespace)
+
+
+def quoted_commands(
+    text: str, command: re.Pattern[str]
+) -> list[tuple[str, list[str], bool]]:
+    r"""Each run of a command that a Markdown text quotes, in a code span (which may
+    wrap) or a line of a code block: (the command, group 1 of ``command``; its
+    arguments, up to a comment, a pipe or the next command; whether a code block holds
+    it, where a line is a whole command rather than a fragment of prose).
+
+    >>> run = re.compile(r"\b(tool)\b")
+    >>> quoted_commands("Run `tool --n 2 | head`.\n```sh\ntool -v  # verbose\n```", run)
+    [('tool', ['-v'], True), ('tool', ['--n', '2'], False)]
+    """
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    spans = [(line, True) for b in blocks for line in b.replace("\\\n", " ").splitlines()]
+    prose = re.sub(r"^```[^\n]*\n.*?^```", "", text, flags=re.S | re.M)
+    spans += [(span, False) for span in re.findall(r"``?([^`]+)``?", prose)]
+    commands = []
+    for span, in_block in spans:
+        span = " ".join(span.split())
+        for m in command.finditer(span):
+            tail = re.split(r"\s(?:#|&&|\||>|;)(?:\s|$)", " " + span[m.end() :])[0]
+            words = shlex.split(tail)
+            ends = [i for i, w in enumerate(words) if command.search(w) or w == "python"]
+            commands.append((m.group(1), words[: ends[0]] if ends else words, in_block))
+    return commands
