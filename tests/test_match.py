@@ -563,6 +563,24 @@ def test_match_from_dict_refuses_totals_that_are_not_the_seats_totals() -> None:
         Match.from_dict({**data, "totals": [seat0 + 5, -seat0 - 5]})
 
 
+def test_match_from_dict_refuses_stacks_that_disagree_with_the_totals() -> None:
+    """A saved match whose seat 0 stack was edited by 7 chips loaded silently: the
+    chips no longer matched the start stacks plus the points won, and every later
+    stack and summary was off by 7."""
+    m = Match(rules.PINEAPPLE, 2, seed=2, stacks=[150, 250])
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=3)
+    data = m.to_dict()
+    assert data["totals"][0] != 0
+    assert data["stacks"] == [150 + data["totals"][0], 250 + data["totals"][1]]
+    assert Match.from_dict(data) == m
+    edited = [data["stacks"][0] + 7, data["stacks"][1] - 7]  # the sum of chips kept
+    want = 150 + data["totals"][0]
+    with pytest.raises(TableError, match=rf"stacks: seat 0 has {edited[0]}, .* {want}$"):
+        Match.from_dict({**data, "stacks": edited})
+    with pytest.raises(TableError, match=r"stacks: seat 0 has 150, "):
+        Match.from_dict({**data, "stacks": [150, 250]})  # as if no deal was played
+
+
 def test_matches_compare_by_state_as_games_do() -> None:
     """``m == copy.deepcopy(m)`` was False (identity), while games compare by value."""
     import copy

@@ -280,9 +280,10 @@ def _restored(
 ) -> Match:
     """The match of saved fields (named as :meth:`Match.to_dict` names them), each
     checked as :class:`Match` checks its arguments, and the books against each other:
-    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry;
-    GameError (TableError for the table) starting with
-    ``what`` otherwise.  The one check of :meth:`Match.from_dict` and unpickling."""
+    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry,
+    every seat's stack its start stack plus its total; GameError (TableError for the
+    table) starting with ``what`` otherwise.  The one check of
+    :meth:`Match.from_dict` and unpickling."""
     m = cls(
         rules,
         data["players"],
@@ -309,6 +310,13 @@ def _restored(
             raise TableError(
                 f"{what}: totals: seat {s} has {total}, seats[{s}] a total of {st.total}"
             )
+    if m.stacks is not None and m.start_stacks is not None:  # chips move as points do
+        for s, (stack, first, total) in enumerate(zip(m.stacks, m.start_stacks, m.totals)):
+            if stack != first + total:
+                raise TableError(
+                    f"{what}: stacks: seat {s} has {stack}, its start_stacks {first} "
+                    f"and total {total} make {first + total}"
+                )
     return m
 
 
@@ -486,10 +494,10 @@ class Match:
         preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
         seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
         bad rule set, TableError for the table) naming the field otherwise: also
-        ``start_stacks`` without ``stacks``, and ``totals`` that are not the seats'
-        totals.  Other keys are left unread: ``ofc-fast play --json`` writes the
-        match's keys beside those of the run (``bots``, ``deals``, ...), and its record
-        plays on.
+        ``start_stacks`` without ``stacks``, ``totals`` that are not the seats'
+        totals, and ``stacks`` that are not each seat's start stack plus its total.
+        Other keys are left unread: ``ofc-fast play --json`` writes the match's keys
+        beside those of the run (``bots``, ``deals``, ...), and its record plays on.
 
         >>> from ofc_fast import rules
         >>> m = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 3, seed=1)
