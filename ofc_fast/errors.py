@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -236,8 +236,13 @@ def match_choice(value: object, options: Iterable[str]) -> str | None:
     ('FULL_HOUSE', 'two_rows')
     """
     if isinstance(value, str):
-        key = _choice_key(value)
-        for option in options:
+        words = options if isinstance(options, Collection) else tuple(options)
+        key = value.strip().casefold()
+        for option in words:  # the word as an option spells it: the common case
+            if option.casefold() == key:
+                return option
+        key = _choice_key(key)
+        for option in words:
             if _option_key(option) == key:
                 return option
     return None
