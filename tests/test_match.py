@@ -340,7 +340,8 @@ def test_match_from_dict_names_a_bad_seed_or_deal_count(key: str, bad: object) -
     data = {**m.to_dict(), key: bad}
     with pytest.raises(GameError, match=rf"Match.from_dict: {key}: .*got {bad!r}"):
         Match.from_dict(data)
-    last = Match.from_dict({**m.to_dict(), "hands": 2**64 - 1})
+    seats = [{**d, "deals": 2**64 - 1} for d in m.to_dict()["seats"]]  # every seat dealt
+    last = Match.from_dict({**m.to_dict(), "hands": 2**64 - 1, "seats": seats})
     assert last.next_game().seed == deal_seed(1, 2**64 - 1)
 
 
@@ -579,6 +580,35 @@ def test_match_from_dict_refuses_stacks_that_disagree_with_the_totals() -> None:
         Match.from_dict({**data, "stacks": edited})
     with pytest.raises(TableError, match=r"stacks: seat 0 has 150, "):
         Match.from_dict({**data, "stacks": [150, 250]})  # as if no deal was played
+
+
+@pytest.mark.parametrize(
+    ("seat", "edit", "message"),
+    [
+        (
+            1,
+            {"deals": 2**70},
+            rf"seats\[1\]: deals must be the match's hands \(4\), got {2**70}",
+        ),
+        (0, {"deals": 5}, r"seats\[0\]: deals must be the match's hands \(4\), got 5$"),
+        (1, {"fouls": 5}, r"seats\[1\]: fouls must be at most its deals \(4\), got 5$"),
+        (0, {"naturals": 9}, r"naturals must be at most its deals \(4\)"),
+        (0, {"fantasyland_stays": 1}, r"stays must be at most its fantasyland_deals \(0\)"),
+    ],
+)
+def test_match_from_dict_refuses_seat_counts_past_its_deals(
+    seat: int, edit: dict[str, int], message: str
+) -> None:
+    """A saved match whose seat had 2**70 deals in 4 hands loaded, then summary()
+    raised SciPy's TypeError; 5 fouls in 4 deals gave a foul rate of 125%.  Every
+    seat is dealt every deal, and each count is of some of its deals."""
+    m = Match(rules.PINEAPPLE, 2, seed=3)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=4)
+    data = m.to_dict()
+    seats = [dict(d) for d in data["seats"]]
+    seats[seat].update(edit)
+    with pytest.raises(GameError, match=message):
+        Match.from_dict({**data, "seats": seats})
 
 
 def test_matches_compare_by_state_as_games_do() -> None:

@@ -199,7 +199,8 @@ class SeatStats:
     @classmethod
     def from_dict(cls, data: object, what: str = "seat") -> SeatStats:
         """The running figures of :meth:`to_dict` (its counts; the means and rates
-        follow from them), else GameError naming ``what`` and the field."""
+        follow from them), else GameError naming ``what`` and the field: also a
+        count of deals (``fouls`` ...) above the deals it counts among."""
         if not isinstance(data, Mapping):
             raise GameError(f"{what}: expected a dict of seat figures, got {quote(data)}")
         counts: dict[str, Any] = {}
@@ -213,6 +214,19 @@ class SeatStats:
                     f"{'' if f.name == 'total' else ' >= 0'}, got {quote(data.get(f.name))}"
                 )
             counts[f.name] = n
+        deals, in_fl = counts["deals"], counts["fantasyland_deals"]
+        for name, most, of in (
+            ("fouls", deals, "deals"),
+            ("surrenders", deals, "deals"),
+            ("naturals", deals, "deals"),
+            ("fantasyland_deals", deals, "deals"),
+            ("fantasyland_entries", deals - in_fl, "deals out of Fantasyland"),
+            ("fantasyland_stays", in_fl, "fantasyland_deals"),
+        ):
+            if counts[name] > most:  # one count a deal at most (SeatStats.add)
+                raise GameError(
+                    f"{what}: {name} must be at most its {of} ({most}), got {counts[name]}"
+                )
         return cls(**counts)
 
 
@@ -280,10 +294,10 @@ def _restored(
 ) -> Match:
     """The match of saved fields (named as :meth:`Match.to_dict` names them), each
     checked as :class:`Match` checks its arguments, and the books against each other:
-    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry,
-    every seat's stack its start stack plus its total; GameError (TableError for the
-    table) starting with ``what`` otherwise.  The one check of
-    :meth:`Match.from_dict` and unpickling."""
+    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry
+    and its deals ``hands``, every seat's stack its start stack plus its total;
+    GameError (TableError for the table) starting with ``what`` otherwise.  The one
+    check of :meth:`Match.from_dict` and unpickling."""
     m = cls(
         rules,
         data["players"],
@@ -309,6 +323,11 @@ def _restored(
         if st.total != total:
             raise TableError(
                 f"{what}: totals: seat {s} has {total}, seats[{s}] a total of {st.total}"
+            )
+        if st.deals != m.hands_played:  # every seat is dealt every deal
+            raise GameError(
+                f"{what}: seats[{s}]: deals must be the match's hands "
+                f"({m.hands_played}), got {st.deals}"
             )
     if m.stacks is not None and m.start_stacks is not None:  # chips move as points do
         for s, (stack, first, total) in enumerate(zip(m.stacks, m.start_stacks, m.totals)):
