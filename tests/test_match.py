@@ -611,6 +611,19 @@ def test_match_from_dict_refuses_seat_counts_past_its_deals(
         Match.from_dict({**data, "seats": seats})
 
 
+def test_match_from_dict_refuses_totals_that_do_not_sum_to_zero() -> None:
+    """Totals [9, -3] (seat 0's total and its seat figures both edited) loaded,
+    though every deal's nets sum to 0: points came from nowhere."""
+    m = Match(rules.PINEAPPLE, 2, seed=2)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=3)
+    data = m.to_dict()
+    assert sum(data["totals"]) == 0 and Match.from_dict(data) == m
+    totals = [data["totals"][0] + 12, data["totals"][1]]
+    seats = [{**data["seats"][0], "total": totals[0]}, data["seats"][1]]
+    with pytest.raises(TableError, match=r"totals must sum to 0, got .*\(sum 12\)$"):
+        Match.from_dict({**data, "totals": totals, "seats": seats})
+
+
 def test_matches_compare_by_state_as_games_do() -> None:
     """``m == copy.deepcopy(m)`` was False (identity), while games compare by value."""
     import copy

@@ -295,9 +295,9 @@ def _restored(
     """The match of saved fields (named as :meth:`Match.to_dict` names them), each
     checked as :class:`Match` checks its arguments, and the books against each other:
     ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry
-    and its deals ``hands``, every seat's stack its start stack plus its total;
-    GameError (TableError for the table) starting with ``what`` otherwise.  The one
-    check of :meth:`Match.from_dict` and unpickling."""
+    and its deals ``hands``, totals that sum to 0, every seat's stack its start
+    stack plus its total; GameError (TableError for the table) starting with
+    ``what`` otherwise.  The one check of :meth:`Match.from_dict` and unpickling."""
     m = cls(
         rules,
         data["players"],
@@ -329,6 +329,10 @@ def _restored(
                 f"{what}: seats[{s}]: deals must be the match's hands "
                 f"({m.hands_played}), got {st.deals}"
             )
+    if sum(m.totals) != 0:  # every deal's nets do (what one seat wins, others pay)
+        raise TableError(
+            f"{what}: totals must sum to 0, got {m.totals} (sum {sum(m.totals)})"
+        )
     if m.stacks is not None and m.start_stacks is not None:  # chips move as points do
         for s, (stack, first, total) in enumerate(zip(m.stacks, m.start_stacks, m.totals)):
             if stack != first + total:
@@ -514,7 +518,8 @@ class Match:
         seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
         bad rule set, TableError for the table) naming the field otherwise: also
         ``start_stacks`` without ``stacks``, ``totals`` that are not the seats'
-        totals, and ``stacks`` that are not each seat's start stack plus its total.
+        totals or do not sum to 0, and ``stacks`` that are not each seat's start
+        stack plus its total.
         Other keys are left unread: ``ofc-fast play --json`` writes the match's keys
         beside those of the run (``bots``, ``deals``, ...), and its record plays on.
 
