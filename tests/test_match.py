@@ -594,6 +594,8 @@ def test_match_from_dict_refuses_stacks_that_disagree_with_the_totals() -> None:
         (1, {"fouls": 5}, r"seats\[1\]: fouls must be at most its deals \(4\), got 5$"),
         (0, {"naturals": 9}, r"naturals must be at most its deals \(4\)"),
         (0, {"fantasyland_stays": 1}, r"stays must be at most its fantasyland_deals \(0\)"),
+        (0, {"royalties": 10**400}, r"royalties must be at most .*\(393204\)"),
+        (1, {"sum_sq": 2**200}, r"sum_sq must be at most .*got <an int of 201 bits>"),
     ],
 )
 def test_match_from_dict_refuses_seat_counts_past_its_deals(
@@ -622,6 +624,25 @@ def test_match_from_dict_refuses_totals_that_do_not_sum_to_zero() -> None:
     seats = [{**data["seats"][0], "total": totals[0]}, data["seats"][1]]
     with pytest.raises(TableError, match=r"totals must sum to 0, got .*\(sum 12\)$"):
         Match.from_dict({**data, "totals": totals, "seats": seats})
+
+
+def test_match_from_dict_refuses_a_total_no_deals_add_up_to() -> None:
+    """Totals of 10**400 and -10**400 (seat figures alike) loaded, then summary()
+    raised Python's OverflowError (an int too large for a float): a deal's net is
+    an int32, so 4 deals are at most 4 * 2**31 points either way."""
+    m = Match(rules.PINEAPPLE, 2, seed=3)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=4)
+    data = m.to_dict()
+    big = 10**400
+    seats = [{**data["seats"][0], "total": big}, {**data["seats"][1], "total": -big}]
+    with pytest.raises(GameError, match=rf"seats\[0\]: total .*\({4 * 2**31}\)"):
+        Match.from_dict({**data, "totals": [big, -big], "seats": seats})
+    most = 4 * 2**31  # the largest a saved total may be, and its summary reads
+    seats = [
+        {**d, "total": t, "sum_sq": most * 2**31} for d, t in zip(seats, (most, -most))
+    ]
+    loaded = Match.from_dict({**data, "totals": [most, -most], "seats": seats})
+    assert [s["mean"] for s in loaded.summary()] == [2**31, -(2**31)]
 
 
 def test_matches_compare_by_state_as_games_do() -> None:

@@ -87,6 +87,10 @@ def check_deck(rules: RulesLike, players: int) -> None:
     check_one_deck(rules, players, (hand,) * players, "players: ")
 
 
+_NET_MOST = 2**31  # a seat's net in one deal (C: int32_t), in size
+_ROYALTIES_MOST = 3 * (2**15 - 1)  # a seat's royalties in one deal (C: int16_t a row)
+
+
 @dataclass
 class SeatStats:
     """Running figures of one seat over a match (:attr:`Match.stats`).
@@ -200,7 +204,8 @@ class SeatStats:
     def from_dict(cls, data: object, what: str = "seat") -> SeatStats:
         """The running figures of :meth:`to_dict` (its counts; the means and rates
         follow from them), else GameError naming ``what`` and the field: also a
-        count of deals (``fouls`` ...) above the deals it counts among."""
+        count of deals (``fouls`` ...) above the deals it counts among, and a sum
+        (``total``, ``sum_sq``, ``royalties``) past what its deals can add up to."""
         if not isinstance(data, Mapping):
             raise GameError(f"{what}: expected a dict of seat figures, got {quote(data)}")
         counts: dict[str, Any] = {}
@@ -222,10 +227,14 @@ class SeatStats:
             ("fantasyland_deals", deals, "deals"),
             ("fantasyland_entries", deals - in_fl, "deals out of Fantasyland"),
             ("fantasyland_stays", in_fl, "fantasyland_deals"),
+            ("total", deals * _NET_MOST, "deals' largest nets in size"),
+            ("sum_sq", deals * _NET_MOST**2, "deals' largest squared nets"),
+            ("royalties", deals * _ROYALTIES_MOST, "deals' largest royalties"),
         ):
-            if counts[name] > most:  # one count a deal at most (SeatStats.add)
+            if abs(counts[name]) > most:  # one count a deal at most (SeatStats.add)
                 raise GameError(
-                    f"{what}: {name} must be at most its {of} ({most}), got {counts[name]}"
+                    f"{what}: {name} must be at most its {of} ({most}), "
+                    f"got {quote(counts[name])}"
                 )
         return cls(**counts)
 
