@@ -527,8 +527,9 @@ class Match:
         seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
         bad rule set, TableError for the table) naming the field otherwise: also
         ``start_stacks`` without ``stacks``, ``totals`` that are not the seats'
-        totals or do not sum to 0, and ``stacks`` that are not each seat's start
-        stack plus its total.
+        totals or do not sum to 0, ``stacks`` that are not each seat's start stack
+        plus its total, and seat figures its ``hands`` cannot give (a seat's
+        ``deals`` not ``hands``, more ``fouls`` than deals: :meth:`SeatStats.from_dict`).
         Other keys are left unread: ``ofc-fast play --json`` writes the match's keys
         beside those of the run (``bots``, ``deals``, ...), and its record plays on.
 
