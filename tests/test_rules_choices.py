@@ -98,6 +98,21 @@ def test_rules_words_take_a_space_or_hyphen_for_each_underscore(
     assert got == want and got.to_dict() == want.to_dict()
 
 
+def test_front_thresholds_read_with_a_plus_as_the_descriptions_write_them() -> None:
+    """The presets describe Fantasyland as "QQ+" (queens or better), but an
+    ``entry`` of ``"QQ+"`` was refused ("not a front threshold"); it is the
+    threshold ``"QQ"``, kept as such (R-FL-*: a pair of queens or better)."""
+    written = {"entry": [["QQ+", 14], ["kk +", 15]], "stay_front": " 222+"}
+    canonical = {"entry": [["QQ", 14], ["KK", 15]], "stay_front": "222"}
+    got = RuleSet.from_dict({"fantasyland": written})
+    assert got == RuleSet.from_dict({"fantasyland": canonical})
+    saved = got.to_dict()["fantasyland"]
+    assert saved["entry"] == canonical["entry"] and saved["stay_front"] == "222"
+    assert "Fantasyland QQ+ 14" in rules.PINEAPPLE.description
+    with pytest.raises(RulesError, match="not a front threshold"):
+        RuleSet.from_dict({"fantasyland": {"entry": [["QQ++", 14]]}})
+
+
 def test_rules_text_choices_in_python_alike() -> None:
     made = rules.OFC.replace(order="Strict", stakes="WIN_CAP")
     assert made == rules.OFC.replace(order="strict", stakes="win_cap")
