@@ -23,7 +23,7 @@ import numpy as np
 from ._native import OK, ffi, lib, status_error
 from ._native._fast import distinct_ids as _distinct_ids
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
-from .errors import BoardError, CardError, OfcError, quote
+from .errors import BoardError, CardError, OfcError, match_choice, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 from .table import as_int
@@ -44,24 +44,13 @@ class Row(IntEnum):
 
     @classmethod
     def parse(cls, value: int | str | Row) -> Row:
-        """A row from its index or name (``"front"``, ``"top"``, ``"bottom"`` ...)."""
+        """A row from its index or name (``"front"``, ``"top"``, ``"bottom"`` ...),
+        read as every text choice is (:func:`~ofc_fast.errors.match_choice`)."""
         if isinstance(value, str):
-            key = value.strip().lower()
-            names = {
-                "front": cls.FRONT,
-                "top": cls.FRONT,
-                "f": cls.FRONT,
-                "t": cls.FRONT,
-                "middle": cls.MIDDLE,
-                "mid": cls.MIDDLE,
-                "m": cls.MIDDLE,
-                "back": cls.BACK,
-                "bottom": cls.BACK,
-                "b": cls.BACK,
-            }
-            if key in names:
-                return names[key]
-            raise BoardError(f"bad row {quote(value)}: expected front, middle or back")
+            word = match_choice(value, _ROW_WORDS)
+            if word is None:
+                raise BoardError(f"bad row {quote(value)}: expected front, middle or back")
+            return cls(_ROW_WORDS[word])
         try:
             if isinstance(value, bool):  # True is not a row (as a card id is no bool)
                 raise TypeError
@@ -71,6 +60,13 @@ class Row(IntEnum):
                 f"bad row {quote(value)}: expected 0 (front), 1 (middle) or 2 (back)"
             ) from None
 
+
+_ROW_WORDS = {
+    **dict.fromkeys(("front", "top", "f", "t"), 0),
+    **dict.fromkeys(("middle", "mid", "m"), 1),
+    **dict.fromkeys(("back", "bottom", "b"), 2),
+}
+"""The words :meth:`Row.parse` reads, each with its row."""
 
 ROW_SIZES: tuple[int, int, int] = (
     lib.OFC_FRONT_CARDS,

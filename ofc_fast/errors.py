@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -209,19 +211,39 @@ def flag(value: Any, what: str, error: type[OfcError]) -> bool:
     return bool(value)
 
 
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+def _choice_key(text: str) -> str:
+    """``text`` as :func:`match_choice` compares it: ``" Full-House"`` ->
+    ``"full_house"``."""
+    return _SEPARATORS.sub("_", text.strip().casefold())
+
+
+_option_key = lru_cache(maxsize=1024)(_choice_key)  # the options: a few hundred words
+
+
 def match_choice(value: object, options: Iterable[str]) -> str | None:
-    """The one of ``options`` that the text ``value`` names, in any case and with
-    surrounding spaces ignored, spelled as in ``options``; None when it names none
-    (or is no text): the one reader of text choices (rule set fields, the RL
+    """The one of ``options`` that the text ``value`` names, in any case, with
+    surrounding spaces ignored and a space or ``-`` (or a run of them) for each
+    ``_``, spelled as in ``options``; None when it names none (or is no text): the
+    one reader of text choices (rule set fields, preset names, rows, the RL
     options), so that each reads a choice alike.
 
     >>> match_choice(" Quads", ("TRIPS", "QUADS")), match_choice("x", ("a",))
     ('QUADS', None)
+    >>> match_choice("Full House", ("FLUSH", "FULL_HOUSE")), match_choice("two-rows", ("two_rows",))
+    ('FULL_HOUSE', 'two_rows')
     """
     if isinstance(value, str):
+        words = options if isinstance(options, Collection) else tuple(options)
         key = value.strip().casefold()
-        for option in options:
+        for option in words:  # the word as an option spells it: the common case
             if option.casefold() == key:
+                return option
+        key = _choice_key(key)
+        for option in words:
+            if _option_key(option) == key:
                 return option
     return None
 

@@ -44,9 +44,14 @@ STRENGTH_MAX: int = lib.OFC_STRENGTH_MAX
 
 class HandCategory(IntEnum):
     """Hand categories in ascending order; a royal flush is its own category.
+    ``PAIR``, ``THREE_OF_A_KIND`` and ``FOUR_OF_A_KIND`` are other names of
+    ``ONE_PAIR``, ``TRIPS`` and ``QUADS`` (the same members: a rule set reads
+    ``"three of a kind"`` as ``TRIPS`` and writes ``TRIPS``).
 
     >>> category(rank5("As Ks Qs Js 9s")), HandCategory.FLUSH > HandCategory.STRAIGHT
     (<HandCategory.FLUSH: 5>, True)
+    >>> HandCategory.THREE_OF_A_KIND
+    <HandCategory.TRIPS: 3>
     """
 
     HIGH_CARD = 0
@@ -59,6 +64,9 @@ class HandCategory(IntEnum):
     QUADS = 7
     STRAIGHT_FLUSH = 8
     ROYAL_FLUSH = 9
+    PAIR = 1  # other names (aliases): iteration, names and values are the ten above
+    THREE_OF_A_KIND = 3
+    FOUR_OF_A_KIND = 7
 
 
 # Per-strength metadata, read once from the C tables and decoded here only.

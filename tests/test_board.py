@@ -186,6 +186,19 @@ def test_row_refuses_bools_and_floats(bad: object) -> None:
         Board().free(bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("word", "row"),
+    [
+        ("front", 0), ("Top", 0), (" F ", 0), ("t", 0),
+        ("MIDDLE", 1), ("mid", 1), ("m", 1),
+        ("back", 2), ("Bottom ", 2), ("B", 2),
+    ],
+)  # fmt: skip
+def test_row_names_read_in_any_case(word: str, row: int) -> None:
+    """Every word ``Row.parse`` takes, in any case, spaces around it ignored."""
+    assert Row.parse(word) == row and Board().place("As", word).rows[row] == (51,)
+
+
 def test_row_takes_numpy_ints_and_names() -> None:
     assert Row.parse(np.int64(1)) is Row.MIDDLE
     assert Row.parse(np.uint8(2)) is Row.BACK

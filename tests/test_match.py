@@ -340,7 +340,8 @@ def test_match_from_dict_names_a_bad_seed_or_deal_count(key: str, bad: object) -
     data = {**m.to_dict(), key: bad}
     with pytest.raises(GameError, match=rf"Match.from_dict: {key}: .*got {bad!r}"):
         Match.from_dict(data)
-    last = Match.from_dict({**m.to_dict(), "hands": 2**64 - 1})
+    seats = [{**d, "deals": 2**64 - 1} for d in m.to_dict()["seats"]]  # every seat dealt
+    last = Match.from_dict({**m.to_dict(), "hands": 2**64 - 1, "seats": seats})
     assert last.next_game().seed == deal_seed(1, 2**64 - 1)
 
 
@@ -561,6 +562,87 @@ def test_match_from_dict_refuses_totals_that_are_not_the_seats_totals() -> None:
     seat0 = data["seats"][0]["total"]
     with pytest.raises(TableError, match=rf"totals: seat 0 has {seat0 + 5}, seats\[0\]"):
         Match.from_dict({**data, "totals": [seat0 + 5, -seat0 - 5]})
+
+
+def test_match_from_dict_refuses_stacks_that_disagree_with_the_totals() -> None:
+    """A saved match whose seat 0 stack was edited by 7 chips loaded silently: the
+    chips no longer matched the start stacks plus the points won, and every later
+    stack and summary was off by 7."""
+    m = Match(rules.PINEAPPLE, 2, seed=2, stacks=[150, 250])
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=3)
+    data = m.to_dict()
+    assert data["totals"][0] != 0
+    assert data["stacks"] == [150 + data["totals"][0], 250 + data["totals"][1]]
+    assert Match.from_dict(data) == m
+    edited = [data["stacks"][0] + 7, data["stacks"][1] - 7]  # the sum of chips kept
+    want = 150 + data["totals"][0]
+    with pytest.raises(TableError, match=rf"stacks: seat 0 has {edited[0]}, .* {want}$"):
+        Match.from_dict({**data, "stacks": edited})
+    with pytest.raises(TableError, match=r"stacks: seat 0 has 150, "):
+        Match.from_dict({**data, "stacks": [150, 250]})  # as if no deal was played
+
+
+@pytest.mark.parametrize(
+    ("seat", "edit", "message"),
+    [
+        (
+            1,
+            {"deals": 2**70},
+            rf"seats\[1\]: deals must be the match's hands \(4\), got {2**70}",
+        ),
+        (0, {"deals": 5}, r"seats\[0\]: deals must be the match's hands \(4\), got 5$"),
+        (1, {"fouls": 5}, r"seats\[1\]: fouls must be at most its deals \(4\), got 5$"),
+        (0, {"naturals": 9}, r"naturals must be at most its deals \(4\)"),
+        (0, {"fantasyland_stays": 1}, r"stays must be at most its fantasyland_deals \(0\)"),
+        (0, {"royalties": 10**400}, r"royalties must be at most .*\(393204\)"),
+        (1, {"sum_sq": 2**200}, r"sum_sq must be at most .*got <an int of 201 bits>"),
+    ],
+)
+def test_match_from_dict_refuses_seat_counts_past_its_deals(
+    seat: int, edit: dict[str, int], message: str
+) -> None:
+    """A saved match whose seat had 2**70 deals in 4 hands loaded, then summary()
+    raised SciPy's TypeError; 5 fouls in 4 deals gave a foul rate of 125%.  Every
+    seat is dealt every deal, and each count is of some of its deals."""
+    m = Match(rules.PINEAPPLE, 2, seed=3)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=4)
+    data = m.to_dict()
+    seats = [dict(d) for d in data["seats"]]
+    seats[seat].update(edit)
+    with pytest.raises(GameError, match=message):
+        Match.from_dict({**data, "seats": seats})
+
+
+def test_match_from_dict_refuses_totals_that_do_not_sum_to_zero() -> None:
+    """Totals [9, -3] (seat 0's total and its seat figures both edited) loaded,
+    though every deal's nets sum to 0: points came from nowhere."""
+    m = Match(rules.PINEAPPLE, 2, seed=2)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=3)
+    data = m.to_dict()
+    assert sum(data["totals"]) == 0 and Match.from_dict(data) == m
+    totals = [data["totals"][0] + 12, data["totals"][1]]
+    seats = [{**data["seats"][0], "total": totals[0]}, data["seats"][1]]
+    with pytest.raises(TableError, match=r"totals must sum to 0, got .*\(sum 12\)$"):
+        Match.from_dict({**data, "totals": totals, "seats": seats})
+
+
+def test_match_from_dict_refuses_a_total_no_deals_add_up_to() -> None:
+    """Totals of 10**400 and -10**400 (seat figures alike) loaded, then summary()
+    raised Python's OverflowError (an int too large for a float): a deal's net is
+    an int32, so 4 deals are at most 4 * 2**31 points either way."""
+    m = Match(rules.PINEAPPLE, 2, seed=3)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=4)
+    data = m.to_dict()
+    big = 10**400
+    seats = [{**data["seats"][0], "total": big}, {**data["seats"][1], "total": -big}]
+    with pytest.raises(GameError, match=rf"seats\[0\]: total .*\({4 * 2**31}\)"):
+        Match.from_dict({**data, "totals": [big, -big], "seats": seats})
+    most = 4 * 2**31  # the largest a saved total may be, and its summary reads
+    seats = [
+        {**d, "total": t, "sum_sq": most * 2**31} for d, t in zip(seats, (most, -most))
+    ]
+    loaded = Match.from_dict({**data, "totals": [most, -most], "seats": seats})
+    assert [s["mean"] for s in loaded.summary()] == [2**31, -(2**31)]
 
 
 def test_matches_compare_by_state_as_games_do() -> None:

@@ -50,6 +50,21 @@ def test_all_eleven_presets_listed() -> None:
         assert preset.description.strip(), name  # one-line description for the listing
 
 
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [
+        (" progressive  pineapple ", "PROGRESSIVE_PINEAPPLE"),
+        ("Classic 2-4", "CLASSIC_2_4"),
+        ("Pineapple--27", "PINEAPPLE_27"),
+        ("OFC-Pineapple", "PINEAPPLE"),  # a game id: its "-" as written
+    ],
+)
+def test_get_reads_preset_names_as_every_text_choice(name: str, preset: str) -> None:
+    """A preset name is read as a rule set's words are (one reader): two spaces or
+    ``-`` for one ``_`` were an unknown rule set."""
+    assert rules.get(name) is getattr(rules, preset)
+
+
 def test_get_unknown_preset_names_the_choices() -> None:
     with pytest.raises(ofc.RulesError, match=r"unknown rule set 'OFC2'.*PINEAPPLE"):
         rules.get("OFC2")

@@ -53,6 +53,66 @@ def test_rules_text_choices_read_in_any_case(
             assert got.to_dict()[key] == value
 
 
+# a hand category as a user may write it -> its name and number (R-RANK-*)
+_CATEGORY_WORDS = [
+    ("Full House", "FULL_HOUSE", 6), ("full house", "FULL_HOUSE", 6),
+    ("full-house", "FULL_HOUSE", 6), (" FULL  HOUSE ", "FULL_HOUSE", 6),
+    ("three of a kind", "TRIPS", 3), ("Three-of-a-Kind", "TRIPS", 3),
+    ("four of a kind", "QUADS", 7), ("pair", "ONE_PAIR", 1), ("One Pair", "ONE_PAIR", 1),
+    ("two pair", "TWO_PAIR", 2), ("straight flush", "STRAIGHT_FLUSH", 8),
+    ("royal-flush", "ROYAL_FLUSH", 9),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("word", "name", "number"), _CATEGORY_WORDS)
+def test_rules_hand_category_words_read_as_people_write_them(
+    word: str, name: str, number: int
+) -> None:
+    """A rules field that takes a hand category took ``"full_house"`` but refused
+    ``"Full House"``, ``"full-house"`` and ``"three of a kind"`` (a RulesError
+    listing the underscored names); the rule set keeps the one spelling."""
+    got = RuleSet.from_dict({"fantasyland": {**_FL, "stay_middle": word}})
+    assert got.fantasyland is not None and got.fantasyland.stay_middle == number
+    assert got.to_dict()["fantasyland"]["stay_middle"] == name
+    assert rules.Schedule.by_category({word: 4})[number] == 4
+
+
+@pytest.mark.parametrize(
+    ("given", "canonical"),
+    [
+        ({"majority_rule": "more rows"}, {"majority_rule": "more_rows"}),
+        ({"stakes": "Win-Cap"}, {"stakes": "win_cap"}),
+        ({"settlement_start": "left of button"}, {"settlement_start": "left_of_button"}),
+        (
+            {"game": "classic", "naturals": [{"name": "Six Pairs", "units": 3}]},
+            {"game": "classic", "naturals": [{"name": "six_pairs", "units": 3}]},
+        ),
+    ],
+)
+def test_rules_words_take_a_space_or_hyphen_for_each_underscore(
+    given: dict[str, Any], canonical: dict[str, Any]
+) -> None:
+    """``"more rows"`` and ``"Win-Cap"`` were refused where ``"more_rows"`` and
+    ``"win_cap"`` were taken: every word of a rule set is read alike."""
+    got, want = RuleSet.from_dict(given), RuleSet.from_dict(canonical)
+    assert got == want and got.to_dict() == want.to_dict()
+
+
+def test_front_thresholds_read_with_a_plus_as_the_descriptions_write_them() -> None:
+    """The presets describe Fantasyland as "QQ+" (queens or better), but an
+    ``entry`` of ``"QQ+"`` was refused ("not a front threshold"); it is the
+    threshold ``"QQ"``, kept as such (R-FL-*: a pair of queens or better)."""
+    written = {"entry": [["QQ+", 14], ["kk +", 15]], "stay_front": " 222+"}
+    canonical = {"entry": [["QQ", 14], ["KK", 15]], "stay_front": "222"}
+    got = RuleSet.from_dict({"fantasyland": written})
+    assert got == RuleSet.from_dict({"fantasyland": canonical})
+    saved = got.to_dict()["fantasyland"]
+    assert saved["entry"] == canonical["entry"] and saved["stay_front"] == "222"
+    assert "Fantasyland QQ+ 14" in rules.PINEAPPLE.description
+    with pytest.raises(RulesError, match="not a front threshold"):
+        RuleSet.from_dict({"fantasyland": {"entry": [["QQ++", 14]]}})
+
+
 def test_rules_text_choices_in_python_alike() -> None:
     made = rules.OFC.replace(order="Strict", stakes="WIN_CAP")
     assert made == rules.OFC.replace(order="strict", stakes="win_cap")

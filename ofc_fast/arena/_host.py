@@ -46,7 +46,7 @@ import numpy as np
 from ..bots import bot_names, make_bot
 from ..bots.registry import check_table, is_bot_spec, model_spec
 from ..cli.options import count_problem
-from ..errors import ArenaError, BotError, MoveError, flag, quote
+from ..errors import ArenaError, BotError, MoveError, flag, match_choice, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
 from ..table import check_seed
@@ -106,6 +106,10 @@ class BotSpec:
         return f"{self.kind}:{self.target}"
 
 
+_SPEC_KINDS = ("builtin", "cmd", "tcp")
+"""The kinds of a ``--bot`` spec (``KIND:TARGET``), :attr:`BotSpec.kind`."""
+
+
 def _is_model_spec(text: str, rest: str) -> bool:
     """Whether ``text``, ``NAME@REST``, is a ``value@PATH`` / ``search@PATH`` spec
     (:func:`~ofc_fast.bots.registry.model_spec`) rather than a seat's name: REST is
@@ -113,8 +117,7 @@ def _is_model_spec(text: str, rest: str) -> bool:
     name; ``me@value@PATH`` names such a seat)."""
     if model_spec(text) is None:
         return False
-    kind = rest.partition(":")[0].strip().lower()
-    return kind not in ("builtin", "cmd", "tcp") and not (
+    return match_choice(rest.partition(":")[0], _SPEC_KINDS) is None and not (
         is_bot_spec(rest) or rest.strip().lower() in bot_names()
     )
 
@@ -134,14 +137,14 @@ def parse_bot_spec(text: str) -> BotSpec:
     head, sep, rest = text.partition("@")
     if sep and ":" not in head and head.strip() and not _is_model_spec(text, rest):
         name, text = head.strip(), rest
-    kind, sep, target = text.partition(":")
-    if kind.strip().lower() not in ("builtin", "cmd", "tcp") and is_bot_spec(text):
+    given, sep, target = text.partition(":")
+    kind = match_choice(given, _SPEC_KINDS)  # (any case, as every text choice)
+    if kind is None and is_bot_spec(text):
         # value@PATH, policy:PATH or module:attribute: made by make_bot
         kind, sep, target = "builtin", ":", text
     if not sep:
         kind, target = "builtin", text
-    kind = kind.strip().lower()
-    if kind not in ("builtin", "cmd", "tcp"):
+    if kind is None:
         raise ArenaError(
             f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
         )

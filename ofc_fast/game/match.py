@@ -87,6 +87,10 @@ def check_deck(rules: RulesLike, players: int) -> None:
     check_one_deck(rules, players, (hand,) * players, "players: ")
 
 
+_NET_MOST = 2**31  # a seat's net in one deal (C: int32_t), in size
+_ROYALTIES_MOST = 3 * (2**15 - 1)  # a seat's royalties in one deal (C: int16_t a row)
+
+
 @dataclass
 class SeatStats:
     """Running figures of one seat over a match (:attr:`Match.stats`).
@@ -199,7 +203,9 @@ class SeatStats:
     @classmethod
     def from_dict(cls, data: object, what: str = "seat") -> SeatStats:
         """The running figures of :meth:`to_dict` (its counts; the means and rates
-        follow from them), else GameError naming ``what`` and the field."""
+        follow from them), else GameError naming ``what`` and the field: also a
+        count of deals (``fouls`` ...) above the deals it counts among, and a sum
+        (``total``, ``sum_sq``, ``royalties``) past what its deals can add up to."""
         if not isinstance(data, Mapping):
             raise GameError(f"{what}: expected a dict of seat figures, got {quote(data)}")
         counts: dict[str, Any] = {}
@@ -213,6 +219,23 @@ class SeatStats:
                     f"{'' if f.name == 'total' else ' >= 0'}, got {quote(data.get(f.name))}"
                 )
             counts[f.name] = n
+        deals, in_fl = counts["deals"], counts["fantasyland_deals"]
+        for name, most, of in (
+            ("fouls", deals, "deals"),
+            ("surrenders", deals, "deals"),
+            ("naturals", deals, "deals"),
+            ("fantasyland_deals", deals, "deals"),
+            ("fantasyland_entries", deals - in_fl, "deals out of Fantasyland"),
+            ("fantasyland_stays", in_fl, "fantasyland_deals"),
+            ("total", deals * _NET_MOST, "deals' largest nets in size"),
+            ("sum_sq", deals * _NET_MOST**2, "deals' largest squared nets"),
+            ("royalties", deals * _ROYALTIES_MOST, "deals' largest royalties"),
+        ):
+            if abs(counts[name]) > most:  # one count a deal at most (SeatStats.add)
+                raise GameError(
+                    f"{what}: {name} must be at most its {of} ({most}), "
+                    f"got {quote(counts[name])}"
+                )
         return cls(**counts)
 
 
@@ -280,8 +303,9 @@ def _restored(
 ) -> Match:
     """The match of saved fields (named as :meth:`Match.to_dict` names them), each
     checked as :class:`Match` checks its arguments, and the books against each other:
-    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry;
-    GameError (TableError for the table) starting with
+    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry
+    and its deals ``hands``, totals that sum to 0, every seat's stack its start
+    stack plus its total; GameError (TableError for the table) starting with
     ``what`` otherwise.  The one check of :meth:`Match.from_dict` and unpickling."""
     m = cls(
         rules,
@@ -309,6 +333,22 @@ def _restored(
             raise TableError(
                 f"{what}: totals: seat {s} has {total}, seats[{s}] a total of {st.total}"
             )
+        if st.deals != m.hands_played:  # every seat is dealt every deal
+            raise GameError(
+                f"{what}: seats[{s}]: deals must be the match's hands "
+                f"({m.hands_played}), got {st.deals}"
+            )
+    if sum(m.totals) != 0:  # every deal's nets do (what one seat wins, others pay)
+        raise TableError(
+            f"{what}: totals must sum to 0, got {m.totals} (sum {sum(m.totals)})"
+        )
+    if m.stacks is not None and m.start_stacks is not None:  # chips move as points do
+        for s, (stack, first, total) in enumerate(zip(m.stacks, m.start_stacks, m.totals)):
+            if stack != first + total:
+                raise TableError(
+                    f"{what}: stacks: seat {s} has {stack}, its start_stacks {first} "
+                    f"and total {total} make {first + total}"
+                )
     return m
 
 
@@ -486,10 +526,12 @@ class Match:
         preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
         seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
         bad rule set, TableError for the table) naming the field otherwise: also
-        ``start_stacks`` without ``stacks``, and ``totals`` that are not the seats'
-        totals.  Other keys are left unread: ``ofc-fast play --json`` writes the
-        match's keys beside those of the run (``bots``, ``deals``, ...), and its record
-        plays on.
+        ``start_stacks`` without ``stacks``, ``totals`` that are not the seats'
+        totals or do not sum to 0, ``stacks`` that are not each seat's start stack
+        plus its total, and seat figures its ``hands`` cannot give (a seat's
+        ``deals`` not ``hands``, more ``fouls`` than deals: :meth:`SeatStats.from_dict`).
+        Other keys are left unread: ``ofc-fast play --json`` writes the match's keys
+        beside those of the run (``bots``, ``deals``, ...), and its record plays on.
 
         >>> from ofc_fast import rules
         >>> m = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 3, seed=1)

@@ -20,8 +20,12 @@ __all__ = ["front_threshold", "threshold_text"]
 
 def _canonical(text: str) -> str:
     """A threshold as the rule sets keep it: ``" qq"`` -> ``"QQ"``, ``"1010"`` ->
-    ``"TT"``."""
-    return text.strip().upper().replace("10", "T")
+    ``"TT"``, ``"QQ+"`` (queens or better, as the presets' descriptions write it)
+    -> ``"QQ"``."""
+    t = text.strip().upper()
+    if t.endswith("+"):
+        t = t[:-1].rstrip()
+    return t.replace("10", "T")
 
 
 @lru_cache(maxsize=64)
@@ -59,8 +63,8 @@ def front_threshold(text: str, key: str = "threshold") -> int:
 
 def threshold_text(text: str, key: str = "threshold") -> str:
     """A threshold checked (:func:`front_threshold`) and spelled one way, so that two
-    rule sets with one threshold are equal: ``"qq"``, ``" QQ "`` -> ``"QQ"``;
-    ``"101010"`` -> ``"TTT"``.
+    rule sets with one threshold are equal: ``"qq"``, ``" QQ "``, ``"QQ+"`` ->
+    ``"QQ"``; ``"101010"`` -> ``"TTT"``.
 
     >>> threshold_text("qq"), threshold_text("1010")
     ('QQ', 'TT')

@@ -145,17 +145,14 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     if isinstance(tp, type) and issubclass(tp, Enum):
         if isinstance(value, tp):
             return value
-        if issubclass(tp, int) and isinstance(value, str):  # IntEnum by name
+        names = ", ".join(member.name for member in tp)  # (not the aliases)
+        if issubclass(tp, int) and isinstance(value, str):  # IntEnum by name or alias
             name = match_choice(value, tp.__members__)
             if name is not None:
                 return tp.__members__[name]
-            raise RulesError(
-                f"{key}: {quote(value)} is not one of {', '.join(tp.__members__)}"
-            )
+            raise RulesError(f"{key}: {quote(value)} is not one of {names}")
         if issubclass(tp, int) and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RulesError(
-                f"{key}: expected one of {', '.join(tp.__members__)}, got {quote(value)}"
-            )
+            raise RulesError(f"{key}: expected one of {names}, got {quote(value)}")
         choices = ", ".join(repr(member.value) for member in tp)
         if not isinstance(value, (str, int, float)):  # lists, dicts: no enum value
             raise RulesError(f"{key}: expected one of {choices}, got {quote(value)}")

@@ -12,7 +12,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import RulesError, quote
+from ..errors import RulesError, match_choice, quote
 from .game_ids import GAME_IDS
 from .model import RuleSet
 from .presets import PRESETS
@@ -48,12 +48,13 @@ def as_rules(rules: object, fn: str = "rules") -> RuleSet:
 
 
 def get(name: str) -> RuleSet:
-    """A preset by name, in any case, with a ``-`` or a space for each ``_``
-    (``"classic-2-4"``, ``"Classic 2 4"``; not without it: ``"classic24"`` is unknown),
-    or by its game id, in any case, with its ``-`` as written (``"ofc-pineapple"``,
-    :data:`ofc_fast.rules.game_ids.GAME_IDS`: the names ``ofc-fast arena --rules``
-    takes); surrounding spaces are ignored.  RulesError for another name, listing the
-    presets and game ids.
+    """A preset by name, read as every text choice is
+    (:func:`~ofc_fast.errors.match_choice`: in any case, with a ``-`` or a space for
+    each ``_``: ``"classic-2-4"``, ``"Classic 2 4"``; not without it: ``"classic24"``
+    is unknown), or by its game id, in any case, with its ``-`` as written
+    (``"ofc-pineapple"``, :data:`ofc_fast.rules.game_ids.GAME_IDS`: the names
+    ``ofc-fast arena --rules`` takes); surrounding spaces are ignored.  RulesError
+    for another name, listing the presets and game ids.
 
     >>> from ofc_fast.rules import CLASSIC_2_4, PINEAPPLE
     >>> get("pineapple") is PINEAPPLE is get("OFC-Pineapple")
@@ -67,15 +68,13 @@ def get(name: str) -> RuleSet:
     """
     if not isinstance(name, str):
         raise RulesError(f"a rule set name is text, got {quote(name)}")
-    key = name.strip().upper().replace("-", "_").replace(" ", "_")
-    key = GAME_IDS.get(name.strip().lower(), key)
-    try:
-        return PRESETS[key]
-    except KeyError:
+    key = GAME_IDS.get(name.strip().lower()) or match_choice(name, PRESETS)
+    if key is None:
         raise RulesError(
             f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}; "
             f"or a game id: {', '.join(GAME_IDS)}"
-        ) from None
+        )
+    return PRESETS[key]
 
 
 def carried_rules(rules: RuleSet | str) -> dict[str, Any] | None:
