@@ -24,7 +24,6 @@ EXTRA = {"search-rollouts": ("search", {"time_budget": None, "samples": 6, "mode
 BOTS = [*bot_names(), *EXTRA, "policy"]
 INT_DTYPES = [np.uint8, np.int16, np.int32, np.int64, np.uint64]
 CARD_LISTS = ("dealt", "discards", "fantasyland", "discard_counts")
-SCALARS = ("seat", "players", "button", "to_act", "street", "to_discard")
 
 
 def _position(preset: str, players: int, fl: list[int], decisions: int) -> dict[str, Any]:
@@ -66,7 +65,7 @@ def _make(name: str, preset: str, policy_path: str) -> Any:
 
 def _arrays(obs: dict[str, Any], dtype: Any) -> dict[str, Any]:
     """``obs`` with every list field an array of ``dtype`` (the boards row by row;
-    ``legal_actions`` too) and every number field a NumPy scalar."""
+    ``legal_actions`` too) and every number and flag a NumPy scalar."""
     out = dict(obs)
     for key in CARD_LISTS:
         out[key] = np.array(obs[key], dtype=dtype)
@@ -74,10 +73,25 @@ def _arrays(obs: dict[str, Any], dtype: Any) -> dict[str, Any]:
     out["boards"] = [[np.array(row, dtype=dtype) for row in seat] for seat in obs["boards"]]
     if obs["legal_actions"] is not None:
         out["legal_actions"] = np.array(obs["legal_actions"], dtype=dtype)
-    for key in SCALARS:
+    for key, value in obs.items():  # every number and flag
+        if type(value) is int:
+            out[key] = np.dtype(dtype).type(value)
+        elif type(value) is bool:
+            out[key] = np.bool_(value)
+    return out
+
+
+def _items(obs: dict[str, Any], dtype: Any) -> dict[str, Any]:
+    """``obs`` with every list field a list of NumPy integers of ``dtype`` (as a list
+    of an array's items holds them)."""
+
+    def items(value: Any) -> Any:
+        return [items(v) for v in value] if isinstance(value, list) else dtype(value)
+
+    out = dict(obs)
+    for key in (*CARD_LISTS, "face_down_counts", "boards", "legal_actions"):
         if obs[key] is not None:
-            out[key] = np.int64(obs[key])
-    out["full_set"] = np.bool_(obs["full_set"])
+            out[key] = items(obs[key])
     return out
 
 
@@ -108,13 +122,16 @@ def _answer(bot: Any, obs: dict[str, Any]) -> Move | tuple[type, str]:
 def test_every_bot_plays_the_move_of_the_lists_from_numpy_arrays(
     name: str, where: str, policy_path: str
 ) -> None:
-    """The search bot refused NumPy card arrays ("dealt must be a list"), the random
-    bot an array of legal actions, the others read them: every bot now plays, from
-    the same seed, the move it plays from the lists, whatever the int dtype."""
+    """The search bot refused NumPy card arrays ("dealt must be a list") and lists of
+    NumPy integers ("a count must be a small int"), the random bot an array of legal
+    actions, the heuristic bot NumPy uint8 numbers (an OverflowError): every bot now
+    plays, from the same seed, the move it plays from the lists, whatever the int
+    dtype."""
     obs = POSITIONS[where]
     preset = obs["rules"]
     want = _answer(_make(name, preset, policy_path), obs)  # the reference: the lists
     forms = [_arrays(obs, dtype) for dtype in INT_DTYPES] + [_asarrays(obs)]
+    forms += [_items(obs, dtype) for dtype in INT_DTYPES]
     for form in forms:
         kept = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in form.items()}
         assert _answer(_make(name, preset, policy_path), form) == want

@@ -12,7 +12,7 @@ either form.  An array no list could stand for is an OfcError naming the field.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import chain
 from typing import Any
 
@@ -51,11 +51,8 @@ _SCALARS = (
     "is_over",
     "lowball",
 )
-_FLAT = tuple(key for key, (levels, _) in _LISTS.items() if levels == 1)
-_INTS = frozenset((int,))
-_LISTS_TYPES = frozenset((list,))
-_LIST_OR_NONE = frozenset((list, type(None)))
-_PLAIN_SCALARS = frozenset((int, bool, type(None)))
+_LIST_TYPE = frozenset((list,))
+_PLAIN_TYPES = frozenset((int, bool, type(None), list, str, float, dict))
 _DIMS = {1: "a one-dimensional", 2: "a two-dimensional", 3: "a three-dimensional"}
 
 
@@ -64,11 +61,12 @@ def plain_observation(observation: Any) -> Any:
     :meth:`~ofc_fast.game.Game.observation` holds: ``boards``, ``dealt``,
     ``discards``, ``legal_actions``, ``fantasyland``, ``discard_counts`` and
     ``face_down_counts`` given as NumPy integer arrays (any int dtype, as a whole or
-    per seat or row) or lists and tuples of NumPy integers as lists of ints, and its
-    NumPy scalars (``seat``, ``to_discard``, ``full_set``, ...) as Python's numbers
-    and bools.  The observation itself when it holds none (a new dict otherwise: the
-    caller's is never changed), or anything but a mapping as it is (the bots' checks
-    name it).
+    per seat or row; an empty array of any dtype, as ``np.asarray([])`` makes) as the
+    lists of ints they hold, and its NumPy scalars (``seat``, ``to_discard``,
+    ``full_set``, ...) as Python's numbers and bools (a NumPy integer among a list's
+    items is left as it is: every check reads it as the int it is).  The observation
+    itself when it holds none (a new dict otherwise: the caller's is never changed),
+    or anything but a mapping as it is (the bots' checks name it).
 
     An array no list of the field could stand for is an OfcError naming the field: an
     array of another dtype (floats, bools) or of the wrong number of dimensions
@@ -88,9 +86,9 @@ def plain_observation(observation: Any) -> Any:
     """  # noqa: E501 - the error, verbatim
     if not isinstance(observation, Mapping):
         return observation
-    get = observation.get
-    if _already_plain(get):  # (a Game's, or JSON's: the bots' every decision)
+    if _already_plain(observation):  # (a Game's, or JSON's: the bots' every decision)
         return observation
+    get = observation.get
     changed: dict[str, Any] = {}
     for key, (levels, items) in _LISTS.items():
         value = get(key)
@@ -105,39 +103,30 @@ def plain_observation(observation: Any) -> Any:
     return {**observation, **changed} if changed else observation
 
 
-def _already_plain(get: Callable[[str], Any]) -> bool:
-    """Whether the observation of ``get`` holds plain lists of ints and plain numbers
-    only where :func:`plain_observation` reads (a quick test, of C-level passes)."""
-    if not _PLAIN_SCALARS.issuperset(map(type, map(get, _SCALARS))):
+def _already_plain(observation: Mapping[str, Any]) -> bool:
+    """Whether ``observation`` holds no array and no NumPy scalar where
+    :func:`plain_observation` reads: its values, its boards' seats and rows and its
+    Face-down counts' rows of plain types only (a quick test of types, in C-level
+    passes; not of the rows' items: a NumPy integer among them is read as the int it
+    is).  False sends the observation to the full reading."""
+    if not _PLAIN_TYPES.issuperset(map(type, observation.values())):
         return False
-    flat = [get(key) for key in _FLAT]
-    if not _LIST_OR_NONE.issuperset(map(type, flat)):
+    boards = observation.get("boards")
+    counts = observation.get("face_down_counts")
+    if type(boards) is not list or type(counts) is not list:
         return False
-    if not _INTS.issuperset(map(type, chain.from_iterable(filter(None, flat)))):
-        return False
-    for key, levels in (("boards", 3), ("face_down_counts", 2)):
-        value = get(key)
-        if value is None:
-            continue
-        if type(value) is not list or not _LISTS_TYPES.issuperset(map(type, value)):
-            return False
-        for rows in value if levels == 3 else (value,):
-            if not _LISTS_TYPES.issuperset(map(type, rows)):
-                return False
-            if not _INTS.issuperset(map(type, chain.from_iterable(rows))):
-                return False
-    return True
+    return _LIST_TYPE.issuperset(map(type, boards)) and _LIST_TYPE.issuperset(
+        map(type, chain(counts, chain.from_iterable(boards)))
+    )
 
 
 def _plain(value: Any, what: str, levels: int, items: tuple[str, int | None]) -> Any:
     """``value`` (a field ``what`` of ``levels`` levels of lists of ``items``) with its
-    arrays and NumPy integers plain; ``value`` itself when it holds none."""
+    arrays as lists; ``value`` itself when it holds none."""
     kind = type(value)
     if kind is list or kind is tuple:
         if levels == 1:
-            if _INTS.issuperset(map(type, value)):
-                return value
-            return [v.item() if isinstance(v, np.integer) else v for v in value]
+            return value  # its items as they are (a NumPy integer: the int it is)
         inner = [_plain(v, _part(what, i), levels - 1, items) for i, v in enumerate(value)]
         return value if all(a is b for a, b in zip(inner, value)) else inner
     if isinstance(value, np.ndarray):
