@@ -168,8 +168,11 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
     OfcError) raises instead the :class:`~ofc_fast.errors.OfcError` that names the
     problem (:func:`raise_bad_observation`: the checks of
     :func:`ofc_fast.search.advise`, an ObservationError or a CardError, as ``advise``
-    raises), the original chained.  The check runs only when ``act`` fails; a
-    well-formed observation costs one call (RandomBot, whose decision takes under a
+    raises), the original chained.  First, ``act`` gets the observation as the bots'
+    one reader of NumPy values gives it (``ofc_fast.bots._obsread.plain_observation``:
+    arrays as the lists they hold, a bad array the ObservationError naming its field;
+    RandomBot calls it in its ``act``).  The check runs only when ``act`` fails; a
+    well-formed observation costs one call (RandomBot, whose decision takes about a
     microsecond, catches in its ``act`` instead).
 
     >>> from ofc_fast.bots import HeuristicBot
