@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ofc_fast import Game, GameError, rules
@@ -153,3 +154,38 @@ def test_record_names_a_badly_shaped_field() -> None:
     for kw, b, field in cases:
         with pytest.raises(GameError, match=f"observation: {field} must be"):
             observation_record(rules.PINEAPPLE, 0, b, [6, 7, 8], **kw)  # type: ignore[arg-type]
+
+
+def test_record_reads_numpy_integers_as_the_ints_they_are() -> None:
+    """observation_record read card ids given as NumPy integers but refused the seat,
+    button and counts so given ("a count must be a small int, got '0'"): the search
+    bot and ``advise`` refused an observation whose lists held NumPy integers (as a
+    list of an array's items holds them); a NumPy bool is still no count."""
+    g = Game(rules.PINEAPPLE, 3, seed=4, fantasyland=(0, 14, 0), button=1)
+    for _ in range(3):
+        g.play(g.random_move(random.Random(1)))
+    seat = g.to_act
+    assert seat is not None
+    want = g.observation(seat)
+    for kind in (np.uint8, np.int16, np.int64, np.uint64):
+        o = observation_record(
+            rules.PINEAPPLE,
+            kind(seat),
+            [[[kind(c) for c in row] for row in board] for board in want["boards"]],
+            [kind(c) for c in want["dealt"]],
+            button=kind(want["button"]),
+            fantasyland=[kind(n) for n in want["fantasyland"]],
+            face_down_counts=[[kind(n) for n in row] for row in want["face_down_counts"]],
+            discard_counts=[kind(n) for n in want["discard_counts"]],
+            discards=[kind(c) for c in want["discards"]],
+        )
+        got = read_observation(bytes(ffi.buffer(o)), rules.PINEAPPLE, want["legal_actions"])
+        assert got == want  # the reference: the game's own observation
+    with pytest.raises(GameError, match="observation: a count must be a small int"):
+        observation_record(
+            rules.PINEAPPLE,
+            seat,
+            want["boards"],
+            want["dealt"],
+            face_down_counts=[[np.True_] * 3 for _ in want["boards"]],
+        )

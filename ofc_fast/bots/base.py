@@ -23,6 +23,16 @@ on, so that a bot can be rebuilt by name in another process:
   first decision at a table of ``rules`` and ``players`` seats would build on the
   clock (``ofc-fast bot`` calls it after ``hello``).
 
+An observation may hold NumPy values, as NumPy code has them (a Gymnasium dict space,
+``np.asarray`` of a field): every built-in bot reads ``boards`` (as a whole, per seat
+or per row), ``dealt``, ``discards``, ``legal_actions``, ``fantasyland``,
+``discard_counts`` and ``face_down_counts`` given as integer arrays of any int dtype
+(an empty array of any dtype: the empty list), and NumPy numbers and bools, as the
+plain lists and numbers they hold: the same move for the same seed.  An array of
+another dtype (floats, bools), of the wrong number of dimensions, or holding a card id
+outside 0..51 or an action id outside the action space is an ObservationError (a
+CardError for the card id) naming the field.
+
 >>> from ofc_fast.bots import Bot, RandomBot
 >>> isinstance(RandomBot(seed=1), Bot)
 True
@@ -42,6 +52,7 @@ from ..game import GameError, Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation, check_seat, missing_fields, position
 from ..table import MAX_SEATS, as_int
+from ._obsread import plain_observation
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
@@ -157,8 +168,11 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
     OfcError) raises instead the :class:`~ofc_fast.errors.OfcError` that names the
     problem (:func:`raise_bad_observation`: the checks of
     :func:`ofc_fast.search.advise`, an ObservationError or a CardError, as ``advise``
-    raises), the original chained.  The check runs only when ``act`` fails; a
-    well-formed observation costs one call (RandomBot, whose decision takes under a
+    raises), the original chained.  First, ``act`` gets the observation as the bots'
+    one reader of NumPy values gives it (``ofc_fast.bots._obsread.plain_observation``:
+    arrays as the lists they hold, a bad array the ObservationError naming its field;
+    RandomBot calls it in its ``act``).  The check runs only when ``act`` fails; a
+    well-formed observation costs one call (RandomBot, whose decision takes about a
     microsecond, catches in its ``act`` instead).
 
     >>> from ofc_fast.bots import HeuristicBot
@@ -171,10 +185,11 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
 
     @wraps(act)
     def checked_act(self: Any, observation: ObservationLike) -> Move:
+        obs = plain_observation(observation)  # NumPy values as plain ones, or named
         try:
-            return act(self, observation)
+            return act(self, obs)
         except READ_ERRORS as exc:
-            raise_bad_observation(observation, exc)
+            raise_bad_observation(obs, exc)
 
     cls.act = checked_act  # type: ignore[attr-defined]
     return cls
@@ -270,6 +285,7 @@ def unseen_cards(observation: ObservationLike) -> np.ndarray:
     47
     """
     seen = 0
+    observation = plain_observation(observation)
     try:
         for board in observation["boards"]:
             for row in board:

@@ -18,6 +18,7 @@ from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
+from ._obsread import plain_observation
 from .base import (
     READ_ERRORS,
     ObservationLike,
@@ -78,7 +79,7 @@ class RandomBot(SeparateCopies):
     def act(self, observation: ObservationLike) -> Move:
         """A uniformly random legal move for the observed decision (a malformed
         observation: the OfcError naming the problem, as ``names_bad_observations``)."""
-        obs = observation
+        obs = plain_observation(observation)  # NumPy values as plain ones, or named
         try:
             # the seat's three rows, read as every bot reads them: a seat out of
             # range, or players that do not fit the boards, is refused by the one

@@ -29,7 +29,7 @@ from ..errors import GameError, OfcError, TableError, quote
 from ..rules.compiled import game_struct
 from ..rules.model import RuleSet
 from ..rules.presets import RulesLike
-from ..table import check_fantasyland
+from ..table import as_int, check_fantasyland
 
 __all__ = ["Observation", "ObservationResult"]
 
@@ -197,9 +197,12 @@ def _card(value: object, what: str, error: type[OfcError], seen: int) -> int:
 
 
 def _byte(value: object, what: str, error: type[OfcError]) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-        raise error(f"observation: {what} must be a small int, got {str(value)[:40]!r}")
-    return value
+    """``value`` as an int 0..255 (a Python or NumPy int, :func:`ofc_fast.table.as_int`:
+    never a bool), else ``error`` naming ``what``."""
+    n = as_int(value)
+    if n is None or not 0 <= n <= 255:
+        raise error(f"observation: {what} must be a small int, got {quote(value)}")
+    return n
 
 
 def observation_record(
@@ -247,7 +250,8 @@ def observation_record(
     seen = 0
     o = ffi.new("ofc_observation *")
     ffi.memmove(o.board, b"\xff" * ffi.sizeof(o.board), ffi.sizeof(o.board))
-    if _byte(seat, "seat", error) >= players:
+    seat = _byte(seat, "seat", error)
+    if seat >= players:
         raise error(f"observation: seat {seat} is not a seat of {players} players")
     o.seat = seat
     o.players = players

@@ -1,14 +1,16 @@
 """Fuzz what a caller hands the bots and the encoders: observation dicts of real games
 (every OFC and Pineapple preset, classic hands, Fantasyland sets) with fields replaced
-by arbitrary objects, given to every built-in bot's act() and to encode, encode_bytes,
-features and action_mask; and make_bot / make_bots with names of any text (registry
-names, ``value@PATH``, ``search@PATH`` and ``policy:PATH`` specs of damaged files) and
+by arbitrary objects, or given as NumPy arrays of any dtype (as NumPy code holds them),
+given to every built-in bot's act() and to encode, encode_bytes, features and
+action_mask; and make_bot / make_bots with names of any text (registry names,
+``value@PATH``, ``search@PATH`` and ``policy:PATH`` specs of damaged files) and
 settings of any value.
 
 Contract: only OfcError (ObservationError, GameError, BotError, ...); a bot's move on
-an untouched observation is legal; encodings have their documented shapes; make_bot
-never imports a module unless the name is a ``module:attribute`` spec (the harness
-gives it none: importing any module a fuzzer names would run it).
+an untouched observation (its lists given as arrays of a wide enough int dtype or not)
+is legal; encodings have their documented shapes; make_bot never imports a module
+unless the name is a ``module:attribute`` spec (the harness gives it none: importing
+any module a fuzzer names would run it).
 """
 
 from __future__ import annotations
@@ -147,6 +149,50 @@ def check_encoders(obs: dict[str, Any], fdp: atheris.FuzzedDataProvider) -> None
         assert x.shape == (size.get(fn, ACTION_SPACE),), (fn, x.shape)
 
 
+ARRAY_FIELDS = [
+    "boards",
+    "dealt",
+    "discards",
+    "legal_actions",
+    "fantasyland",
+    "discard_counts",
+    "face_down_counts",
+]
+DTYPES = ["uint8", "int16", "int32", "int64", "uint64", "int8", "float64", "bool", "object"]
+EXACT = {"uint8", "int16", "int32", "int64", "uint64"}  # hold every card, action, count
+
+
+def _array(value: Any, dtype: str) -> Any:
+    """``value`` as a NumPy array of ``dtype`` (cast as NumPy casts), or as it is where
+    NumPy makes no array of it."""
+    try:
+        return np.array(value).astype(dtype)
+    except (ValueError, TypeError, OverflowError):
+        return value
+
+
+def as_arrays(obs: dict[str, Any], fdp: atheris.FuzzedDataProvider) -> bool:
+    """Some list fields of ``obs`` as NumPy arrays, as NumPy code holds them (the
+    boards whole, per seat or per row); whether every array holds its list exactly
+    (an int dtype wide enough): then a bot reads the same observation."""
+    exact = True
+    for _ in range(fdp.ConsumeIntInRange(1, 4)):
+        key = fdp.PickValueInList(ARRAY_FIELDS)
+        value = obs.get(key)
+        dtype = fdp.PickValueInList(DTYPES)
+        exact = exact and dtype in EXACT
+        if key == "boards" and isinstance(value, list):
+            how = fdp.ConsumeIntInRange(0, 2)
+            if how == 1:
+                obs[key] = [_array(seat, dtype) for seat in value]
+                continue
+            if how == 2 and all(isinstance(seat, list) for seat in value):
+                obs[key] = [[_array(row, dtype) for row in seat] for seat in value]
+                continue
+        obs[key] = value if value is None else _array(value, dtype)
+    return exact
+
+
 def test_one_input(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
     if fdp.ConsumeIntInRange(0, 3) == 0:
@@ -164,13 +210,14 @@ def test_one_input(data: bytes) -> None:
                 obs[fdp.ConsumeUnicodeNoSurrogates(8)] = any_object(fdp)
         else:
             mutate(obs, fdp, depth=3)
+    exact = fdp.ConsumeIntInRange(0, 2) != 0 or as_arrays(obs, fdp)
     if fdp.ConsumeBool():
         check_encoders(obs, fdp)
         return
     names = [n for p, n in BOTS if p == preset]
     bot = BOTS[(preset, fdp.PickValueInList(names))]
     ok, move = ours(bot.act, obs)
-    if touched == 0:  # (legality is checked by the game harnesses; here: it answered)
+    if touched == 0 and exact:  # (legality: the game harnesses'; here: it answered)
         assert ok and move is not None, "a bot refused a real observation"
 
 
