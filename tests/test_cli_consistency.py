@@ -311,6 +311,37 @@ def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str
     assert f"is one line, `{err1.strip()}`" in text
 
 
+REFUSED_VALUE = re.compile(r"ofc-fast: error: (--[a-z-]+): must be [^\n]*, got [^\n]+\n")
+"""docs/cli.md's one-line form of a value a command refuses: ``ofc-fast: error:
+--hands: must be at least 1, got 0``."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["play", "--hands", "-1"], "--hands"),
+        (["serve", "--port", "99999"], "--port"),
+        (["serve", "--port", "-1"], "--port"),
+        (["serve", "--workers", "0"], "--workers"),
+        (["serve", "--workers", "100000"], "--workers"),
+        (["serve", "--queue", "5000"], "--queue"),
+        (["serve", "--max-time-budget", "nan"], "--max-time-budget"),
+        (["serve", "--max-games", "0"], "--max-games"),
+        (["serve", "--forwarded-allow-ips", "proxy"], "--forwarded-allow-ips"),
+    ],
+)
+def test_serve_refuses_a_value_in_the_form_of_every_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str], option: str
+) -> None:
+    """``ofc-fast serve --port 99999`` said ``ofc-fast: error: --port must be within
+    0..65535, got 99999``: not the form every other command refuses a value in
+    (``play --hands -1``: ``--hands: must be ...``)."""
+    code, out, err = run(capsys, *argv)
+    m = REFUSED_VALUE.fullmatch(err)
+    assert code == 2 and out == "" and m is not None, err
+    assert m.group(1) == option
+
+
 @pytest.mark.parametrize(
     "command", ["play", "eval", "score", "solve", "advise", "selfplay"]
 )

@@ -107,12 +107,12 @@ class ServeConfig:
         >>> ServeConfig(queue=-1).check({"queue": "--queue"})
         Traceback (most recent call last):
         ...
-        ofc_fast.errors.OfcError: --queue must be an integer >= 0, got -1
+        ofc_fast.errors.OfcError: --queue: must be an integer >= 0, got -1
         """
         named = options or {}
 
-        def label(name: str) -> str:
-            return named.get(name, name)
+        def label(name: str) -> str:  # an option as every refused value names it,
+            return f"{named[name]}:" if name in named else name  # "--port: must be"
 
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
