@@ -16,6 +16,7 @@ from ..cli.options import (
     is_rules_file,
     load_rules,
     named,
+    plus_minus,
     write_whole,
     writing,
 )
@@ -189,7 +190,7 @@ def _bot_line(b: dict[str, Any]) -> str:
     )
     line = (
         f"  {b['name']:<20} {b['points']:+7d} pts  {_signed(mean)}"
-        f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
+        f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
         f"FL {b['fantasylands']}  {faults}"
     )
     if b.get("stopped"):
@@ -221,9 +222,10 @@ def _print_standings(report: dict[str, Any]) -> None:
     if dup:
         for p in dup["pairs"]:
             ci = p["difference_per_deck_ci95"]
+            margin = "" if ci is None else f" {plus_minus()} {ci:.3f}"
             print(
                 f"  duplicate {p['a']} - {p['b']}: {_signed(p['difference_per_deck_mean'])}"
-                f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({counted(dup['decks'], 'deck')})"
+                f"{margin} per deck ({counted(dup['decks'], 'deck')})"
             )
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "name_option",
     "output_problem",
     "parse_stacks",
+    "plus_minus",
     "split_list",
     "write_json",
     "write_whole",
@@ -599,6 +600,22 @@ def write_json(out: Any, doc: Any, last: tuple[str, SpooledList] | None = None) 
 def json_only(args: argparse.Namespace) -> bool:
     """True when the JSON goes to standard output: nothing else is printed."""
     return getattr(args, "json", None) == "-"
+
+
+def plus_minus() -> str:
+    r"""The sign of a confidence interval in a table: ``±`` where standard output can
+    write it, ``+/-`` where its encoding lacks it (a C locale, ``PYTHONIOENCODING=
+    ascii``: it printed as ``\xb1``).
+
+    >>> plus_minus() in ("±", "+/-")
+    True
+    """
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "±".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return "+/-"
+    return "±"
 
 
 RULES_HELP = (
