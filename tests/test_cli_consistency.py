@@ -6,6 +6,7 @@ and ``bench``'s verdict at the precision it prints."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import re
 from pathlib import Path
@@ -401,3 +402,107 @@ _TINY = {
     "selfplay": ["--hands", "1", "--quiet", "--out"],
 }
 """The smallest run of each command (selfplay's --out is added by the test)."""
+
+
+# -- "-" as an input file: standard input
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.fixture(scope="module")
+def match_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An arena match's report and history, the OFC preset's rules file."""
+    d = tmp_path_factory.mktemp("match")
+    files = {"report": d / "r.json", "history": d / "h.jsonl", "rules": d / "ofc.json"}
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "3", "--seed", "2"]
+    assert (
+        cli.main([*argv, f"--json={files['report']}", "--history", str(files["history"])])
+        == 0
+    )
+    files["rules"].write_text(rules.get("OFC").to_json(), encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize(
+    ("argv", "fed"),
+    [
+        (["replay", "{history}"], "history"),
+        (["replay", "{history}", "--deal", "2"], "history"),
+        (["rules", "{rules}"], "rules"),
+        (["eval", "As Ks Qs", "--rules", "{rules}", "--json"], "rules"),
+        (["score", BOARD_A, BOARD_B, "--rules", "{rules}", "--json"], "rules"),
+    ],
+)
+def test_a_dash_reads_the_file_from_standard_input(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    match_files: dict[str, Path],
+    argv: list[str],
+    fed: str,
+) -> None:
+    """``cat deals.jsonl | ofc-fast replay -`` said "FILE: cannot read -: No such file
+    or directory" (and ``--rules -``: "unknown rule set '-'"): ``-`` is standard
+    input, as Unix commands read it; the output is the file's."""
+    named = [a.format(**{k: str(v) for k, v in match_files.items()}) for a in argv]
+    code, from_file, err = run(capsys, *named)
+    assert code == 0, err
+    _stdin(monkeypatch, match_files[fed].read_bytes())
+    dashed = [a.format(**{k: "-" for k in match_files}) for a in argv]
+    code, from_stdin, err = run(capsys, *dashed)
+    assert code == 0 and err == "", err
+    assert from_stdin == from_file and from_file.strip()
+
+
+@pytest.mark.parametrize("fed", ["report", "history"])
+def test_report_reads_either_file_from_standard_input(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    fed: str,
+) -> None:
+    """``ofc-fast report - HISTORY`` (or ``REPORT -``) writes the page the files
+    make; both ``-`` is refused, naming both arguments."""
+    paths = [str(match_files["report"]), str(match_files["history"])]
+    assert cli.main(["report", *paths, "-o", str(tmp_path / "a.html")]) == 0
+    _stdin(monkeypatch, match_files[fed].read_bytes())
+    paths[["report", "history"].index(fed)] = "-"
+    assert cli.main(["report", *paths, "-o", str(tmp_path / "b.html")]) == 0
+    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
+    capsys.readouterr()
+    code, _, err = run(capsys, "report", "-", "-", "-o", str(tmp_path / "c.html"))
+    assert code == 2 and err.startswith("ofc-fast: error: REPORT, HISTORY: "), err
+
+
+def test_serve_reads_its_key_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ofc-fast serve --api-key-file -`` (a key from a secrets manager's pipe, never
+    in ``ps``) takes the first line of standard input."""
+    from ofc_fast.serve import cli as serve_cli
+
+    seen: list[object] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda config, *a: seen.append(config))
+    _stdin(monkeypatch, b"s3cret-key-from-a-pipe\nnot the key\n")
+    assert cli.main(["serve", "--port", "0", "--api-key-file", "-"]) == 0
+    assert [getattr(c, "api_key", None) for c in seen] == ["s3cret-key-from-a-pipe"]
+
+
+def test_a_dash_with_standard_input_closed_names_the_argument(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ofc-fast replay - <&-``: no standard input to read, said of FILE."""
+    monkeypatch.setattr("sys.stdin", None)
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and err.startswith("ofc-fast: error: FILE: '-': "), err
+    code, _, err = run(capsys, "play", "--rules", "-")
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: '-': "), err
+
+
+def test_bot_refuses_rules_from_the_standard_input_it_plays_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ofc-fast bot random --rules -`` would read the arena's messages as rules:
+    standard input carries the protocol (without ``--connect``)."""
+    code, _, err = run(capsys, "bot", "random", "--rules", "-")
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: '-' (standard input)")

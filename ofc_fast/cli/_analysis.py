@@ -412,7 +412,9 @@ def add_commands(sub: Any) -> None:
         "it is read: every key, the ones left out at their defaults.",
     )
     r.add_argument(
-        "name", nargs="?", help="a preset, game id or rules file to print as JSON"
+        "name",
+        nargs="?",
+        help="a preset, game id or rules file (-: standard input) to print as JSON",
     )
     add_json_option(r)
     r.set_defaults(func=run_rules)

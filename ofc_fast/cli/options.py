@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -30,7 +31,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
@@ -51,6 +52,7 @@ __all__ = [
     "check_output",
     "count_problem",
     "dash_refused",
+    "input_file",
     "is_rules_file",
     "load_rules",
     "name_option",
@@ -245,13 +247,15 @@ def is_rules_file(value: str) -> bool:
     game id: it ends in ``.json`` or has a path separator (it looks like a path), or
     it is a file whose name is no preset and no game id (the preset wins: ``--rules
     ofc`` is the OFC preset, a file named ``ofc`` in the folder or not; ``./ofc`` is
-    the file).
+    the file), or ``-``: standard input (:func:`input_file`).
 
     >>> is_rules_file("thursday.json"), is_rules_file("ofc-pineapple")
     (True, False)
     """
-    if value.lower().endswith(".json") or any(
-        sep and sep in value for sep in (os.path.sep, os.path.altsep)
+    if (
+        value == "-"
+        or value.lower().endswith(".json")
+        or any(sep and sep in value for sep in (os.path.sep, os.path.altsep))
     ):
         return True
     if not os.path.isfile(value):
@@ -261,6 +265,23 @@ def is_rules_file(value: str) -> bool:
     except RulesError:
         return True
     return False
+
+
+def input_file(path: str) -> str | IO[bytes]:
+    """What a command reads for its input file ``path`` (``replay FILE``, ``--rules``):
+    the path, or standard input's bytes for ``-`` (the Unix convention: ``cat
+    deals.jsonl | ofc-fast replay -``; ``./-`` is a file so named); OfcError where
+    standard input is closed (``<&-``).
+
+    >>> input_file("deals.jsonl")
+    'deals.jsonl'
+    """
+    if path != "-":
+        return path
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        raise OfcError("'-': there is no standard input to read (it is closed)")
+    return cast("IO[bytes]", stdin)
 
 
 _NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
@@ -295,6 +316,14 @@ def _rules_text(value: str, option: str, wait: float) -> str:
     went, or after ``wait`` seconds); RulesError naming ``option`` and the file for
     one that cannot be read, is not UTF-8, is too long or is empty."""
     try:
+        source = named(option, input_file, value)
+        if not isinstance(source, str):  # standard input, left open after
+            stdin = io.TextIOWrapper(source, encoding="utf-8-sig")
+            try:
+                text = stdin.read(MAX_RULES_FILE_CHARS + 1)
+            finally:
+                stdin.detach()
+            return _rules_checked(text, value, option)
         # O_NONBLOCK: a FIFO that nothing writes to opens at once, where a plain
         # open() waited for a writer for ever; reads then wait as usual (a pipe with
         # a writer: ``--rules <(cat rules.json)``)
@@ -311,6 +340,12 @@ def _rules_text(value: str, option: str, wait: float) -> str:
             f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
             f" at offset {exc.start})"
         ) from None
+    return _rules_checked(text, value, option)
+
+
+def _rules_checked(text: str, value: str, option: str) -> str:
+    """``text``, read from the rules file ``value``; RulesError naming ``option`` and
+    the file where it is too long or empty."""
     if len(text) > MAX_RULES_FILE_CHARS:
         raise RulesError(
             f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
@@ -620,7 +655,7 @@ def plus_minus() -> str:
 
 RULES_HELP = (
     "a preset name (see `ofc-fast rules`), an arena game id (ofc-pineapple, ofc-27, "
-    "...) or the path of a rules JSON file"
+    "...) or the path of a rules JSON file (-: standard input)"
 )
 
 STACKS_HELP = (
