@@ -506,3 +506,23 @@ def test_bot_refuses_rules_from_the_standard_input_it_plays_on(
     standard input carries the protocol (without ``--connect``)."""
     code, _, err = run(capsys, "bot", "random", "--rules", "-")
     assert code == 2 and err.startswith("ofc-fast: error: --rules: '-' (standard input)")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--stacks", "9" * 5000],  # (past int()'s 4,300 digits)
+        ["play", "--stacks", "lots" * 1000],
+        ["play", "--bots", "random," * 1000],
+        ["play", "--stacks", "100,," + "1" * 5000],
+    ],
+)
+def test_a_long_bad_list_is_quoted_short(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """``ofc-fast play --stacks <5,000 digits>`` printed all 5,000 in its one-line
+    error (as ``--bots 'random,random,...,'``): the value is quoted short, as every
+    other refused value is."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"ofc-fast: error: {argv[1]}: ") and len(err) < 300, err

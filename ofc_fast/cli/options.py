@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError
+from ..errors import GameError, OfcError, RulesError, quote
 from ..files import atomic_text, atomic_write, check_writable
 from ..table import check_stacks
 
@@ -394,7 +394,7 @@ def split_list(
     """
     items = re.split(r"\s*,\s*|\s+" if spaces else ",", text.strip())
     if not all(item.strip() for item in items):
-        raise error(f"{option}: an empty {what} in {text!r} (one comma between two)")
+        raise error(f"{option}: an empty {what} in {quote(text)} (one comma between two)")
     return [item.strip() for item in items]
 
 
@@ -413,7 +413,7 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
         chips = [int(v) for v in items]
     except ValueError:
         raise GameError(
-            f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"
+            f"--stacks: expected chip counts such as 200 or 200,200,150, got {quote(text)}"
         ) from None
     if len(chips) not in (1, seats):
         raise GameError(
