@@ -9,10 +9,12 @@ import argparse
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from scripts import checkout_file
+from scripts import checkout_file, package_env
 
 import ofc_fast as ofc
 from ofc_fast import cli, rules, timing
@@ -526,3 +528,49 @@ def test_a_long_bad_list_is_quoted_short(
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith(f"ofc-fast: error: {argv[1]}: ") and len(err) < 300, err
+
+
+ADVISE = ["advise", "--rules", "pineapple", "--board"]
+
+
+@pytest.mark.parametrize(
+    ("symbols", "letters"),
+    [
+        (["eval", "A♠ K♠ Q♠"], ["eval", "As Ks Qs"]),
+        (
+            ["score", "Q♥ Q♦ 2♣ / 9♠ 9♥ 9♦ 5♣ 5♦ / A♠ K♠ Q♠ J♠ T♠", BOARD_B],
+            ["score", BOARD_A, BOARD_B],
+        ),
+        (
+            ["solve", "A♦ A♥ T♥ J♥ 6♥ T♠ 5♦ 3♣ T♣ 3♠ 7♥ Q♥ 3♦ 9♠"],
+            ["solve", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"],
+        ),
+        (
+            [*ADVISE, "Q♥ / 9♠ 9♥ / A♠ K♠", "--dealt", "2♣ 5♦ T♠", "--opponent"]
+            + ["7♣ / 8♦ 8♥ / 4♠ 4♦", "--dead", "3♣"],
+            [*ADVISE, "Qh / 9s 9h / As Ks", "--dealt", "2c 5d Ts", "--opponent"]
+            + ["7c / 8d 8h / 4s 4d", "--dead", "3c"],
+        ),
+    ],
+)
+def test_suit_symbols_typed_in_a_c_locale_are_cards(
+    symbols: list[str], letters: list[str]
+) -> None:
+    r"""``LC_ALL=C ofc-fast eval "A♠ K♠ Q♠"`` said "bad card 'A\udce2\udc99\udca0'":
+    Python read the UTF-8 typed as ASCII; the cards and boards are read as the UTF-8
+    typed, and give what their letters give."""
+    unset = ("PYTHONIOENCODING", "LANG", "LC_ALL", "LC_CTYPE")
+    env = {k: v for k, v in package_env().items() if k not in unset}
+    env.update({"PYTHONUTF8": "0", "LC_ALL": "C"})
+    seed = ["--seed", "1", "--samples", "8"] if symbols[0] == "advise" else []
+    out = [
+        subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv, *seed, "--json"],
+            capture_output=True,
+            timeout=120,
+            env=env,
+        )
+        for argv in (symbols, letters)
+    ]
+    assert [p.returncode for p in out] == [0, 0], out[0].stderr
+    assert json.loads(out[0].stdout) == json.loads(out[1].stdout)

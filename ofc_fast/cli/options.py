@@ -60,6 +60,7 @@ __all__ = [
     "parse_stacks",
     "plus_minus",
     "split_list",
+    "typed_text",
     "write_json",
     "write_whole",
     "writing",
@@ -638,19 +639,27 @@ def json_only(args: argparse.Namespace) -> bool:
 
 
 def plus_minus() -> str:
-    r"""The sign of a confidence interval in a table: ``±`` where standard output can
-    write it, ``+/-`` where its encoding lacks it (a C locale, ``PYTHONIOENCODING=
-    ascii``: it printed as ``\xb1``).
-
-    >>> plus_minus() in ("±", "+/-")
-    True
-    """
-    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    r"""The sign of a confidence interval in a table: ``±``, or ``+/-`` where standard
+    output's encoding lacks it (a C locale, ``PYTHONIOENCODING=ascii``: not ``\xb1``)."""
     try:
-        "±".encode(encoding)
+        "±".encode(getattr(sys.stdout, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
         return "+/-"
     return "±"
+
+
+def typed_text(word: str) -> str:
+    r"""A command-line word as the UTF-8 typed, which Python read in another locale's
+    encoding (``LC_ALL=C``: ``"A♠"`` as ``'A\udce2\udc99\udca0'``, a bad card):
+    argparse's ``type`` of the cards and boards; a word not UTF-8 stays as read.
+
+    >>> typed_text("A\udce2\udc99\udca0 Ks")
+    'A♠ Ks'
+    """
+    try:
+        return os.fsencode(word).decode("utf-8")
+    except UnicodeError:
+        return word
 
 
 RULES_HELP = (
