@@ -331,6 +331,8 @@ REFUSED_VALUE = re.compile(r"ofc-fast: error: (--[a-z-]+): must be [^\n]*, got [
         (["serve", "--max-time-budget", "nan"], "--max-time-budget"),
         (["serve", "--max-games", "0"], "--max-games"),
         (["serve", "--forwarded-allow-ips", "proxy"], "--forwarded-allow-ips"),
+        (["serve", "--host", ""], "--host"),
+        (["serve", "--host", " ", "--api-key", "a-long-key"], "--host"),
     ],
 )
 def test_serve_refuses_a_value_in_the_form_of_every_command(

@@ -115,6 +115,10 @@ class ServeConfig:
         def label(name: str) -> str:  # an option as every refused value names it,
             return f"{named[name]}:" if name in named else name  # "--port: must be"
 
+        if not isinstance(self.host, str) or not self.host.strip():  # (an unset variable)
+            raise OfcError(
+                f"{label('host')} must be an address or a host name, got {self.host!r}"
+            )
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
                 f"--host {self.host}: binding an address other than {', '.join(LOCAL_HOSTS)} needs "
