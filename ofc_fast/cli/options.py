@@ -277,12 +277,10 @@ def input_file(path: str) -> str | IO[bytes]:
     >>> input_file("deals.jsonl")
     'deals.jsonl'
     """
-    if path != "-":
-        return path
-    stdin = getattr(sys.stdin, "buffer", None)
+    stdin = getattr(sys.stdin, "buffer", None) if path == "-" else path
     if stdin is None:
         raise OfcError("'-': there is no standard input to read (it is closed)")
-    return cast("IO[bytes]", stdin)
+    return cast("str | IO[bytes]", stdin)
 
 
 _NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
@@ -345,8 +343,7 @@ def _rules_text(value: str, option: str, wait: float) -> str:
 
 
 def _rules_checked(text: str, value: str, option: str) -> str:
-    """``text``, read from the rules file ``value``; RulesError naming ``option`` and
-    the file where it is too long or empty."""
+    """``text`` of the rules file ``value``; RulesError naming them if long or empty."""
     if len(text) > MAX_RULES_FILE_CHARS:
         raise RulesError(
             f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
@@ -640,7 +637,11 @@ def json_only(args: argparse.Namespace) -> bool:
 
 def plus_minus() -> str:
     r"""The sign of a confidence interval in a table: ``±``, or ``+/-`` where standard
-    output's encoding lacks it (a C locale, ``PYTHONIOENCODING=ascii``: not ``\xb1``)."""
+    output's encoding lacks it (a C locale, ``PYTHONIOENCODING=ascii``: not ``\xb1``).
+
+    >>> plus_minus() in ("±", "+/-")
+    True
+    """
     try:
         "±".encode(getattr(sys.stdout, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
