@@ -6,12 +6,15 @@ and ``bench``'s verdict at the precision it prints."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from scripts import checkout_file
+from scripts import checkout_file, package_env
 
 import ofc_fast as ofc
 from ofc_fast import cli, rules, timing
@@ -311,6 +314,39 @@ def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str
     assert f"is one line, `{err1.strip()}`" in text
 
 
+REFUSED_VALUE = re.compile(r"ofc-fast: error: (--[a-z-]+): must be [^\n]*, got [^\n]+\n")
+"""docs/cli.md's one-line form of a value a command refuses: ``ofc-fast: error:
+--hands: must be at least 1, got 0``."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["play", "--hands", "-1"], "--hands"),
+        (["serve", "--port", "99999"], "--port"),
+        (["serve", "--port", "-1"], "--port"),
+        (["serve", "--workers", "0"], "--workers"),
+        (["serve", "--workers", "100000"], "--workers"),
+        (["serve", "--queue", "5000"], "--queue"),
+        (["serve", "--max-time-budget", "nan"], "--max-time-budget"),
+        (["serve", "--max-games", "0"], "--max-games"),
+        (["serve", "--forwarded-allow-ips", "proxy"], "--forwarded-allow-ips"),
+        (["serve", "--host", ""], "--host"),
+        (["serve", "--host", " ", "--api-key", "a-long-key"], "--host"),
+    ],
+)
+def test_serve_refuses_a_value_in_the_form_of_every_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str], option: str
+) -> None:
+    """``ofc-fast serve --port 99999`` said ``ofc-fast: error: --port must be within
+    0..65535, got 99999``: not the form every other command refuses a value in
+    (``play --hands -1``: ``--hands: must be ...``)."""
+    code, out, err = run(capsys, *argv)
+    m = REFUSED_VALUE.fullmatch(err)
+    assert code == 2 and out == "" and m is not None, err
+    assert m.group(1) == option
+
+
 @pytest.mark.parametrize(
     "command", ["play", "eval", "score", "solve", "advise", "selfplay"]
 )
@@ -370,3 +406,173 @@ _TINY = {
     "selfplay": ["--hands", "1", "--quiet", "--out"],
 }
 """The smallest run of each command (selfplay's --out is added by the test)."""
+
+
+# -- "-" as an input file: standard input
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.fixture(scope="module")
+def match_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An arena match's report and history, the OFC preset's rules file."""
+    d = tmp_path_factory.mktemp("match")
+    files = {"report": d / "r.json", "history": d / "h.jsonl", "rules": d / "ofc.json"}
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "3", "--seed", "2"]
+    assert (
+        cli.main([*argv, f"--json={files['report']}", "--history", str(files["history"])])
+        == 0
+    )
+    files["rules"].write_text(rules.get("OFC").to_json(), encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize(
+    ("argv", "fed"),
+    [
+        (["replay", "{history}"], "history"),
+        (["replay", "{history}", "--deal", "2"], "history"),
+        (["rules", "{rules}"], "rules"),
+        (["eval", "As Ks Qs", "--rules", "{rules}", "--json"], "rules"),
+        (["score", BOARD_A, BOARD_B, "--rules", "{rules}", "--json"], "rules"),
+    ],
+)
+def test_a_dash_reads_the_file_from_standard_input(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    match_files: dict[str, Path],
+    argv: list[str],
+    fed: str,
+) -> None:
+    """``cat deals.jsonl | ofc-fast replay -`` said "FILE: cannot read -: No such file
+    or directory" (and ``--rules -``: "unknown rule set '-'"): ``-`` is standard
+    input, as Unix commands read it; the output is the file's."""
+    named = [a.format(**{k: str(v) for k, v in match_files.items()}) for a in argv]
+    code, from_file, err = run(capsys, *named)
+    assert code == 0, err
+    _stdin(monkeypatch, match_files[fed].read_bytes())
+    dashed = [a.format(**{k: "-" for k in match_files}) for a in argv]
+    code, from_stdin, err = run(capsys, *dashed)
+    assert code == 0 and err == "", err
+    assert from_stdin == from_file and from_file.strip()
+
+
+@pytest.mark.parametrize("fed", ["report", "history"])
+def test_report_reads_either_file_from_standard_input(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    fed: str,
+) -> None:
+    """``ofc-fast report - HISTORY`` (or ``REPORT -``) writes the page the files
+    make; both ``-`` is refused, naming both arguments."""
+    paths = [str(match_files["report"]), str(match_files["history"])]
+    assert cli.main(["report", *paths, "-o", str(tmp_path / "a.html")]) == 0
+    _stdin(monkeypatch, match_files[fed].read_bytes())
+    paths[["report", "history"].index(fed)] = "-"
+    assert cli.main(["report", *paths, "-o", str(tmp_path / "b.html")]) == 0
+    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
+    capsys.readouterr()
+    code, _, err = run(capsys, "report", "-", "-", "-o", str(tmp_path / "c.html"))
+    assert code == 2 and err.startswith("ofc-fast: error: REPORT, HISTORY: "), err
+
+
+def test_serve_reads_its_key_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ofc-fast serve --api-key-file -`` (a key from a secrets manager's pipe, never
+    in ``ps``) takes the first line of standard input."""
+    from ofc_fast.serve import cli as serve_cli
+
+    seen: list[object] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda config, *a: seen.append(config))
+    _stdin(monkeypatch, b"s3cret-key-from-a-pipe\nnot the key\n")
+    assert cli.main(["serve", "--port", "0", "--api-key-file", "-"]) == 0
+    assert [getattr(c, "api_key", None) for c in seen] == ["s3cret-key-from-a-pipe"]
+
+
+def test_a_dash_with_standard_input_closed_names_the_argument(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ofc-fast replay - <&-``: no standard input to read, said of FILE."""
+    monkeypatch.setattr("sys.stdin", None)
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and err.startswith("ofc-fast: error: FILE: '-': "), err
+    code, _, err = run(capsys, "play", "--rules", "-")
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: '-': "), err
+
+
+def test_bot_refuses_rules_from_the_standard_input_it_plays_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ofc-fast bot random --rules -`` would read the arena's messages as rules:
+    standard input carries the protocol (without ``--connect``)."""
+    code, _, err = run(capsys, "bot", "random", "--rules", "-")
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: '-' (standard input)")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--stacks", "9" * 5000],  # (past int()'s 4,300 digits)
+        ["play", "--stacks", "lots" * 1000],
+        ["play", "--bots", "random," * 1000],
+        ["play", "--stacks", "100,," + "1" * 5000],
+    ],
+)
+def test_a_long_bad_list_is_quoted_short(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """``ofc-fast play --stacks <5,000 digits>`` printed all 5,000 in its one-line
+    error (as ``--bots 'random,random,...,'``): the value is quoted short, as every
+    other refused value is."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"ofc-fast: error: {argv[1]}: ") and len(err) < 300, err
+
+
+ADVISE = ["advise", "--rules", "pineapple", "--board"]
+
+
+@pytest.mark.parametrize(
+    ("symbols", "letters"),
+    [
+        (["eval", "A♠ K♠ Q♠"], ["eval", "As Ks Qs"]),
+        (
+            ["score", "Q♥ Q♦ 2♣ / 9♠ 9♥ 9♦ 5♣ 5♦ / A♠ K♠ Q♠ J♠ T♠", BOARD_B],
+            ["score", BOARD_A, BOARD_B],
+        ),
+        (
+            ["solve", "A♦ A♥ T♥ J♥ 6♥ T♠ 5♦ 3♣ T♣ 3♠ 7♥ Q♥ 3♦ 9♠"],
+            ["solve", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"],
+        ),
+        (
+            [*ADVISE, "Q♥ / 9♠ 9♥ / A♠ K♠", "--dealt", "2♣ 5♦ T♠", "--opponent"]
+            + ["7♣ / 8♦ 8♥ / 4♠ 4♦", "--dead", "3♣"],
+            [*ADVISE, "Qh / 9s 9h / As Ks", "--dealt", "2c 5d Ts", "--opponent"]
+            + ["7c / 8d 8h / 4s 4d", "--dead", "3c"],
+        ),
+    ],
+)
+def test_suit_symbols_typed_in_a_c_locale_are_cards(
+    symbols: list[str], letters: list[str]
+) -> None:
+    r"""``LC_ALL=C ofc-fast eval "A♠ K♠ Q♠"`` said "bad card 'A\udce2\udc99\udca0'":
+    Python read the UTF-8 typed as ASCII; the cards and boards are read as the UTF-8
+    typed, and give what their letters give."""
+    unset = ("PYTHONIOENCODING", "LANG", "LC_ALL", "LC_CTYPE")
+    env = {k: v for k, v in package_env().items() if k not in unset}
+    env.update({"PYTHONUTF8": "0", "LC_ALL": "C"})
+    seed = ["--seed", "1", "--samples", "8"] if symbols[0] == "advise" else []
+    out = [
+        subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv, *seed, "--json"],
+            capture_output=True,
+            timeout=120,
+            env=env,
+        )
+        for argv in (symbols, letters)
+    ]
+    assert [p.returncode for p in out] == [0, 0], out[0].stderr
+    assert json.loads(out[0].stdout) == json.loads(out[1].stdout)

@@ -16,6 +16,7 @@ import builtins
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -1068,12 +1069,24 @@ def test_a_closed_standard_stream_is_no_traceback(
         assert proc.stderr == "" and proc.stdout.strip()  # the usual output
 
 
-def test_an_ascii_standard_output_gets_escapes_not_a_traceback(tmp_path: Path) -> None:
-    """``PYTHONIOENCODING=ascii ofc-fast play --hands 3 --show 0`` (or a C locale)
-    crashed on the table's "±" with a UnicodeEncodeError traceback: a character the
-    output's encoding lacks is written as a backslash escape."""
-    env = {**package_env(), "PYTHONIOENCODING": "ascii"}
-    argv = ["play", "--hands", "3", "--show", "0", "--bots", "random", "--seed", "1"]
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--hands", "3", "--show", "0", "--bots", "random", "--seed", "1"],
+        ["arena", "--bot", "random", "--bot", "random", "--hands", "4", "--seed", "1"],
+    ],
+)
+@pytest.mark.parametrize("env_var", [("PYTHONIOENCODING", "ascii"), ("LC_ALL", "C")])
+def test_an_ascii_standard_output_gets_plus_minus_not_a_traceback(
+    tmp_path: Path, argv: list[str], env_var: tuple[str, str]
+) -> None:
+    r"""``PYTHONIOENCODING=ascii ofc-fast play --hands 3 --show 0`` (or a C locale)
+    crashed on the table's "±" with a UnicodeEncodeError traceback, then printed it
+    as the escape ``\xb1``: where the output's encoding lacks "±" the confidence
+    interval is written ``+/-`` (``play``'s table, ``arena``'s standings)."""
+    unset = ("PYTHONIOENCODING", "LANG", "LC_ALL", "LC_CTYPE")
+    env = {k: v for k, v in package_env().items() if k not in unset}
+    env.update({"PYTHONUTF8": "0", env_var[0]: env_var[1]})
     proc = subprocess.run(
         [sys.executable, "-m", "ofc_fast", *argv],
         capture_output=True,
@@ -1083,7 +1096,8 @@ def test_an_ascii_standard_output_gets_escapes_not_a_traceback(tmp_path: Path) -
     )
     assert proc.returncode == 0, proc.stderr.decode("ascii", "replace")
     assert proc.stderr == b""
-    assert proc.stdout.isascii() and b"\\xb1" in proc.stdout  # "±" as \xb1
+    assert proc.stdout.isascii() and b"\\" not in proc.stdout, proc.stdout
+    assert re.search(rb"\+/- ?\d+\.\d+", proc.stdout), proc.stdout
 
 
 DEALT = "As Kd 9h 9c 4s"

@@ -116,7 +116,7 @@ def test_a_bad_option_s_error_names_the_option_typed(
     field."""
     assert cli.main(["serve", *argv]) == 2  # refused before any bind
     err = capsys.readouterr().err
-    assert err.startswith(f"ofc-fast: error: {option} must be "), err
+    assert err.startswith(f"ofc-fast: error: {option}: must be "), err
     assert err.count("\n") == 1, err
     with pytest.raises(OfcError, match=r"^workers must be an integer >= 1"):
         ServeConfig(workers=0).check()
@@ -145,7 +145,7 @@ def test_a_bad_allowed_host_is_named_as_typed(
     assert cli.main(["serve", "--allowed-host", "ofc.lan", "--allowed-host", bad]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "ofc-fast: error: --allowed-host must be a host name (letters, digits, '.', "
+        "ofc-fast: error: --allowed-host: must be a host name (letters, digits, '.', "
         f"'-', ':'), got {bad!r}\n"
     )
 
@@ -239,7 +239,7 @@ def test_workers_and_queue_are_capped_as_every_command_s_workers(
     ):
         assert cli.main(["serve", "--port", "0", *argv]) == 2, argv  # before any bind
         err = capsys.readouterr().err
-        assert err.startswith(f"ofc-fast: error: {option} must be "), err
+        assert err.startswith(f"ofc-fast: error: {option}: must be "), err
         assert "at most" in err and err.count("\n") == 1, err
     with pytest.raises(OfcError, match=r"^workers must be .* at most 8 \(4 per CPU"):
         ServeConfig(workers=9).check()

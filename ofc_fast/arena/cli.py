@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import IO, Any
@@ -13,9 +14,11 @@ from ..cli.options import (
     add_json_option,
     check_count,
     check_output,
+    input_file,
     is_rules_file,
     load_rules,
     named,
+    plus_minus,
     write_whole,
     writing,
 )
@@ -50,6 +53,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         check_count("--connect", args.connect, 1, 65535, error=ArenaError)
     elif args.token is not None:  # (it was sent on stdio, where no arena checks one)
         raise ArenaError("--token: only with --connect PORT (a tcp: seat's token)")
+    elif args.rules == "-":  # (the rules would be read to the end of the protocol)
+        raise ArenaError("--rules: '-' (standard input) carries the protocol; name a file")
     return play_bot(
         args.name,
         rules=None if args.rules is None else _rules_of(args.rules),
@@ -189,7 +194,7 @@ def _bot_line(b: dict[str, Any]) -> str:
     )
     line = (
         f"  {b['name']:<20} {b['points']:+7d} pts  {_signed(mean)}"
-        f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
+        f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
         f"FL {b['fantasylands']}  {faults}"
     )
     if b.get("stopped"):
@@ -221,25 +226,28 @@ def _print_standings(report: dict[str, Any]) -> None:
     if dup:
         for p in dup["pairs"]:
             ci = p["difference_per_deck_ci95"]
+            margin = "" if ci is None else f" {plus_minus()} {ci:.3f}"
             print(
                 f"  duplicate {p['a']} - {p['b']}: {_signed(p['difference_per_deck_mean'])}"
-                f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({counted(dup['decks'], 'deck')})"
+                f"{margin} per deck ({counted(dup['decks'], 'deck')})"
             )
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     # the file's errors (cannot read, line N: ...) name FILE, as its usage calls it
-    shown = named("FILE", _print_deals, args.file, args.deal)
+    source = named("FILE", input_file, args.file)
+    shown = named("FILE", _print_deals, source, args.deal)
+    where = args.file if source is args.file else "standard input"
     if args.deal is not None and not shown:
-        raise ArenaError(f"--deal: {args.file} has no hand {args.deal}")
+        raise ArenaError(f"--deal: {where} has no hand {args.deal}")
     if not shown:  # (a match stopped before its first hand: a valid, empty history)
-        print(f"no deals in {args.file}")
+        print(f"no deals in {where}")
     return 0
 
 
-def _print_deals(path: str, deal: int | None) -> int:
-    """Replay and print every deal of the history file ``path`` (only hand ``deal``
-    when given); returns the number printed."""
+def _print_deals(path: str | IO[bytes], deal: int | None) -> int:
+    """Replay and print every deal of the history file ``path`` (or an open file:
+    standard input; only hand ``deal`` when given); returns the number printed."""
     from ..cards import cards_str
     from .history import read_histories
 
@@ -264,14 +272,21 @@ def _print_deals(path: str, deal: int | None) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from ..errors import HistoryError
     from .html import write_html_report
-    from .report import read_report
+    from .report import MAX_REPORT_BYTES, read_report
 
     check_output("--output", args.output)
+    if args.report == args.history == "-":
+        raise ArenaError("REPORT, HISTORY: standard input (-) can be one of them, not both")
+    report, history = named("REPORT", input_file, args.report), input_file(args.history)
+    if not isinstance(report, str):  # standard input, read twice below
+        report = io.BytesIO(report.read(MAX_REPORT_BYTES + 1))
     # the files' errors name REPORT and HISTORY, as its usage calls them (a report is
     # at most MAX_REPORT_BYTES: read once more here to tell its errors apart)
-    named("REPORT", read_report, args.report)
+    named("REPORT", read_report, report)
+    if not isinstance(report, str):
+        report.seek(0)
     try:
-        side = write_html_report(args.report, args.history, args.output, embed=args.embed)
+        side = write_html_report(report, history, args.output, embed=args.embed)
     except HistoryError as exc:
         raise HistoryError(f"HISTORY: {exc}", exc.field) from None
     print(f"wrote {args.output}" + (f" and {side}" if side else ""))
@@ -344,7 +359,7 @@ def add_commands(sub: Any) -> None:
         "--rules",
         default="ofc-pineapple",
         help=f"game id ({', '.join(GAME_IDS)}), preset name, or a rules JSON file "
-        "of a preset",
+        "of a preset (-: standard input)",
     )
     a.add_argument(
         "--bot", action="append", required=True, help="a bot (repeat once per seat)"
@@ -411,7 +426,7 @@ def add_commands(sub: Any) -> None:
         "print the final boards: rows front / middle / back, each row's cards "
         "high to low.",
     )
-    r.add_argument("file", metavar="FILE", help="a .jsonl hand history")
+    r.add_argument("file", metavar="FILE", help="a .jsonl hand history (-: standard input)")
     r.add_argument("--deal", type=int, default=None, help="only this hand number")
     r.set_defaults(func=_cmd_replay)
 
@@ -421,8 +436,12 @@ def add_commands(sub: Any) -> None:
         description="Write one self-contained HTML page (no network) from an "
         "arena's --json report and its --history file.",
     )
-    h.add_argument("report", metavar="REPORT", help="the arena's --json report")
-    h.add_argument("history", metavar="HISTORY", help="the arena's --history file")
+    h.add_argument(
+        "report", metavar="REPORT", help="the arena's --json report (-: standard input)"
+    )
+    h.add_argument(
+        "history", metavar="HISTORY", help="the arena's --history file (-: standard input)"
+    )
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")
     h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
     h.set_defaults(func=_cmd_report)

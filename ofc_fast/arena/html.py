@@ -116,13 +116,14 @@ def sidecar_path(output: str | Path) -> Path:
 
 
 def write_html_report(
-    report_path: str | Path,
-    history_path: str | Path,
+    report_path: str | Path | IO[bytes],
+    history_path: str | Path | IO[bytes],
     output: str | Path,
     *,
     embed: int = DEFAULT_EMBED,
 ) -> Path | None:
-    r"""Read a report and its history file (one deal at a time, every deal replayed)
+    r"""Read a report and its history file (paths, or open binary files: ``ofc-fast
+    report``'s standard input; one deal at a time, every deal replayed)
     and write the page to ``output`` (ArenaError naming both files when the history
     seats a bot the report does not name, or does not hold its hand count and points
     per bot); when the history has
@@ -150,7 +151,13 @@ def write_html_report(
     """
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
-    inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
+    names = [
+        str(p) if isinstance(p, (str, Path)) else "standard input"
+        for p in (report_path, history_path)
+    ]
+    inputs = {
+        Path(p).resolve() for p in (report_path, history_path) if isinstance(p, (str, Path))
+    }
     for target, what in ((out, ""), (side, " (the page's deals file)")):
         if target.resolve() in inputs:  # (output: --output on the command line)
             raise ArenaError(
@@ -164,9 +171,7 @@ def write_html_report(
         digest = _digest(report, deals, embed, body)
         mismatch = _mismatch(report, digest) or (strangers[0] if strangers else None)
         if mismatch:
-            raise ArenaError(
-                f"{history_path} is not the history of {report_path}: {mismatch}"
-            )
+            raise ArenaError(f"{names[1]} is not the history of {names[0]}: {mismatch}")
         wanted = body is not None and len(digest.embedded()) < digest.count
         text = page(report, digest, side.name if wanted else None)
         with _writing(out), atomic_text(out) as f:

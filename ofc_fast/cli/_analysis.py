@@ -29,6 +29,7 @@ from .options import (
     load_rules,
     named,
     parse_stacks,
+    typed_text,
 )
 
 __all__ = ["add_commands", "run_bench"]
@@ -278,13 +279,20 @@ def add_advise(sub: Any) -> None:
     add_rules_option(a, "PINEAPPLE")
     a.add_argument(
         "--board",
+        type=typed_text,
         default="/ /",
         help='own board "front / middle / back": rows split by "/", an empty row '
         'left blank or "-", e.g. "Qh / - / As Ks" (default "/ /": empty)',
     )
-    a.add_argument("--dealt", required=True, help='the cards to place now, e.g. "2c 5d Ts"')
+    a.add_argument(
+        "--dealt",
+        type=typed_text,
+        required=True,
+        help='the cards to place now, e.g. "2c 5d Ts"',
+    )
     a.add_argument(
         "--opponent",
+        type=typed_text,
         action="append",
         metavar="BOARD",
         help="an opponent's visible board, as --board (repeat per opponent; seats "
@@ -296,7 +304,9 @@ def add_advise(sub: Any) -> None:
         default=None,
         help="seats at the table (default: 2, or one more than the --opponent boards)",
     )
-    a.add_argument("--dead", default="", help="other cards known to be out (discards)")
+    a.add_argument(
+        "--dead", type=typed_text, default="", help="other cards known to be out (discards)"
+    )
     a.add_argument(
         "--samples",
         type=int,
@@ -373,7 +383,11 @@ def add_commands(sub: Any) -> None:
         "board 'front / middle / back': each row, royalties, "
         "foul and Fantasyland under --rules.",
     )
-    e.add_argument("cards", help='cards, e.g. "As Ks Qs Js Ts", "Qh Qd 5c", or a board')
+    e.add_argument(
+        "cards",
+        type=typed_text,
+        help='cards, e.g. "As Ks Qs Js Ts", "Qh Qd 5c", or a board',
+    )
     add_rules_option(e, "OFC")
     add_json_option(e)
     e.set_defaults(func=run_eval)
@@ -383,7 +397,9 @@ def add_commands(sub: Any) -> None:
         description="Row by row results, royalties, fouls, Fantasyland and "
         "net points per seat.",
     )
-    s.add_argument("boards", nargs="+", help='boards as "front / middle / back"')
+    s.add_argument(
+        "boards", type=typed_text, nargs="+", help='boards as "front / middle / back"'
+    )
     add_rules_option(s, "OFC")
     s.add_argument("--button", type=int, default=0, help="seat of the button")
     add_stacks_option(s)
@@ -398,7 +414,9 @@ def add_commands(sub: Any) -> None:
         "expected points.",
     )
     so.add_argument(
-        "cards", help='13 to 17 cards, e.g. "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"'
+        "cards",
+        type=typed_text,
+        help='13 to 17 cards, e.g. "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"',
     )
     add_rules_option(so, "PINEAPPLE")
     add_json_option(so)
@@ -412,7 +430,9 @@ def add_commands(sub: Any) -> None:
         "it is read: every key, the ones left out at their defaults.",
     )
     r.add_argument(
-        "name", nargs="?", help="a preset, game id or rules file to print as JSON"
+        "name",
+        nargs="?",
+        help="a preset, game id or rules file (-: standard input) to print as JSON",
     )
     add_json_option(r)
     r.set_defaults(func=run_rules)

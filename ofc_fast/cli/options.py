@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -30,10 +31,10 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError
+from ..errors import GameError, OfcError, RulesError, quote
 from ..files import atomic_text, atomic_write, check_writable
 from ..table import check_stacks
 
@@ -51,12 +52,15 @@ __all__ = [
     "check_output",
     "count_problem",
     "dash_refused",
+    "input_file",
     "is_rules_file",
     "load_rules",
     "name_option",
     "output_problem",
     "parse_stacks",
+    "plus_minus",
     "split_list",
+    "typed_text",
     "write_json",
     "write_whole",
     "writing",
@@ -244,13 +248,15 @@ def is_rules_file(value: str) -> bool:
     game id: it ends in ``.json`` or has a path separator (it looks like a path), or
     it is a file whose name is no preset and no game id (the preset wins: ``--rules
     ofc`` is the OFC preset, a file named ``ofc`` in the folder or not; ``./ofc`` is
-    the file).
+    the file), or ``-``: standard input (:func:`input_file`).
 
     >>> is_rules_file("thursday.json"), is_rules_file("ofc-pineapple")
     (True, False)
     """
-    if value.lower().endswith(".json") or any(
-        sep and sep in value for sep in (os.path.sep, os.path.altsep)
+    if (
+        value == "-"
+        or value.lower().endswith(".json")
+        or any(sep and sep in value for sep in (os.path.sep, os.path.altsep))
     ):
         return True
     if not os.path.isfile(value):
@@ -260,6 +266,21 @@ def is_rules_file(value: str) -> bool:
     except RulesError:
         return True
     return False
+
+
+def input_file(path: str) -> str | IO[bytes]:
+    """What a command reads for its input file ``path`` (``replay FILE``, ``--rules``):
+    the path, or standard input's bytes for ``-`` (the Unix convention: ``cat
+    deals.jsonl | ofc-fast replay -``; ``./-`` is a file so named); OfcError where
+    standard input is closed (``<&-``).
+
+    >>> input_file("deals.jsonl")
+    'deals.jsonl'
+    """
+    stdin = getattr(sys.stdin, "buffer", None) if path == "-" else path
+    if stdin is None:
+        raise OfcError("'-': there is no standard input to read (it is closed)")
+    return cast("str | IO[bytes]", stdin)
 
 
 _NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
@@ -294,6 +315,14 @@ def _rules_text(value: str, option: str, wait: float) -> str:
     went, or after ``wait`` seconds); RulesError naming ``option`` and the file for
     one that cannot be read, is not UTF-8, is too long or is empty."""
     try:
+        source = named(option, input_file, value)
+        if not isinstance(source, str):  # standard input, left open after
+            stdin = io.TextIOWrapper(source, encoding="utf-8-sig")
+            try:
+                text = stdin.read(MAX_RULES_FILE_CHARS + 1)
+            finally:
+                stdin.detach()
+            return _rules_checked(text, value, option)
         # O_NONBLOCK: a FIFO that nothing writes to opens at once, where a plain
         # open() waited for a writer for ever; reads then wait as usual (a pipe with
         # a writer: ``--rules <(cat rules.json)``)
@@ -310,6 +339,11 @@ def _rules_text(value: str, option: str, wait: float) -> str:
             f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
             f" at offset {exc.start})"
         ) from None
+    return _rules_checked(text, value, option)
+
+
+def _rules_checked(text: str, value: str, option: str) -> str:
+    """``text`` of the rules file ``value``; RulesError naming them if long or empty."""
     if len(text) > MAX_RULES_FILE_CHARS:
         raise RulesError(
             f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
@@ -358,7 +392,7 @@ def split_list(
     """
     items = re.split(r"\s*,\s*|\s+" if spaces else ",", text.strip())
     if not all(item.strip() for item in items):
-        raise error(f"{option}: an empty {what} in {text!r} (one comma between two)")
+        raise error(f"{option}: an empty {what} in {quote(text)} (one comma between two)")
     return [item.strip() for item in items]
 
 
@@ -377,7 +411,7 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
         chips = [int(v) for v in items]
     except ValueError:
         raise GameError(
-            f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"
+            f"--stacks: expected chip counts such as 200 or 200,200,150, got {quote(text)}"
         ) from None
     if len(chips) not in (1, seats):
         raise GameError(
@@ -601,9 +635,37 @@ def json_only(args: argparse.Namespace) -> bool:
     return getattr(args, "json", None) == "-"
 
 
+def plus_minus() -> str:
+    r"""The sign of a confidence interval in a table: ``±``, or ``+/-`` where standard
+    output's encoding lacks it (a C locale, ``PYTHONIOENCODING=ascii``: not ``\xb1``).
+
+    >>> plus_minus() in ("±", "+/-")
+    True
+    """
+    try:
+        "±".encode(getattr(sys.stdout, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return "+/-"
+    return "±"
+
+
+def typed_text(word: str) -> str:
+    r"""A command-line word as the UTF-8 typed, which Python read in another locale's
+    encoding (``LC_ALL=C``: ``"A♠"`` as ``'A\udce2\udc99\udca0'``, a bad card):
+    argparse's ``type`` of the cards and boards; a word not UTF-8 stays as read.
+
+    >>> typed_text("A\udce2\udc99\udca0 Ks")
+    'A♠ Ks'
+    """
+    try:
+        return os.fsencode(word).decode("utf-8")
+    except UnicodeError:
+        return word
+
+
 RULES_HELP = (
     "a preset name (see `ofc-fast rules`), an arena game id (ofc-pineapple, ofc-27, "
-    "...) or the path of a rules JSON file"
+    "...) or the path of a rules JSON file (-: standard input)"
 )
 
 STACKS_HELP = (

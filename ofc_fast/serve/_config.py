@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import IO
 
 from ..errors import OfcError
 from ..parallel import cpu_count
@@ -107,13 +108,17 @@ class ServeConfig:
         >>> ServeConfig(queue=-1).check({"queue": "--queue"})
         Traceback (most recent call last):
         ...
-        ofc_fast.errors.OfcError: --queue must be an integer >= 0, got -1
+        ofc_fast.errors.OfcError: --queue: must be an integer >= 0, got -1
         """
         named = options or {}
 
-        def label(name: str) -> str:
-            return named.get(name, name)
+        def label(name: str) -> str:  # an option as every refused value names it,
+            return f"{named[name]}:" if name in named else name  # "--port: must be"
 
+        if not isinstance(self.host, str) or not self.host.strip():  # (an unset variable)
+            raise OfcError(
+                f"{label('host')} must be an address or a host name, got {self.host!r}"
+            )
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
                 f"--host {self.host}: binding an address other than {', '.join(LOCAL_HOSTS)} needs "
@@ -258,9 +263,12 @@ def _long_enough(key: str, source: str) -> str:
 
 
 def api_key(
-    option: str | None, path: str | None, environ: Mapping[str, str] = os.environ
+    option: str | None,
+    path: str | IO[bytes] | None,
+    environ: Mapping[str, str] = os.environ,
 ) -> str | None:
-    """The server's key: ``--api-key``, else the first line of ``--api-key-file``,
+    """The server's key: ``--api-key``, else the first line of ``--api-key-file`` (a
+    path, or an open binary file: ``--api-key-file -``, standard input),
     else :data:`API_KEY_ENV` (empty: none), else None.  OfcError (exit 2) for a file
     that cannot be read, is not UTF-8 or holds no key, and for a key shorter than
     :data:`KEY_MIN` characters, naming where it came from.
@@ -277,19 +285,21 @@ def api_key(
     if option is not None:
         return _long_enough(option, "--api-key")
     if path is not None:
+        where = repr(path) if isinstance(path, str) else "standard input"
         try:
-            with open(path, encoding="utf-8-sig") as f:  # (a BOM: Windows Notepad)
-                text = f.read(4096)
+            if isinstance(path, str):
+                with open(path, "rb") as f:
+                    line = f.readline(4096)
+            else:  # (its first line only: the rest may be for another reader)
+                line = path.readline(4096)
+            text = line.decode("utf-8-sig")  # (a BOM: Windows Notepad)
         except OSError as exc:
-            raise OfcError(
-                f"--api-key-file: cannot read {path!r}: {exc.strerror}"
-            ) from None
+            raise OfcError(f"--api-key-file: cannot read {where}: {exc.strerror}") from None
         except UnicodeDecodeError:
-            raise OfcError(f"--api-key-file: {path!r} is not UTF-8 text") from None
-        lines = text.splitlines()
-        key = lines[0].strip() if lines else ""
+            raise OfcError(f"--api-key-file: {where} is not UTF-8 text") from None
+        key = text.strip()
         if not key:
-            raise OfcError(f"--api-key-file: {path!r} holds no key on its first line")
-        return _long_enough(key, f"--api-key-file: {path!r}")
+            raise OfcError(f"--api-key-file: {where} holds no key on its first line")
+        return _long_enough(key, f"--api-key-file: {where}")
     found = environ.get(API_KEY_ENV)
     return _long_enough(found, API_KEY_ENV) if found else None

@@ -12,6 +12,7 @@ import socket
 import sys
 from typing import Any
 
+from ..cli.options import input_file, named
 from ..errors import OfcError
 
 __all__ = ["add_commands"]
@@ -107,10 +108,13 @@ setting's error names what the user typed."""
 def _cmd_serve(args: argparse.Namespace) -> int:
     from ._config import ServeConfig, api_key
 
+    key_file = args.api_key_file  # (-: standard input)
+    if key_file is not None:
+        key_file = named("--api-key-file", input_file, key_file)
     config = ServeConfig(
         host=args.host,
         port=args.port,
-        api_key=api_key(args.api_key, args.api_key_file),
+        api_key=api_key(args.api_key, key_file),
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
@@ -165,7 +169,7 @@ def add_commands(sub: Any) -> None:
         "--api-key-file",
         default=None,
         metavar="PATH",
-        help="read the key from the first line of PATH",
+        help="read the key from the first line of PATH (-: standard input)",
     )
     s.add_argument(
         "--workers",
