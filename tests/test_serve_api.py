@@ -3193,6 +3193,29 @@ def test_rules_that_do_not_fit_an_observation_are_named_rules(api: Api) -> None:
         assert api("POST", "/v1/analyze", {"observation": obs, "samples": 2})[0] == 200
 
 
+def test_an_observation_s_rules_of_no_ofc_game_are_named_where_given(api: Api) -> None:
+    """An observation whose own ``rules`` (or ``rule_set``) are a classic Chinese
+    Poker preset was a 422 naming ``observation`` as a whole, "advise needs OFC or
+    Pineapple rules", where the same rules in the body's ``rules`` are named ``rules``:
+    now the field that gave them is named, with the same words."""
+    g = Game("pineapple", 2, seed=3)
+    obs = g.observation(g.to_act)
+    for name in ("classic-1-6", "malayan"):
+        rule_set = rules.get(name)
+        assert rule_set.game.value not in ("ofc", "pineapple")  # (the premise)
+        for body, field in (
+            ({"observation": obs, "rules": name}, "rules"),
+            ({"observation": {**obs, "rules": name}}, "observation.rules"),
+            (
+                {"observation": {**obs, "rule_set": rule_set.to_dict()}},
+                "observation.rule_set",
+            ),
+        ):
+            status, out = api("POST", "/v1/analyze", {**body, "samples": 2})
+            assert (status, out["field"]) == (422, field), (name, out)
+            assert out["detail"] == f"analyses are OFC or Pineapple; {rule_set.name} is not"
+
+
 def test_a_text_form_refusal_speaks_of_the_fields_sent(api: Api) -> None:
     """A text-form position the library refused named the right field
     (``opponents[0]``) but kept the library's words for an input the caller did not

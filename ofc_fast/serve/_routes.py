@@ -87,9 +87,21 @@ def get_game_rules(body: Mapping[str, Any], what: str) -> rules_mod.RuleSet:
     ...
     ofc_fast.serve._problems.ApiError: games are OFC or Pineapple; CLASSIC_1_6 is not
     """
-    rules = get_rules(body)
+    return _game_rules(get_rules(body), "rules", what)
+
+
+def _game_rules(rules: rules_mod.RuleSet, field: str, what: str) -> rules_mod.RuleSet:
+    """``rules`` where a game is played or searched (:func:`get_game_rules`): an OFC or
+    Pineapple rule set, else 422 naming ``field``, the request field that gave it
+    (``rules``, ``observation.rules``, ``observation.rule_set``).
+
+    >>> _game_rules(rules_mod.get("malayan"), "observation.rules", "analyses")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: analyses are OFC or Pineapple; MALAYAN is not
+    """
     if rules.game.value not in ("ofc", "pineapple"):
-        raise ApiError(422, "rules", f"{what} are OFC or Pineapple; {rules.name} is not")
+        raise ApiError(422, field, f"{what} are OFC or Pineapple; {rules.name} is not")
     return rules
 
 
@@ -246,7 +258,7 @@ def analyze(
                 )
         obs = observation_from_json(obs_in)
         if "rules" in body:
-            rules, rules_field = get_game_rules(body, "analyses"), "rules"
+            rules, rules_field = get_rules(body), "rules"
         elif obs.get("rule_set") is not None:
             rules_field = "observation.rule_set"  # a game of rules that are no preset
             with at_field(rules_field):
@@ -254,6 +266,7 @@ def analyze(
         else:
             rules_field = "observation.rules"
             rules = get_rules(obs, prefix="observation")
+        _game_rules(rules, rules_field, "analyses")  # (the field that gave them named)
         where, sent = "observation", ()
     else:  # the text form: sent, the fields of the whole position given
         rules, rules_field = get_game_rules(body, "analyses"), "rules"
