@@ -214,13 +214,17 @@ def get_str(
     body: Mapping[str, Any],
     name: str,
     default: Any = _MISSING,
-    max_len: int = 1000,
+    *,
+    max_len: int,
     prefix: str = "",
 ) -> Any:
     """A string field of at most ``max_len`` characters (``prefix``: the object
-    holding it, for the field's name in an error).
+    holding it, for the field's name in an error): a limit each field states (a
+    field of ``ofc_fast.serve._sizes.SIZES``, which ``/openapi.json`` gives as its
+    ``maxLength``), never one of its own.
 
-    >>> get_str({"rules": 5}, "rules", prefix="observation")
+    >>> from ofc_fast.serve._sizes import SIZES
+    >>> get_str({"rules": 5}, "rules", max_len=SIZES.rules_text, prefix="observation")
     Traceback (most recent call last):
     ...
     ofc_fast.serve._problems.ApiError: observation.rules must be a string, got a number

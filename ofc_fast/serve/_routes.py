@@ -73,7 +73,7 @@ def get_rules(
 ) -> rules_mod.RuleSet:
     """The ``rules`` field: a preset name (``ofc-fast rules`` lists them); ``prefix``:
     the object holding it (``observation``), for the field's name in an error."""
-    name = get_str(body, "rules", default, SIZES.rules_text, prefix)
+    name = get_str(body, "rules", default, max_len=SIZES.rules_text, prefix=prefix)
     with at_field(f"{prefix}.rules" if prefix else "rules"):
         return rules_mod.get(name)
 
@@ -192,13 +192,13 @@ def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
 def _text_observation(
     body: Mapping[str, Any], rules: rules_mod.RuleSet, sent: tuple[str, ...]
 ) -> dict[str, Any]:
-    board = get_str(body, "board", "/ /", SIZES.board_text)
+    board = get_str(body, "board", "/ /", max_len=SIZES.board_text)
     dealt = get_str(body, "dealt", max_len=SIZES.dealt_text)
     opponents = get_list(body, "opponents", ["/ /"], SIZES.opponents)
     for i, o in enumerate(opponents):
         if not isinstance(o, str) or len(o) > SIZES.board_text:
             raise ApiError(400, f"opponents[{i}]", _BOARD_TEXT_IS)
-    dead = get_str(body, "dead", "", SIZES.dead_text)
+    dead = get_str(body, "dead", "", max_len=SIZES.dead_text)
     # each text parsed under its own name, so that a bad card names its field
     with at_field("board"):
         own = rows_of(board)
@@ -360,7 +360,7 @@ def arrange(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     (``objective``: ``ev`` or ``royalties``)."""
     rules = get_rules(body, "classic-1-6")
     ids = _cards(body, 13, 13)
-    objective = get_str(body, "objective", "ev", SIZES.objective_text)
+    objective = get_str(body, "objective", "ev", max_len=SIZES.objective_text)
     with at_field("objective" if objective not in ("ev", "royalties") else "cards"):
         s = best_setting(ids, rules, objective)
     return {

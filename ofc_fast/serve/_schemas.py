@@ -181,7 +181,11 @@ SCHEMAS: dict[str, Any] = {
             ),
             "discard": _nullable(_CARD_LIST),  # (null: absent, as in a request)
             "declare": _nullable(
-                {**_STR, "description": "a natural declared instead of setting"}
+                {
+                    **_STR,
+                    "maxLength": SIZES.declare_text,
+                    "description": "a natural declared instead of setting",
+                }
             ),
             "surrender": _nullable({**_BOOL, "description": "surrender the hand"}),
         },
