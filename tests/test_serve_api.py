@@ -1358,6 +1358,29 @@ def test_an_unknown_body_field_is_refused_naming_it(api: Api, doc: dict[str, Any
         assert set(body) <= set(request["properties"]), ref
 
 
+def test_a_query_string_is_refused_never_read_as_nothing(
+    server: Server, api: Api, doc: dict[str, Any]
+) -> None:
+    """A field sent in the query string (``POST /v1/analyze?samples=4``) was read by
+    nothing and its default taken (256 samples), where the same field unknown in the
+    body is refused: no operation takes query parameters, so every one refuses a
+    query string (once, or a parameter repeated), a 400 quoting it, before it runs."""
+    game = api("POST", "/v1/games", {"bots": ["random"], "seed": 1})[1]
+    body = {"dealt": "As Kd Qc Jd Th", "samples": 4}
+    assert api("POST", "/v1/analyze", body)[0] == 200
+    for query in ("samples=4", "seed=1&seed=2", "x"):
+        for template, ops in doc["paths"].items():
+            path = template.replace("{id}", game["id"])
+            for method in ops:
+                sent = body if template == "/v1/analyze" else {}
+                status, out = api(method.upper(), f"{path}?{query}", sent)
+                assert status == 400, (path, query, out)
+                assert f"query string '{query}'" in out["detail"], out
+    state = api("GET", f"/v1/games/{game['id']}")[1]
+    assert state["version"] == 0 and state["events"] == game["events"]  # none ran
+    assert server.request("GET", "/?lang=en")[0] == 200  # the page: no API request
+
+
 def test_every_request_field_is_documented(doc: dict[str, Any], api: Api) -> None:
     """docs/serve.md names every body field an endpoint takes (each request schema of
     /openapi.json, which takes no other): ``alternatives`` of ``/v1/fantasyland`` was

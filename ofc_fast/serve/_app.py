@@ -36,7 +36,7 @@ from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
-from ._fields import check_known, given
+from ._fields import check_known, check_query, given
 from ._idempotency import Keyed, keyed
 from ._limits import IDENTITY, Limiter, key_ok, read_body
 from ._problems import ApiError
@@ -652,6 +652,7 @@ class App:
                 )
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)
+            check_query(scope.get("query_string", b""))
             body: dict[str, Any] | None = None
             if method == "POST":  # every POST, /next's (no body read) too
                 _check_media_type(headers)

@@ -24,6 +24,7 @@ __all__ = [
     "check_item",
     "check_items",
     "check_known",
+    "check_query",
     "get_bool",
     "get_int",
     "get_list",
@@ -120,6 +121,27 @@ def check_known(body: Mapping[str, Any], names: Collection[str], prefix: str = "
             close = difflib.get_close_matches(name[:64], sorted(names), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ApiError(422, shown, f"unknown field {shown!r}{hint}")
+
+
+def check_query(query: bytes) -> None:
+    """400 for a request's query string: no operation takes a parameter there (a
+    request's fields are its JSON body's), and a field sent there, read by nothing,
+    would take its default (``POST /v1/analyze?samples=4``: 256 samples), where the
+    same field unknown in the body is refused (:func:`check_known`).
+
+    >>> check_query(b"")
+    >>> try:
+    ...     check_query(b"samples=4")
+    ... except ApiError as e:
+    ...     print(e.status, e.detail)
+    400 query string 'samples=4': no endpoint takes one (fields go in the JSON body)
+    """
+    if query:
+        shown = query.decode("latin-1")[:100]
+        detail = (
+            f"query string {shown!r}: no endpoint takes one (fields go in the JSON body)"
+        )
+        raise ApiError(400, None, detail)
 
 
 def given(body: Mapping[str, Any]) -> dict[str, Any]:
