@@ -1446,6 +1446,33 @@ def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
         assert "`hands` deals, 1 to 10,000" in page
 
 
+def test_next_refuses_a_body_field_as_every_endpoint_does(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    """``POST /v1/games/{id}/next`` never read its body: ``{"hands": 5}`` dealt on as
+    if it were not sent, where every other endpoint refuses a field it does not take
+    (422 naming it).  It takes no field: no body, or ``{}``, deals on; a field is a
+    422 naming it, a body that is not a JSON object a 400, the game left as it was;
+    /openapi.json says so (an optional body of no property)."""
+    st = api("POST", "/v1/games", {"rules": "ofc", "bots": ["random"], "seed": 2})[1]
+    gid = st["id"]
+    for sent in (None, {}):  # each deals on, once the deal is over
+        while not st["is_over"]:
+            action = {"action": st["observation"]["legal_actions"][0]}
+            st = api("POST", f"/v1/games/{gid}/moves", action)[1]
+        for body, status, field in (({"hands": 5}, 422, "hands"), ([1], 400, None)):
+            got, out = api("POST", f"/v1/games/{gid}/next", body)
+            assert (got, out.get("field")) == (status, field), out
+        assert api("GET", f"/v1/games/{gid}")[1] == st  # the game as it was
+        status, st = api("POST", f"/v1/games/{gid}/next", sent)
+        assert status == 200 and not st["is_over"], st
+    op = doc["paths"]["/v1/games/{id}/next"]["post"]
+    assert op["requestBody"]["required"] is False
+    ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    request = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert (request["properties"], request["additionalProperties"]) == ({}, False)
+
+
 def test_a_move_after_the_match_s_last_deal_does_not_send_the_client_to_next(
     api: Api,
 ) -> None:

@@ -654,7 +654,7 @@ class App:
             route, fn, args = self._route(path, "GET" if head else method)
             check_query(scope.get("query_string", b""))
             body: dict[str, Any] | None = None
-            if method == "POST":  # every POST, /next's (no body read) too
+            if method == "POST":  # every POST, /next's (no field) too
                 _check_media_type(headers)
                 _check_charset(headers)
                 _check_coding(headers)
@@ -664,12 +664,11 @@ class App:
                     length = int(declared) if declared is not None else None
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
-                body = _parse(
-                    await read_body(receive, self.config.max_body, length),
-                    self.config.max_body,
-                )
+                sent = await read_body(receive, self.config.max_body, length)
+                empty = not route.fields and not sent.strip()  # (none taken: none sent)
+                body = {} if empty else _parse(sent, self.config.max_body)
                 check_known(body, route.fields)
-                body = given(body)  # a field given as null: absent
+                body = given(body) if route.fields else None  # null: absent
             call_args = (*([] if body is None else [body]), *args)
             who = _caller(scope) if route.caller or route.idempotent else ""
             if route.caller:

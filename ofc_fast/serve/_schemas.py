@@ -432,6 +432,10 @@ SCHEMAS: dict[str, Any] = {
     ),
     "HandHistory": _hand_history(),
     "ReplayRequest": _request({"text": _STR}, ("text",)),
+    "NextRequest": {
+        **_request({}),
+        "description": "no field: the body may be left out, or be {}",
+    },
     "ReplayResponse": _obj(
         {
             "deals": _arr(
@@ -542,7 +546,7 @@ class Operation:
     operation_id: str  # a generated client's name for it (snake_case, unique)
     summary: str
     response: str  # the 200's schema
-    request: str | None = None  # the body's schema (None: no body read)
+    request: str | None = None  # the body's schema (None: no body read; GET)
     method: str = "POST"
     pooled: bool = False  # runs on the limiter's threads: 503 once its queue is full
     game: bool = False  # a game's (path ``{id}``): 404 for a game unknown or expired
@@ -560,7 +564,7 @@ class Operation:
         >>> OPERATIONS["/v1/health"]["get"].statuses()
         (400,)
         >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses()
-        (400, 401, 404, 409, 415, 422, 503)
+        (400, 401, 404, 409, 413, 415, 422, 503)
         """
         codes = [400]
         codes += [] if self.keyless else [401]
@@ -588,8 +592,8 @@ class Operation:
         if self.keyless:
             op["security"] = [{}]
         if self.request is not None:
-            op["requestBody"] = {
-                "required": True,
+            op["requestBody"] = {  # (one of no field may be left out)
+                "required": bool(request_fields(self.request)),
                 "content": {"application/json": {"schema": _ref(self.request)}},
             }
         params = []
@@ -682,7 +686,13 @@ OPERATIONS: dict[str, dict[str, Operation]] = {
         )
     },
     "/v1/games/{id}/next": {
-        "post": _game("next_deal", "the match's next deal", conflict=True, idempotent=True)
+        "post": _game(
+            "next_deal",
+            "the match's next deal",
+            "NextRequest",
+            conflict=True,
+            idempotent=True,
+        )
     },
 }
 """Every operation, by path template and method (lower case, as in OpenAPI)."""
