@@ -2115,6 +2115,34 @@ def test_a_move_sent_again_with_its_idempotency_key_is_played_once(
         assert s.request("GET", path)[2]["match"]["hands"] == 1  # one deal dealt on
 
 
+def test_the_scope_of_an_idempotency_key_is_the_one_docs_serve_md_states(
+    api: Api,
+) -> None:
+    """docs/serve.md said a key sent with "another endpoint" is a 422, but a new
+    game's key sent with a move, or a move's key with another game's move, was that
+    move played (the keys of new games and each game's moves and deals are apart).
+    The page now states that scope, which this pins: a 422 for another request of
+    the key's kind (another game's body, ``next`` for a move's key of the game)."""
+    key = {"headers": _keyed("k-scope")}
+    a = api("POST", "/v1/games", {"bots": ["random"], "seed": 1}, **key)[1]
+    b = api("POST", "/v1/games", {"bots": ["random"], "seed": 2})[1]
+    status, out = api("POST", "/v1/games", {"bots": ["random"], "seed": 3}, **key)
+    assert (status, out["field"]) == (422, "Idempotency-Key"), out
+    for game in (a, b):  # the new game's key: a new key for a move of either game
+        move = {"action": game["observation"]["legal_actions"][0]}
+        status, out = api("POST", f"/v1/games/{game['id']}/moves", move, **key)
+        assert (status, out["version"]) == (200, 1), out
+    status, out = api("POST", f"/v1/games/{a['id']}/next", None, **key)
+    assert (status, out["field"]) == (422, "Idempotency-Key"), out
+    with open(checkout_file("docs/serve.md"), encoding="utf-8") as f:
+        page = " ".join(f.read().split())
+    assert "another body, or another endpoint" not in page
+    assert (
+        "a key names one of the client's new games, and, apart, one of each game's "
+        "moves and deals" in page
+    )
+
+
 def _serve(*options: str) -> tuple[subprocess.Popen[str], int]:
     """``ofc-fast serve --port 0 OPTIONS`` (the package under test) started, and the
     port it listens on, once it answers."""
