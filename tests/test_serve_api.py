@@ -2587,6 +2587,25 @@ def test_a_body_declared_in_a_utf_8_alias_or_us_ascii_is_read(
         check_response(doc, "POST", "/v1/evaluate", status, headers, out)
 
 
+def test_a_body_that_starts_with_a_byte_order_mark_is_read(
+    api: Api, server: Server
+) -> None:
+    """A JSON file saved with a byte order mark (Notepad, Windows PowerShell) and
+    posted as it is (``curl -d @body.json``) was a 400 in Python's words, "Unexpected
+    UTF-8 BOM (decode using utf-8-sig)": the mark is read as none (RFC 8259, 8.1 lets
+    a parser ignore it), the body answered as without it; a second one is still a
+    body that is not JSON."""
+    body = {"hands": ["As Ks Qs Js Ts"], "boards": [_BOARD_A]}
+    text = json.dumps(body).encode("utf-8")
+    plain = api("POST", "/v1/evaluate", body)
+    assert plain[0] == 200, plain
+    assert api("POST", "/v1/evaluate", raw=b"\xef\xbb\xbf" + text) == plain
+    status, out = api("POST", "/v1/evaluate", raw=b"\xef\xbb\xbf" * 2 + text)
+    assert status == 400 and out["detail"].startswith("the body is not JSON"), out
+    game = api("POST", "/v1/games", {"seed": 1}, raw=b"\xef\xbb\xbf{}")
+    assert game[0] == 200 and game[1]["id"], game
+
+
 def test_each_operation_documents_exactly_the_refusals_it_gives(
     server: Server, doc: dict[str, Any]
 ) -> None:

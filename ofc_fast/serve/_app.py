@@ -443,8 +443,8 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     ...     print(e.field, "|", e.detail)
     observation.seat | observation.seat is repeated in its object (parsers differ on which counts)
     """
-    try:
-        text = raw.decode("utf-8")
+    try:  # a byte order mark first (Notepad's, PowerShell's files) read as none
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # (RFC 8259, 8.1: MAY)
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     repeated: list[bool] = []  # a key given twice: found once the text is read
