@@ -2519,6 +2519,41 @@ def test_a_websocket_handshake_is_closed_where_no_response_can_answer_it() -> No
     assert [m["type"] for m in sent] == ["websocket.close"]
 
 
+def test_a_problem_s_title_is_true_of_every_refusal_of_its_status(server: Server) -> None:
+    """Every 400 was titled "The request is not valid JSON of the expected shape", a
+    ``Host`` or ``Idempotency-Key`` refused too, and every 415 "The request body must
+    be JSON", a JSON body compressed or declared in another charset too: a title is
+    its type's summary, one per status, and now each says what any refusal of its
+    status may be (the body, a header, the query), ``detail`` which one it is."""
+    body = {"hands": ["As Ks Qs"]}
+    kinds = {
+        400: [
+            ({}, b"{"),  # not JSON
+            ({"Host": "rebind.example"}, None),  # a header
+            ({"Origin": server.url, "Content-Type": "application/json"}, b"[]"),
+        ],
+        415: [
+            ({"Content-Encoding": "gzip"}, gzip.compress(json.dumps(body).encode())),
+            ({"Content-Type": "application/json; charset=latin-1"}, None),
+            ({"Origin": server.url, "Content-Type": "text/plain"}, None),
+        ],
+    }
+    seen: dict[int, str] = {}
+    for status, cases in kinds.items():
+        titles = set()
+        for headers, raw in cases:
+            got, _, out = server.request(
+                "POST", "/v1/evaluate", body, raw=raw, headers=headers
+            )
+            assert got == status, (headers, out)
+            titles.add(out["title"])
+        (seen[status],) = titles  # one per status
+        claims = {400: "JSON", 415: "must be JSON"}[status]
+        assert claims not in seen[status], seen  # not true of a header or a coding
+    got, _, out = server.request("POST", "/v1/evaluate?x=1", body)
+    assert (got, out["title"]) == (400, seen[400]), out
+
+
 def test_a_compressed_body_is_415_naming_content_encoding(
     server: Server, doc: dict[str, Any]
 ) -> None:
