@@ -1358,6 +1358,29 @@ def test_an_unknown_body_field_is_refused_naming_it(api: Api, doc: dict[str, Any
         assert set(body) <= set(request["properties"]), ref
 
 
+def test_a_query_string_is_refused_never_read_as_nothing(
+    server: Server, api: Api, doc: dict[str, Any]
+) -> None:
+    """A field sent in the query string (``POST /v1/analyze?samples=4``) was read by
+    nothing and its default taken (256 samples), where the same field unknown in the
+    body is refused: no operation takes query parameters, so every one refuses a
+    query string (once, or a parameter repeated), a 400 quoting it, before it runs."""
+    game = api("POST", "/v1/games", {"bots": ["random"], "seed": 1})[1]
+    body = {"dealt": "As Kd Qc Jd Th", "samples": 4}
+    assert api("POST", "/v1/analyze", body)[0] == 200
+    for query in ("samples=4", "seed=1&seed=2", "x"):
+        for template, ops in doc["paths"].items():
+            path = template.replace("{id}", game["id"])
+            for method in ops:
+                sent = body if template == "/v1/analyze" else {}
+                status, out = api(method.upper(), f"{path}?{query}", sent)
+                assert status == 400, (path, query, out)
+                assert f"query string '{query}'" in out["detail"], out
+    state = api("GET", f"/v1/games/{game['id']}")[1]
+    assert state["version"] == 0 and state["events"] == game["events"]  # none ran
+    assert server.request("GET", "/?lang=en")[0] == 200  # the page: no API request
+
+
 def test_every_request_field_is_documented(doc: dict[str, Any], api: Api) -> None:
     """docs/serve.md names every body field an endpoint takes (each request schema of
     /openapi.json, which takes no other): ``alternatives`` of ``/v1/fantasyland`` was
@@ -1421,6 +1444,33 @@ def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
         assert "409: a move after the deal is over or" in page
         assert "`next` before the deal is over or once" in page
         assert "`hands` deals, 1 to 10,000" in page
+
+
+def test_next_refuses_a_body_field_as_every_endpoint_does(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    """``POST /v1/games/{id}/next`` never read its body: ``{"hands": 5}`` dealt on as
+    if it were not sent, where every other endpoint refuses a field it does not take
+    (422 naming it).  It takes no field: no body, or ``{}``, deals on; a field is a
+    422 naming it, a body that is not a JSON object a 400, the game left as it was;
+    /openapi.json says so (an optional body of no property)."""
+    st = api("POST", "/v1/games", {"rules": "ofc", "bots": ["random"], "seed": 2})[1]
+    gid = st["id"]
+    for sent in (None, {}):  # each deals on, once the deal is over
+        while not st["is_over"]:
+            action = {"action": st["observation"]["legal_actions"][0]}
+            st = api("POST", f"/v1/games/{gid}/moves", action)[1]
+        for body, status, field in (({"hands": 5}, 422, "hands"), ([1], 400, None)):
+            got, out = api("POST", f"/v1/games/{gid}/next", body)
+            assert (got, out.get("field")) == (status, field), out
+        assert api("GET", f"/v1/games/{gid}")[1] == st  # the game as it was
+        status, st = api("POST", f"/v1/games/{gid}/next", sent)
+        assert status == 200 and not st["is_over"], st
+    op = doc["paths"]["/v1/games/{id}/next"]["post"]
+    assert op["requestBody"]["required"] is False
+    ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    request = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert (request["properties"], request["additionalProperties"]) == ({}, False)
 
 
 def test_a_move_after_the_match_s_last_deal_does_not_send_the_client_to_next(
@@ -2065,6 +2115,34 @@ def test_a_move_sent_again_with_its_idempotency_key_is_played_once(
         assert s.request("GET", path)[2]["match"]["hands"] == 1  # one deal dealt on
 
 
+def test_the_scope_of_an_idempotency_key_is_the_one_docs_serve_md_states(
+    api: Api,
+) -> None:
+    """docs/serve.md said a key sent with "another endpoint" is a 422, but a new
+    game's key sent with a move, or a move's key with another game's move, was that
+    move played (the keys of new games and each game's moves and deals are apart).
+    The page now states that scope, which this pins: a 422 for another request of
+    the key's kind (another game's body, ``next`` for a move's key of the game)."""
+    key = {"headers": _keyed("k-scope")}
+    a = api("POST", "/v1/games", {"bots": ["random"], "seed": 1}, **key)[1]
+    b = api("POST", "/v1/games", {"bots": ["random"], "seed": 2})[1]
+    status, out = api("POST", "/v1/games", {"bots": ["random"], "seed": 3}, **key)
+    assert (status, out["field"]) == (422, "Idempotency-Key"), out
+    for game in (a, b):  # the new game's key: a new key for a move of either game
+        move = {"action": game["observation"]["legal_actions"][0]}
+        status, out = api("POST", f"/v1/games/{game['id']}/moves", move, **key)
+        assert (status, out["version"]) == (200, 1), out
+    status, out = api("POST", f"/v1/games/{a['id']}/next", None, **key)
+    assert (status, out["field"]) == (422, "Idempotency-Key"), out
+    with open(checkout_file("docs/serve.md"), encoding="utf-8") as f:
+        page = " ".join(f.read().split())
+    assert "another body, or another endpoint" not in page
+    assert (
+        "a key names one of the client's new games, and, apart, one of each game's "
+        "moves and deals" in page
+    )
+
+
 def _serve(*options: str) -> tuple[subprocess.Popen[str], int]:
     """``ofc-fast serve --port 0 OPTIONS`` (the package under test) started, and the
     port it listens on, once it answers."""
@@ -2441,6 +2519,41 @@ def test_a_websocket_handshake_is_closed_where_no_response_can_answer_it() -> No
     assert [m["type"] for m in sent] == ["websocket.close"]
 
 
+def test_a_problem_s_title_is_true_of_every_refusal_of_its_status(server: Server) -> None:
+    """Every 400 was titled "The request is not valid JSON of the expected shape", a
+    ``Host`` or ``Idempotency-Key`` refused too, and every 415 "The request body must
+    be JSON", a JSON body compressed or declared in another charset too: a title is
+    its type's summary, one per status, and now each says what any refusal of its
+    status may be (the body, a header, the query), ``detail`` which one it is."""
+    body = {"hands": ["As Ks Qs"]}
+    kinds = {
+        400: [
+            ({}, b"{"),  # not JSON
+            ({"Host": "rebind.example"}, None),  # a header
+            ({"Origin": server.url, "Content-Type": "application/json"}, b"[]"),
+        ],
+        415: [
+            ({"Content-Encoding": "gzip"}, gzip.compress(json.dumps(body).encode())),
+            ({"Content-Type": "application/json; charset=latin-1"}, None),
+            ({"Origin": server.url, "Content-Type": "text/plain"}, None),
+        ],
+    }
+    seen: dict[int, str] = {}
+    for status, cases in kinds.items():
+        titles = set()
+        for headers, raw in cases:
+            got, _, out = server.request(
+                "POST", "/v1/evaluate", body, raw=raw, headers=headers
+            )
+            assert got == status, (headers, out)
+            titles.add(out["title"])
+        (seen[status],) = titles  # one per status
+        claims = {400: "JSON", 415: "must be JSON"}[status]
+        assert claims not in seen[status], seen  # not true of a header or a coding
+    got, _, out = server.request("POST", "/v1/evaluate?x=1", body)
+    assert (got, out["title"]) == (400, seen[400]), out
+
+
 def test_a_compressed_body_is_415_naming_content_encoding(
     server: Server, doc: dict[str, Any]
 ) -> None:
@@ -2507,6 +2620,25 @@ def test_a_body_declared_in_a_utf_8_alias_or_us_ascii_is_read(
         assert (status, out["field"]) == (415, "Content-Type"), out
         assert charset[:40] in out["detail"], out
         check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+
+
+def test_a_body_that_starts_with_a_byte_order_mark_is_read(
+    api: Api, server: Server
+) -> None:
+    """A JSON file saved with a byte order mark (Notepad, Windows PowerShell) and
+    posted as it is (``curl -d @body.json``) was a 400 in Python's words, "Unexpected
+    UTF-8 BOM (decode using utf-8-sig)": the mark is read as none (RFC 8259, 8.1 lets
+    a parser ignore it), the body answered as without it; a second one is still a
+    body that is not JSON."""
+    body = {"hands": ["As Ks Qs Js Ts"], "boards": [_BOARD_A]}
+    text = json.dumps(body).encode("utf-8")
+    plain = api("POST", "/v1/evaluate", body)
+    assert plain[0] == 200, plain
+    assert api("POST", "/v1/evaluate", raw=b"\xef\xbb\xbf" + text) == plain
+    status, out = api("POST", "/v1/evaluate", raw=b"\xef\xbb\xbf" * 2 + text)
+    assert status == 400 and out["detail"].startswith("the body is not JSON"), out
+    game = api("POST", "/v1/games", {"seed": 1}, raw=b"\xef\xbb\xbf{}")
+    assert game[0] == 200 and game[1]["id"], game
 
 
 def test_each_operation_documents_exactly_the_refusals_it_gives(
@@ -2719,6 +2851,13 @@ _SIZE_LIMITS: list[tuple[str, int, str, str, Callable[[int], dict[str, Any]]]] =
         "ArrangeRequest",
         lambda n: {"cards": list(range(13)), "objective": "x" * n},
     ),
+    (
+        "declare_text",
+        64,
+        "/v1/games/{id}/moves",
+        "MoveRequest",
+        lambda n: {"move": {"place": [], "declare": "x" * n}},
+    ),
     ("fantasyland", 4, "/v1/games", "GameCreate", lambda n: {"fantasyland": [0] * n}),
     (
         "bots",
@@ -2829,7 +2968,9 @@ def test_every_size_limit_is_in_openapi_and_the_server_takes_it(
     """/openapi.json stated no maxItems / maxLength of a request field, so a client
     generated from it sent what the server refuses: for every size the server checks
     (each field of ``Sizes``), a request at the limit passes the schema and the
-    server's check, one beyond is refused by both (400, the field named)."""
+    server's check, one beyond is refused by both (400, the field named).  A
+    move's ``declare`` had a limit of its own, 1,000 characters, stated nowhere: it
+    is ``Sizes.declare_text`` too."""
     # every size the server checks is here ...
     checked = {name for name, *_ in _SIZE_LIMITS}
     assert checked == {f.name for f in dataclasses.fields(Sizes)}
@@ -2844,6 +2985,8 @@ def test_every_size_limit_is_in_openapi_and_the_server_takes_it(
         at, beyond = body_of(limit), body_of(limit + 1)
         assert not _size_errors(validator.iter_errors(at)), name
         assert _size_errors(validator.iter_errors(beyond)), name
+        if "{id}" in path:  # a game's: a new one
+            path = path.replace("{id}", api("POST", "/v1/games", {"seed": 1})[1]["id"])
         status, out = api("POST", path, at)
         assert status != 400, (name, out)
         status, out = api("POST", path, beyond)
@@ -3191,6 +3334,29 @@ def test_rules_that_do_not_fit_an_observation_are_named_rules(api: Api) -> None:
             assert (status, out["field"]) == (422, field), (game, out)
             assert other.upper() in out["detail"], out
         assert api("POST", "/v1/analyze", {"observation": obs, "samples": 2})[0] == 200
+
+
+def test_an_observation_s_rules_of_no_ofc_game_are_named_where_given(api: Api) -> None:
+    """An observation whose own ``rules`` (or ``rule_set``) are a classic Chinese
+    Poker preset was a 422 naming ``observation`` as a whole, "advise needs OFC or
+    Pineapple rules", where the same rules in the body's ``rules`` are named ``rules``:
+    now the field that gave them is named, with the same words."""
+    g = Game("pineapple", 2, seed=3)
+    obs = g.observation(g.to_act)
+    for name in ("classic-1-6", "malayan"):
+        rule_set = rules.get(name)
+        assert rule_set.game.value not in ("ofc", "pineapple")  # (the premise)
+        for body, field in (
+            ({"observation": obs, "rules": name}, "rules"),
+            ({"observation": {**obs, "rules": name}}, "observation.rules"),
+            (
+                {"observation": {**obs, "rule_set": rule_set.to_dict()}},
+                "observation.rule_set",
+            ),
+        ):
+            status, out = api("POST", "/v1/analyze", {**body, "samples": 2})
+            assert (status, out["field"]) == (422, field), (name, out)
+            assert out["detail"] == f"analyses are OFC or Pineapple; {rule_set.name} is not"
 
 
 def test_a_text_form_refusal_speaks_of_the_fields_sent(api: Api) -> None:

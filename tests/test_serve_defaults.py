@@ -280,3 +280,44 @@ def test_a_key_file_saved_with_a_byte_order_mark_gives_the_key(tmp_path: Path) -
     path = tmp_path / "key"
     path.write_bytes(b"\xef\xbb\xbf" + b"a-key-of-sixteen-chars\r\n")
     assert config_mod.api_key(None, str(path), {}) == "a-key-of-sixteen-chars"
+
+
+def test_a_key_no_client_can_send_is_refused_naming_where_it_came_from(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key with a space at either end (``--api-key "k... "``, a padded
+    OFC_FAST_API_KEY) or a control character started a server that answered every
+    request 401, the key sent exactly as given too: a header's value reaches the
+    server without the spaces around it, and one holding a control character is no
+    HTTP.  Such a key is refused before the server starts, naming where it came
+    from."""
+    from serve_helpers import Server
+
+    good = "a-key-of-16-char"
+    with Server(ServeConfig(workers=1, api_key=good)) as s:  # the premise
+        sent = {"Authorization": f"Bearer {good} \t"}
+        assert (
+            s.request("POST", "/v1/evaluate", {"hands": ["As Ks Qs"]}, headers=sent)[0]
+            == 200
+        )
+    monkeypatch.delenv("OFC_FAST_API_KEY", raising=False)
+
+    def started(*args: object) -> None:
+        raise AssertionError(f"the server started with {args}")
+
+    monkeypatch.setattr(serve_cli, "bind_address", started)
+    for key in (good + " ", " " + good, "\t" + good, good[:8] + "\x01" + good[8:]):
+        for argv, environ, named in (
+            (["--api-key", key], {}, "--api-key: "),
+            ([], {"OFC_FAST_API_KEY": key}, "OFC_FAST_API_KEY: "),
+        ):
+            for name, value in environ.items():
+                monkeypatch.setenv(name, value)
+            assert cli.main(["serve", "--host", "0.0.0.0", "--port", "0", *argv]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith(f"ofc-fast: error: {named}"), (key, err)
+            assert "no client can send it" in err and err.count("\n") == 1, err
+            monkeypatch.delenv("OFC_FAST_API_KEY", raising=False)
+        with pytest.raises(OfcError, match=r"^api_key: use a key with no space"):
+            ServeConfig(host="0.0.0.0", workers=1, api_key=key).check()
+    assert ServeConfig(workers=1, api_key="a key, spaced").check().api_key  # inside: sent

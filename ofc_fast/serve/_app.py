@@ -36,7 +36,7 @@ from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
-from ._fields import check_known, given
+from ._fields import check_known, check_query, given
 from ._idempotency import Keyed, keyed
 from ._limits import IDENTITY, Limiter, key_ok, read_body
 from ._problems import ApiError
@@ -443,8 +443,8 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     ...     print(e.field, "|", e.detail)
     observation.seat | observation.seat is repeated in its object (parsers differ on which counts)
     """
-    try:
-        text = raw.decode("utf-8")
+    try:  # a byte order mark first (Notepad's, PowerShell's files) read as none
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # (RFC 8259, 8.1: MAY)
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     repeated: list[bool] = []  # a key given twice: found once the text is read
@@ -652,8 +652,9 @@ class App:
                 )
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)
+            check_query(scope.get("query_string", b""))
             body: dict[str, Any] | None = None
-            if method == "POST":  # every POST, /next's (no body read) too
+            if method == "POST":  # every POST, /next's (no field) too
                 _check_media_type(headers)
                 _check_charset(headers)
                 _check_coding(headers)
@@ -663,12 +664,11 @@ class App:
                     length = int(declared) if declared is not None else None
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
-                body = _parse(
-                    await read_body(receive, self.config.max_body, length),
-                    self.config.max_body,
-                )
+                sent = await read_body(receive, self.config.max_body, length)
+                empty = not route.fields and not sent.strip()  # (none taken: none sent)
+                body = {} if empty else _parse(sent, self.config.max_body)
                 check_known(body, route.fields)
-                body = given(body)  # a field given as null: absent
+                body = given(body) if route.fields else None  # null: absent
             call_args = (*([] if body is None else [body]), *args)
             who = _caller(scope) if route.caller or route.idempotent else ""
             if route.caller:

@@ -126,7 +126,7 @@ class ServeConfig:
                 "clients send it as 'Authorization: Bearer KEY')"
             )
         if self.api_key is not None:
-            _long_enough(self.api_key, label("api_key"))
+            _usable_key(self.api_key, label("api_key"))
         cpus = cpu_count()
         for name, low, most, why in (
             (
@@ -255,10 +255,27 @@ KEY_MIN = 8
 """The fewest characters an API key may have."""
 
 
-def _long_enough(key: str, source: str) -> str:
-    """``key``, or OfcError naming ``source`` (where it came from) when it is short."""
+def _usable_key(key: str, source: str) -> str:
+    """``key``, or OfcError naming ``source`` (where it came from) when it is short, or
+    when no client could send it in its ``Authorization`` header: a space or a tab at
+    either end (a header's value is read without them, RFC 9110, 5.5), a control
+    character (refused in a header): every request would be a 401.
+
+    >>> _usable_key("a-key-of-16-char", "--api-key")
+    'a-key-of-16-char'
+    >>> try:
+    ...     _usable_key("a-key-of-16-char ", "--api-key")
+    ... except OfcError as exc:
+    ...     print(exc)
+    --api-key: use a key with no space at either end, no control character: no client can send it
+    """
     if len(key) < KEY_MIN:
         raise OfcError(f"{source}: use a key of at least {KEY_MIN} characters")
+    if key != key.strip(" \t") or any(ord(c) < 32 or ord(c) == 127 for c in key):
+        raise OfcError(
+            f"{source}: use a key with no space at either end, no control character: "
+            "no client can send it"
+        )
     return key
 
 
@@ -283,7 +300,7 @@ def api_key(
     ofc_fast.errors.OfcError: --api-key-file: cannot read '/no/such/key': No such file or directory
     """
     if option is not None:
-        return _long_enough(option, "--api-key")
+        return _usable_key(option, "--api-key")
     if path is not None:
         where = repr(path) if isinstance(path, str) else "standard input"
         try:
@@ -300,6 +317,6 @@ def api_key(
         key = text.strip()
         if not key:
             raise OfcError(f"--api-key-file: {where} holds no key on its first line")
-        return _long_enough(key, f"--api-key-file: {where}")
+        return _usable_key(key, f"--api-key-file: {where}")
     found = environ.get(API_KEY_ENV)
-    return _long_enough(found, API_KEY_ENV) if found else None
+    return _usable_key(found, API_KEY_ENV) if found else None

@@ -24,6 +24,7 @@ __all__ = [
     "check_item",
     "check_items",
     "check_known",
+    "check_query",
     "get_bool",
     "get_int",
     "get_list",
@@ -122,6 +123,27 @@ def check_known(body: Mapping[str, Any], names: Collection[str], prefix: str = "
             raise ApiError(422, shown, f"unknown field {shown!r}{hint}")
 
 
+def check_query(query: bytes) -> None:
+    """400 for a request's query string: no operation takes a parameter there (a
+    request's fields are its JSON body's), and a field sent there, read by nothing,
+    would take its default (``POST /v1/analyze?samples=4``: 256 samples), where the
+    same field unknown in the body is refused (:func:`check_known`).
+
+    >>> check_query(b"")
+    >>> try:
+    ...     check_query(b"samples=4")
+    ... except ApiError as e:
+    ...     print(e.status, e.detail)
+    400 query string 'samples=4': no endpoint takes one (fields go in the JSON body)
+    """
+    if query:
+        shown = query.decode("latin-1")[:100]
+        detail = (
+            f"query string {shown!r}: no endpoint takes one (fields go in the JSON body)"
+        )
+        raise ApiError(400, None, detail)
+
+
 def given(body: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of a request body given a value, and of each object it holds (an
     observation, a move) the same: a field given as null is absent (an optional one
@@ -214,13 +236,17 @@ def get_str(
     body: Mapping[str, Any],
     name: str,
     default: Any = _MISSING,
-    max_len: int = 1000,
+    *,
+    max_len: int,
     prefix: str = "",
 ) -> Any:
     """A string field of at most ``max_len`` characters (``prefix``: the object
-    holding it, for the field's name in an error).
+    holding it, for the field's name in an error): a limit each field states (a
+    field of ``ofc_fast.serve._sizes.SIZES``, which ``/openapi.json`` gives as its
+    ``maxLength``), never one of its own.
 
-    >>> get_str({"rules": 5}, "rules", prefix="observation")
+    >>> from ofc_fast.serve._sizes import SIZES
+    >>> get_str({"rules": 5}, "rules", max_len=SIZES.rules_text, prefix="observation")
     Traceback (most recent call last):
     ...
     ofc_fast.serve._problems.ApiError: observation.rules must be a string, got a number

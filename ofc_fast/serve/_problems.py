@@ -21,17 +21,20 @@ from ..search import position_part
 __all__ = ["TITLES", "ApiError", "at_field", "refusal"]
 
 TITLES: dict[int, tuple[str, str]] = {
-    400: ("bad-request", "The request is not valid JSON of the expected shape"),
+    400: ("bad-request", "The request is malformed: its body, a header or its query"),
     401: ("unauthorized", "A valid API key is required"),
     404: ("not-found", "No such resource"),
     405: ("method-not-allowed", "Method not allowed"),
     409: ("conflict", "The request does not fit the resource's state"),
     413: ("too-large", "The request body is too large"),
-    415: ("unsupported-media-type", "The request body must be JSON"),
+    415: ("unsupported-media-type", "The request body must be sent as plain UTF-8 JSON"),
     422: ("invalid-input", "The input was refused"),
     503: ("busy", "The server is at its concurrency limit"),
 }
-"""Per status: the ``type`` slug (``/problems/<slug>``) and the ``title``."""
+"""Per status: the ``type`` slug (``/problems/<slug>``) and the ``title``, the type's
+summary (RFC 9457, 3.1.3), true of each refusal of its status (a 400 is a body, a
+``Host``, an ``Idempotency-Key`` or a query string refused; a 415, a body's media
+type, charset or ``Content-Encoding``): ``detail`` says which."""
 
 
 class ApiError(Exception):

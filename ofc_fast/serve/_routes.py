@@ -73,7 +73,7 @@ def get_rules(
 ) -> rules_mod.RuleSet:
     """The ``rules`` field: a preset name (``ofc-fast rules`` lists them); ``prefix``:
     the object holding it (``observation``), for the field's name in an error."""
-    name = get_str(body, "rules", default, SIZES.rules_text, prefix)
+    name = get_str(body, "rules", default, max_len=SIZES.rules_text, prefix=prefix)
     with at_field(f"{prefix}.rules" if prefix else "rules"):
         return rules_mod.get(name)
 
@@ -87,9 +87,21 @@ def get_game_rules(body: Mapping[str, Any], what: str) -> rules_mod.RuleSet:
     ...
     ofc_fast.serve._problems.ApiError: games are OFC or Pineapple; CLASSIC_1_6 is not
     """
-    rules = get_rules(body)
+    return _game_rules(get_rules(body), "rules", what)
+
+
+def _game_rules(rules: rules_mod.RuleSet, field: str, what: str) -> rules_mod.RuleSet:
+    """``rules`` where a game is played or searched (:func:`get_game_rules`): an OFC or
+    Pineapple rule set, else 422 naming ``field``, the request field that gave it
+    (``rules``, ``observation.rules``, ``observation.rule_set``).
+
+    >>> _game_rules(rules_mod.get("malayan"), "observation.rules", "analyses")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: analyses are OFC or Pineapple; MALAYAN is not
+    """
     if rules.game.value not in ("ofc", "pineapple"):
-        raise ApiError(422, "rules", f"{what} are OFC or Pineapple; {rules.name} is not")
+        raise ApiError(422, field, f"{what} are OFC or Pineapple; {rules.name} is not")
     return rules
 
 
@@ -181,13 +193,13 @@ def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
 def _text_observation(
     body: Mapping[str, Any], rules: rules_mod.RuleSet, sent: tuple[str, ...]
 ) -> dict[str, Any]:
-    board = get_str(body, "board", "/ /", SIZES.board_text)
+    board = get_str(body, "board", "/ /", max_len=SIZES.board_text)
     dealt = get_str(body, "dealt", max_len=SIZES.dealt_text)
     opponents = get_list(body, "opponents", ["/ /"], SIZES.opponents)
     for i, o in enumerate(opponents):
         if not isinstance(o, str) or len(o) > SIZES.board_text:
             raise ApiError(400, f"opponents[{i}]", _BOARD_TEXT_IS)
-    dead = get_str(body, "dead", "", SIZES.dead_text)
+    dead = get_str(body, "dead", "", max_len=SIZES.dead_text)
     # each text parsed under its own name, so that a bad card names its field
     with at_field("board"):
         own = rows_of(board)
@@ -247,7 +259,7 @@ def analyze(
                 )
         obs = observation_from_json(obs_in)
         if "rules" in body:
-            rules, rules_field = get_game_rules(body, "analyses"), "rules"
+            rules, rules_field = get_rules(body), "rules"
         elif obs.get("rule_set") is not None:
             rules_field = "observation.rule_set"  # a game of rules that are no preset
             with at_field(rules_field):
@@ -255,6 +267,7 @@ def analyze(
         else:
             rules_field = "observation.rules"
             rules = get_rules(obs, prefix="observation")
+        _game_rules(rules, rules_field, "analyses")  # (the field that gave them named)
         where, sent = "observation", ()
     else:  # the text form: sent, the fields of the whole position given
         rules, rules_field = get_game_rules(body, "analyses"), "rules"
@@ -348,7 +361,7 @@ def arrange(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     (``objective``: ``ev`` or ``royalties``)."""
     rules = get_rules(body, "classic-1-6")
     ids = _cards(body, 13, 13)
-    objective = get_str(body, "objective", "ev", SIZES.objective_text)
+    objective = get_str(body, "objective", "ev", max_len=SIZES.objective_text)
     with at_field("objective" if objective not in ("ev", "royalties") else "cards"):
         s = best_setting(ids, rules, objective)
     return {

@@ -181,7 +181,11 @@ SCHEMAS: dict[str, Any] = {
             ),
             "discard": _nullable(_CARD_LIST),  # (null: absent, as in a request)
             "declare": _nullable(
-                {**_STR, "description": "a natural declared instead of setting"}
+                {
+                    **_STR,
+                    "maxLength": SIZES.declare_text,
+                    "description": "a natural declared instead of setting",
+                }
             ),
             "surrender": _nullable({**_BOOL, "description": "surrender the hand"}),
         },
@@ -434,6 +438,10 @@ SCHEMAS: dict[str, Any] = {
     ),
     "HandHistory": _hand_history(),
     "ReplayRequest": _request({"text": _STR}, ("text",)),
+    "NextRequest": {
+        **_request({}),
+        "description": "no field: the body may be left out, or be {}",
+    },
     "ReplayResponse": _obj(
         {
             "deals": _arr(
@@ -544,7 +552,7 @@ class Operation:
     operation_id: str  # a generated client's name for it (snake_case, unique)
     summary: str
     response: str  # the 200's schema
-    request: str | None = None  # the body's schema (None: no body read)
+    request: str | None = None  # the body's schema (None: no body read; GET)
     method: str = "POST"
     pooled: bool = False  # runs on the limiter's threads: 503 once its queue is full
     game: bool = False  # a game's (path ``{id}``): 404 for a game unknown or expired
@@ -562,7 +570,7 @@ class Operation:
         >>> OPERATIONS["/v1/health"]["get"].statuses()
         (400,)
         >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses()
-        (400, 401, 404, 409, 415, 422, 503)
+        (400, 401, 404, 409, 413, 415, 422, 503)
         """
         codes = [400]
         codes += [] if self.keyless else [401]
@@ -590,8 +598,8 @@ class Operation:
         if self.keyless:
             op["security"] = [{}]
         if self.request is not None:
-            op["requestBody"] = {
-                "required": True,
+            op["requestBody"] = {  # (one of no field may be left out)
+                "required": bool(request_fields(self.request)),
                 "content": {"application/json": {"schema": _ref(self.request)}},
             }
         params = []
@@ -684,7 +692,13 @@ OPERATIONS: dict[str, dict[str, Operation]] = {
         )
     },
     "/v1/games/{id}/next": {
-        "post": _game("next_deal", "the match's next deal", conflict=True, idempotent=True)
+        "post": _game(
+            "next_deal",
+            "the match's next deal",
+            "NextRequest",
+            conflict=True,
+            idempotent=True,
+        )
     },
 }
 """Every operation, by path template and method (lower case, as in OpenAPI)."""

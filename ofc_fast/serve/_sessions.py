@@ -185,7 +185,7 @@ class GameSession:
                 check_item(placed[1], f"{path}[1]", ROW)
             get_list(raw, "discard", None, SIZES.cards, prefix="move", items=CARD)
             get_bool(raw, "surrender", None, prefix="move")
-            get_str(raw, "declare", None, prefix="move")
+            get_str(raw, "declare", None, max_len=SIZES.declare_text, prefix="move")
             with at_field("move", nested=True):  # the part at fault: move.place[2]
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing

@@ -54,6 +54,9 @@ class Sizes:
     """``rules``."""
     objective_text: int = 20
     """``objective`` (``/v1/arrange``)."""
+    declare_text: int = 64
+    """A move's ``declare`` (``POST /v1/games/{id}/moves``): a natural's name
+    (``three_flushes``)."""
 
 
 SIZES = Sizes()
