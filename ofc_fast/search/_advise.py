@@ -184,7 +184,9 @@ def _auto_policy(pos: Any, moves: int) -> str:
 
 Position: TypeAlias = Game | Mapping[str, Any]
 """What :func:`advise` takes: a :class:`~ofc_fast.game.Game`, or an observation dict of
-the seat to act (:class:`~ofc_fast.game.Observation`)."""
+the seat to act (:class:`~ofc_fast.game.Observation`; NumPy arrays and scalars in it
+read as the lists and numbers they hold, as every bot reads them:
+:func:`~ofc_fast.game.observation.plain_observation`)."""
 
 
 def check_settings(
