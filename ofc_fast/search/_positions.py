@@ -381,9 +381,11 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
 
 def given_actions(obs: Mapping[str, Any]) -> Any:
     """An observation's ``legal_actions`` as given, where the search and the bots read
-    them: None where it gives none (None, or no key: every legal action); an empty
-    list (read as every legal action before, silently) holds none, which no decision
-    has: ObservationError naming ``legal_actions``."""
+    them (an observation as :func:`~ofc_fast.game.observation.plain_observation`
+    gives it: an array read as its list): None where it gives none (None, or no key:
+    every legal action); an empty list (read as every legal action before,
+    silently) holds none, which no decision has: ObservationError naming
+    ``legal_actions``."""
     given = obs.get("legal_actions")
     if given is not None and not given:
         raise ObservationError(
