@@ -15,6 +15,7 @@ from ofc_fast.bots.policy import MlpPolicy
 from ofc_fast.encoding import FEATURE_SIZE
 from ofc_fast.errors import CardError, ObservationError, OfcError
 from ofc_fast.game import ACTION_SPACE, Game, Move
+from ofc_fast.game.observation import plain_observation
 
 SETTINGS: dict[str, dict[str, Any]] = {  # small budgets; no clock (a seeded move)
     "heuristic": {"samples": 4, "arrangements": 2},
@@ -271,9 +272,7 @@ def test_unseen_cards_reads_numpy_arrays_as_their_lists() -> None:
 
 def test_the_reader_leaves_a_plain_observation_as_it_is() -> None:
     """A plain observation is read as it is (no copy), an array form as a new dict."""
-    from ofc_fast.bots import _obsread
-
     for obs in POSITIONS.values():
-        assert _obsread.plain_observation(obs) is obs
-        assert _obsread.plain_observation(_arrays(obs, np.int32)) == obs
-    assert _obsread.plain_observation([1, 2]) == [1, 2]
+        assert plain_observation(obs) is obs
+        assert plain_observation(_arrays(obs, np.int32)) == obs
+    assert plain_observation([1, 2]) == [1, 2]

@@ -13,6 +13,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
+from ofc_fast._native import ffi
 from ofc_fast.bots import HeuristicBot, SearchBot, ValueBot, make_bot
 from ofc_fast.errors import (
     BotError,
@@ -30,6 +31,7 @@ from ofc_fast.search import (
     advise,
     best_completion,
     make_observation,
+    position,
     position_part,
     search_model,
 )
@@ -119,15 +121,61 @@ def test_best_completion_of_a_finished_board_without_cards_values_it() -> None:
     assert (fouled.foul, fouled.fantasyland, fouled.value) == (True, 0, -1000.0)
 
 
-def test_an_empty_numpy_dealt_array_is_an_error_naming_dealt() -> None:
-    """An empty NumPy array for a seat's dealt cards is an OfcError naming ``dealt``,
-    never NumPy's ValueError ("truth value of an empty array is ambiguous")."""
-    from ofc_fast.game import Game
+def _numpy_form(obs: dict[str, Any], dtype: Any) -> dict[str, Any]:
+    """``obs`` as NumPy code may hand it over: each card list, count list and the
+    legal actions an array of ``dtype`` (the boards row by row), each number a NumPy
+    scalar."""
+    out = dict(obs)
+    for key in ("dealt", "discards", "fantasyland", "face_down_counts", "discard_counts"):
+        out[key] = np.array(obs[key], dtype=dtype)
+    out["boards"] = [[np.array(r, dtype=dtype) for r in seat] for seat in obs["boards"]]
+    if obs.get("legal_actions") is not None:
+        out["legal_actions"] = np.array(obs["legal_actions"], dtype=dtype)
+    for key in ("seat", "players", "to_discard", "future_cards", "future_discards"):
+        out[key] = np.int64(obs[key])
+    return out
 
+
+def _street_two() -> dict[str, Any]:
     g = Game("pineapple", 2, seed=1)
-    idle = g.observation(1 - g.to_act)
-    with pytest.raises(OfcError, match="dealt"):
-        advise(dict(idle, dealt=np.array([], dtype=np.uint8)), samples=2)
+    for _ in range(2):
+        g.play_action(g.legal_actions()[-1])
+    return dict(g.observation(g.to_act))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.uint64])
+def test_advise_gives_the_advice_of_the_lists_for_numpy_arrays(dtype: Any) -> None:
+    """Regression: ``advise(dict(obs, dealt=np.array(obs["dealt"])))`` was
+    "ObservationError: observation: dealt must be a list", though every bot reads such
+    an observation (the search bot through advise).  advise and position now read an
+    observation through the bots' one reader of NumPy values: the same advice, and
+    the same C position, as from the lists (the reference: the game's own
+    observation), at an opening and on a later street."""
+    g = Game("pineapple", 2, seed=1)
+    for obs in (dict(g.observation(g.to_act)), _street_two()):
+        arrays = _numpy_form(obs, dtype)
+        assert advise(arrays, samples=4, seed=2) == advise(obs, samples=4, seed=2)
+        dealt_only = dict(obs, dealt=np.array(obs["dealt"], dtype=dtype))
+        assert advise(dealt_only, samples=4, seed=2) == advise(obs, samples=4, seed=2)
+        want = bytes(ffi.buffer(position(obs, P)))
+        assert bytes(ffi.buffer(position(arrays, P))) == want
+
+
+def test_an_empty_dealt_is_an_error_naming_dealt() -> None:
+    """An empty dealt, as a list or as an empty NumPy array of any dtype (the bots
+    read ``np.asarray([])``, an array of floats, as the empty list), is the
+    SearchError naming ``dealt`` (an observation to advise on holds the cards the seat
+    places; a seat not to act has nothing to play, as the bots say), never NumPy's
+    ValueError ("truth value of an empty array is ambiguous"); it was "seat 1 has no
+    decision to make" for a list, naming no field, and "dealt must be a list" for an
+    array."""
+    g = Game("pineapple", 2, seed=1)
+    for obs in (g.observation(1 - g.to_act), g.observation(g.to_act)):
+        for empty in ([], np.array([], dtype=np.uint8), np.asarray([])):
+            with pytest.raises(SearchError, match=r"^observation: dealt must") as info:
+                advise(dict(obs, dealt=empty), samples=2)
+            part = position_part(str(info.value))
+            assert part is not None and part.path == "dealt"
 
 
 def test_numpy_settings_give_plain_json_able_advice() -> None:

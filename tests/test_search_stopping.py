@@ -161,3 +161,82 @@ def test_a_stoppable_exact_search_gives_the_values_of_one_call(
     threaded = advise(obs, exact=True, should_stop=lambda: False)
     monkeypatch.setattr(_advise, "_EXACT_AT_ONCE", 10**12)
     assert threaded == advise(obs, exact=True) and threaded[0].exact
+
+
+def _stop_at_ask(n: int, position: Any, **settings: Any) -> tuple[list[Any], int]:
+    """The advice of ``position`` under ``settings`` with a ``should_stop`` that says
+    stop at its ``n``-th ask, and the number of asks."""
+    asked = 0
+
+    def hook() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked >= n
+
+    return advise(position, should_stop=hook, **settings), asked
+
+
+class _CountingLib:
+    """The C library, each ``ofc_search_rollouts_stats`` call's number of moves
+    (its ``n_actions``) booked in ``moves``."""
+
+    def __init__(self, lib: Any) -> None:
+        self.lib, self.moves = lib, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.lib, name)
+
+    def ofc_search_rollouts_stats(self, *args: Any) -> Any:
+        self.moves.append(args[6])
+        return self.lib.ofc_search_rollouts_stats(*args)
+
+
+def test_a_slow_sample_is_split_by_moves_and_stopped_within_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: one sample of the 232 moves of a Pineapple opening under the best
+    policy (about 0.3 s: a best completion of each move) was one C call, the smallest
+    step at which ``should_stop``, the time budget or Ctrl-C was honoured.  A sample
+    slower than 0.05 s is now split across C calls by its moves (no call holds all
+    232), the hook asked every 0.05 s within it: a stop asked for within the second
+    sample drops the part of it taken, and the advice is that of the first sample
+    (which is always taken whole)."""
+    from ofc_fast.search import _advise
+
+    counting = _CountingLib(_advise.lib)
+    monkeypatch.setattr(_advise, "lib", counting)
+    g = ofc.Game(P, 2, seed=5)
+    stopped, asked = _stop_at_ask(2, g, samples=256, seed=1, policy="best")
+    assert asked == 2 and {a.samples for a in stopped} == {1}  # (was 2)
+    assert len(stopped) == 232 and 0 < max(counting.moves) < 232
+    assert stopped == advise(g, samples=1, seed=1, policy="best")
+
+
+@pytest.mark.parametrize("prune", [False, True])
+def test_samples_split_into_moves_give_the_same_advice(
+    monkeypatch: pytest.MonkeyPatch, prune: bool
+) -> None:
+    """Splitting every sample across C calls by its moves (one move a call here, 3
+    in the first) leaves the advice bit for bit that of whole samples, pruned or
+    not, at an opening under the best policy and on a later street; the hook, asked
+    after each call from the second sample on, stops the sampling within a sample
+    with the advice of the samples completed."""
+    from ofc_fast.search import _advise
+
+    obs = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+    opening = ofc.Game(P, 2, seed=5)
+    whole = advise(obs, samples=40, exact=False, seed=3, prune=prune)
+    first = advise(obs, samples=1, exact=False, seed=3, prune=prune)
+    whole_opening = advise(opening, samples=2, seed=3, policy="best", prune=prune)
+    counting = _CountingLib(_advise.lib)
+    monkeypatch.setattr(_advise, "lib", counting)
+    monkeypatch.setattr(_advise, "_POLL", 0.0)
+    monkeypatch.setattr(_advise, "_SAMPLE_AT_ONCE", 0.0)
+    monkeypatch.setattr(_advise, "_PROBE", 3)
+    split = advise(
+        obs, samples=40, exact=False, seed=3, prune=prune, should_stop=lambda: False
+    )
+    assert split == whole and set(counting.moves) == {1, 3}
+    assert advise(opening, samples=2, seed=3, policy="best", prune=prune) == whole_opening
+    stopped, asked = _stop_at_ask(5, obs, samples=40, exact=False, seed=3, prune=prune)
+    assert asked == 5 and stopped == first

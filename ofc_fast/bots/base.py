@@ -49,10 +49,10 @@ import numpy as np
 
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import GameError, Move
+from ..game.observation import plain_observation
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation, check_seat, missing_fields, position
 from ..table import MAX_SEATS, as_int
-from ._obsread import plain_observation
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
@@ -168,8 +168,8 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
     OfcError) raises instead the :class:`~ofc_fast.errors.OfcError` that names the
     problem (:func:`raise_bad_observation`: the checks of
     :func:`ofc_fast.search.advise`, an ObservationError or a CardError, as ``advise``
-    raises), the original chained.  First, ``act`` gets the observation as the bots'
-    one reader of NumPy values gives it (``ofc_fast.bots._obsread.plain_observation``:
+    raises), the original chained.  First, ``act`` gets the observation as the one
+    reader of NumPy values gives it (``ofc_fast.game.observation.plain_observation``:
     arrays as the lists they hold, a bad array the ObservationError naming its field;
     RandomBot calls it in its ``act``).  The check runs only when ``act`` fails; a
     well-formed observation costs one call (RandomBot, whose decision takes about a

@@ -16,9 +16,9 @@ from typing import Any
 
 from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
+from ..game.observation import plain_observation
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from ._obsread import plain_observation
 from .base import (
     READ_ERRORS,
     ObservationLike,

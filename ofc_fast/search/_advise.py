@@ -42,6 +42,10 @@ _BATCH = 16
 
 _POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
 
+_SAMPLE_AT_ONCE = 0.05  # seconds: a slower sample of the moves is split by moves too
+
+_PROBE = 8  # moves: the first C call of a sampled search, its speed unknown
+
 _EXACT_AT_ONCE = 1_000_000  # nodes (about 0.1 s): a larger exact tree can be stopped
 
 _CLOCKS: dict[str, Callable[[], float]] = {
@@ -184,7 +188,9 @@ def _auto_policy(pos: Any, moves: int) -> str:
 
 Position: TypeAlias = Game | Mapping[str, Any]
 """What :func:`advise` takes: a :class:`~ofc_fast.game.Game`, or an observation dict of
-the seat to act (:class:`~ofc_fast.game.Observation`)."""
+the seat to act (:class:`~ofc_fast.game.Observation`; NumPy arrays and scalars in it
+read as the lists and numbers they hold, as every bot reads them:
+:func:`~ofc_fast.game.observation.plain_observation`)."""
 
 
 def check_settings(
@@ -266,8 +272,9 @@ def advise(
     """Every legal move of the seat to act with its expected points, best first.
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
-    (seconds): sample in batches of 16 until it is spent, no batch past it by more
-    than one sample of the moves (the first sample timed; then the sample count, and
+    (seconds): sample in batches of 16 until it is spent, past it by about 0.05 s
+    at most once every move has a sample (the first sample of the moves is taken
+    whole; a sample under way at the end is dropped; then the sample count, and
     so the advice, depends on the machine: pass ``samples`` to reproduce); ``seed``:
     of the sampled futures (None: 0); ``clock``:
     what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
@@ -298,10 +305,13 @@ def advise(
     no ``stderr`` nor statistics: None); ``should_stop``: None, or a
     callable (e.g. a ``threading.Event``'s ``is_set``) asked after each batch of 16
     samples, and within a batch slower than 0.05 s (an opening under the best
-    policy: seconds) after each of its parts of about 0.05 s (one sample at least;
-    a batch is split so, whatever the hook, as Ctrl-C waits for the C call too):
-    once it returns True the sampling stops there, as when the time budget
-    is spent, and the advice is that of the samples taken.  An exact search (in C)
+    policy: seconds) every 0.05 s, after each of its parts (a batch is sampled in
+    C calls of about 0.05 s whatever the hook, as Ctrl-C waits for the C call too;
+    a sample of the moves slower than that, about 0.3 s at a Pineapple opening
+    under the best policy, in parts of its moves): once it returns True the
+    sampling stops there, as when the time budget is spent, and the advice is that
+    of the samples completed (a sample under way is dropped; the first sample of
+    the moves is always taken whole).  An exact search (in C)
     of more than about 0.1 s is asked every 0.05 s too, and stopped by the hook, by
     its time budget (wall time: at a speed the estimate overrated) or by Ctrl-C
     within about 0.05 s: with ``exact="auto"`` the advice is then sampled, with
@@ -567,75 +577,42 @@ def _sampled(
     per move; with ``then``, once pruning leaves _SWITCH moves or fewer they start
     again under that policy; ``should_stop``: asked after each batch, and every
     _POLL seconds within a slower one (see advise).  A batch is sampled in C calls
-    of at most _POLL seconds at the rate last measured (one sample first): the same
-    sums, however split."""
+    of at most about _POLL seconds (:class:`_Batch`): the same sums, however split."""
     actions, n = args[-2], args[-1]
     total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
     sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # foul, fantasyland, royalties
-    stats_size = ffi.sizeof("ofc_search_stats")
-    out_sum = ffi.new("double[]", max(1, n))
-    out_sq = ffi.new("double[]", max(1, n))
-    out_stats = ffi.new("ofc_search_stats[]", max(1, n))
     target = samples if samples is not None else (None if time_budget else 256)
     active = list(range(n))
     done = 0
-    rate = None  # seconds per sample of the active moves, as last measured
-    start, asked = clock(), time.perf_counter()  # (asked: should_stop, last)
-    stop = False
+    run = _Batch(args, seed, time_budget, clock, should_stop)
     while True:
         batch = _BATCH if target is None else min(_BATCH, target - done)
-        ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
-        ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
-        ffi.memmove(out_stats, bytes(stats_size * len(active)), stats_size * len(active))
-        moves, ran = bytes(actions[i] for i in active), 0
-        while ran < batch:  # (the C call adds to the sums: one batch, however split)
-            # one sample first, then no C call longer than _POLL (Ctrl-C and
-            # should_stop wait for it) nor, under a budget, than the time left
-            left = _POLL if time_budget is None else time_budget - (clock() - start)
-            step = (
-                1
-                if rate is None
-                else max(1, min(batch - ran, int(min(left, _POLL) / rate)))
-            )
-            t = clock()
-            call = (*args[:-2], moves, len(active), policy, seed, done + ran, step)
-            st = lib.ofc_search_rollouts_stats(*(*call, out_sum, out_sq, out_stats))
-            if st != OK:
-                raise_status(st, "advise")
-            rate, ran = max(clock() - t, 1e-9) / step, ran + step
-            if time_budget is not None and clock() - start >= time_budget:
-                break
-            if should_stop is not None and time.perf_counter() - asked >= _POLL:
-                asked, stop = time.perf_counter(), should_stop()  # (a slow batch)
-                if stop:
-                    break
+        moves = bytes(actions[i] for i in active)
+        ran = run.sample(moves, policy, done, batch, sampled=counts[active[0]] > 0)
         for j, i in enumerate(active):
-            total[i] += out_sum[j]
-            squares[i] += out_sq[j]
+            total[i] += run.sum[j]
+            squares[i] += run.sq[j]
             counts[i] += ran
-            st_j = out_stats[j]
+            st_j = run.stats[j]
             sums[i][0] += st_j.foul
             sums[i][1] += st_j.fantasyland
             sums[i][2] += st_j.royalties
         done += ran
-        spent = clock() - start
         if (
-            stop
+            run.stopped
             or (target is not None and done >= target)
-            or (time_budget is not None and spent >= time_budget)
+            or run.spent()
             or (should_stop is not None and should_stop())
         ):
             break
-        asked = time.perf_counter()
+        run.asked = time.perf_counter()
         if prune and len(active) > _KEEP:
             active.sort(key=lambda i: -total[i] / counts[i])
-            kept = sorted(active[: max(_KEEP, len(active) // 2)])
-            rate = None if rate is None else rate * len(kept) / len(active)
-            active = kept
+            active = sorted(active[: max(_KEEP, len(active) // 2)])
             for i in active:
                 survived[i] += 1
             if then is not None and len(active) <= _SWITCH:
-                policy, then, rate = then, None, None  # (its cost: measured again)
+                policy, then, run.rate = then, None, None  # (its cost: measured again)
                 for i in active:
                     total[i] = squares[i] = counts[i] = 0
                     sums[i] = [0.0, 0.0, 0.0]
@@ -648,3 +625,93 @@ def _sampled(
         stats = (sums[i][0] / c, sums[i][1] / c, sums[i][2] / c)
         out.append((mean, math.sqrt(var / c), survived[i], c, stats))
     return out
+
+
+class _Batch:
+    """The C calls of a sampled search's batches (:func:`_sampled`): each batch's
+    sums over its samples of the moves (``sum``, ``sq``, ``stats``, one entry per
+    move), added in C in sample order however the batch is split: whole samples of
+    the moves in a call of at most about _POLL seconds at the rate last measured,
+    or, where one sample of the moves is slower than _SAMPLE_AT_ONCE (an opening
+    under the best policy: about 0.3 s), one sample in parts of its moves (_PROBE
+    moves first, the speed unknown).  A search stopped (its time budget spent,
+    ``should_stop`` True, asked every _POLL seconds) within a sample drops that
+    sample's part (the sums as they were before it), except in the first sample of
+    the moves (one at least)."""
+
+    def __init__(
+        self,
+        args: tuple[Any, ...],
+        seed: int,
+        time_budget: float | None,
+        clock: Callable[[], float],
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        n = max(1, args[-1])
+        self.head, self.seed = args[:-2], seed
+        self.budget, self.clock, self.should_stop = time_budget, clock, should_stop
+        self.sum = ffi.new("double[]", n)
+        self.sq = ffi.new("double[]", n)
+        self.stats = ffi.new("ofc_search_stats[]", n)
+        self.rate: float | None = None  # seconds per move and sample, last measured
+        self.start, self.asked = clock(), time.perf_counter()  # (should_stop: last)
+        self.stopped = False  # should_stop said so
+
+    def spent(self) -> bool:
+        """Whether the time budget is spent."""
+        return self.budget is not None and self.clock() - self.start >= self.budget
+
+    def sample(
+        self, moves: bytes, policy: int, first: int, batch: int, sampled: bool
+    ) -> int:
+        """The samples ``first``.. of ``moves`` (up to ``batch``) summed afresh into
+        the sums; the number taken: ``batch``, fewer when stopped (none, where the
+        moves were ``sampled`` before; else their first sample, taken whole)."""
+        m = len(moves)
+        size = (8 * m, 8 * m, ffi.sizeof("ofc_search_stats") * m)
+        outs = (self.sum, self.sq, self.stats)
+        for out, k in zip(outs, size):
+            ffi.memmove(out, bytes(k), k)
+        ran = part = 0  # samples taken; moves of the sample under way summed
+        saved: list[bytes] = []
+        while ran < batch:
+            left = (
+                _POLL if self.budget is None else self.budget - (self.clock() - self.start)
+            )
+            room, rate = min(left, _POLL), self.rate
+            lo, step = part, 1
+            if rate is None:  # (a first call: its speed unknown)
+                hi = min(m, _PROBE)
+            elif rate * (m - part) > _SAMPLE_AT_ONCE:  # the sample in parts of its moves
+                hi = min(m, part + max(1, int(room / rate)))
+            elif part:  # the rest of the sample under way
+                hi = m
+            else:
+                hi, step = m, max(1, min(batch - ran, int(room / (rate * m))))
+            if lo == 0 and hi < m:  # a sample begun in parts: its sums before it
+                saved = [bytes(ffi.buffer(out, k)) for out, k in zip(outs, size)]
+            t = self.clock()
+            call = (*self.head, moves[lo:hi], hi - lo, policy, self.seed, first + ran, step)
+            outs_at = (self.sum + lo, self.sq + lo, self.stats + lo)  # (hi - lo moves)
+            st = lib.ofc_search_rollouts_stats(*(*call, *outs_at))
+            if st != OK:
+                raise_status(st, "advise")
+            self.rate = max(self.clock() - t, 1e-9) / (step * (hi - lo))
+            part = hi % m
+            ran += 0 if part else step
+            if part and not ran and not sampled:
+                continue  # (the first sample of the moves: taken whole)
+            if self.spent() or self._stop():
+                if part:  # (the sample under way: dropped)
+                    for out, data in zip(outs, saved):
+                        ffi.memmove(out, data, len(data))
+                break
+        return ran
+
+    def _stop(self) -> bool:
+        """Whether ``should_stop`` says so, asked if _POLL seconds have passed since
+        it was last asked (``stopped``: it did)."""
+        if self.should_stop is None or time.perf_counter() - self.asked < _POLL:
+            return False
+        self.asked, self.stopped = time.perf_counter(), self.should_stop()
+        return self.stopped

@@ -9,14 +9,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board, Row, board_slots
 from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game, actions_for
-from ..game.observation import observation_record, read_observation, record_rounds
+from ..game.observation import (
+    observation_record,
+    plain_observation,
+    read_observation,
+    record_rounds,
+)
 from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
 from ..rules.model import GameKind
 from ..table import MAX_SEATS
@@ -280,9 +283,12 @@ def shown_twice(cards: Sequence[int]) -> list[int]:
 
 
 def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_search_pos *'
-    """The C position of the seat to act in an observation.  Other seats' face-down
-    cards count as free slots filled by the rounds that placed them (a Fantasyland
-    set: one round of its cards); their discards stay among the unseen cards.
+    """The C position of the seat to act in an observation (its NumPy values read as
+    the plain ones they hold: :func:`~ofc_fast.game.observation.plain_observation`).
+    Other seats' face-down cards count as free slots filled by the rounds that placed
+    them (a Fantasyland set: one round of its cards); their discards stay among the
+    unseen cards.  An observation with no dealt cards (no decision: a seat not to act)
+    is a SearchError naming ``dealt``.
 
     >>> from ofc_fast import Game
     >>> game = Game("pineapple", seed=1)
@@ -290,14 +296,18 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     <cdata 'struct ofc_search_pos *' owning ... bytes>
     """
     rules = search_rules(rules, "position")
+    obs = plain_observation(obs)
     check_observation(obs, rules.max_players)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
         raise SearchError(
             "advise covers normal decisions; a full set (Fantasyland, "
             "classic) is solved by solve_fantasyland / best_setting"
         )
-    if len(obs["dealt"]) == 0:  # (a NumPy array has no truth value)
-        raise SearchError(f"seat {obs['seat']} has no decision to make")
+    if not obs["dealt"]:
+        raise SearchError(  # (no malformation: the view of a seat not to act)
+            "observation: dealt must hold the cards the seat places, got none: "
+            f"seat {obs['seat']} has nothing to play"
+        )
     if rules.game is GameKind.CLASSIC:
         raise SearchError("advise needs OFC or Pineapple rules")
     known = (
@@ -371,12 +381,12 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
 
 def given_actions(obs: Mapping[str, Any]) -> Any:
     """An observation's ``legal_actions`` as given, where the search and the bots read
-    them: None where it gives none (None, or no key: every legal action); an empty
-    list (read as every legal action before, silently) holds none, which no decision
-    has: ObservationError naming ``legal_actions``."""
+    them (an observation as :func:`~ofc_fast.game.observation.plain_observation`
+    gives it: an array read as its list): None where it gives none (None, or no key:
+    every legal action); an empty list (read as every legal action before,
+    silently) holds none, which no decision has: ObservationError naming
+    ``legal_actions``."""
     given = obs.get("legal_actions")
-    if isinstance(given, np.ndarray):  # the ids it holds, as a list (truthy when any)
-        given = given.tolist()
     if given is not None and not given:
         raise ObservationError(
             "observation: legal_actions must hold at least one action of the seat's "
@@ -498,7 +508,7 @@ def game_observation(
         raise ObservationError(
             f"advise takes a Game or an observation dict, got {type(game_or_obs).__name__}"
         )
-    obs = game_or_obs
+    obs = plain_observation(game_or_obs)  # NumPy values as plain ones, or named
     said = obs.get("seat")  # (none, or no seat number: position() names it)
     if seat is not None and in_range(said, 0, seat_max, integer=True) and said != seat:
         raise SearchError(f"the observation is seat {said}'s, not seat {seat}'s")
