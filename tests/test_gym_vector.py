@@ -157,3 +157,30 @@ def test_make_vec_without_a_seed_deals_different_hands() -> None:
     seeded = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
     want = seeded.reset(seed=9)[0]["observation"]
     assert np.array_equal(made.reset()[0]["observation"], want)
+
+
+def test_make_vec_vector_env_works_under_gymnasiums_same_step_vector_wrappers() -> None:
+    """``metadata["autoreset_mode"]`` is Gymnasium's ``AutoresetMode.SAME_STEP`` (an
+    enum member, what the ``gymnasium.wrappers.vector`` wrappers read): under
+    ``RecordEpisodeStatistics`` each deal's ``episode`` return and length are the
+    sums of the rewards and steps a table returned since its last deal ended, the
+    terminating step's reward included (the same-step reading: a next-step one would
+    give the reset step to the next deal), counted here by hand."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N))
+    assert type(envs.unwrapped.metadata["autoreset_mode"]) is gymnasium.vector.AutoresetMode
+    obs, _ = envs.reset(seed=11)
+    ret, length, reported = np.zeros(N), np.zeros(N, int), 0
+    rng = np.random.default_rng(2)
+    for _ in range(24):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+        obs, rewards, terms, truncs, infos = envs.step(np.array(actions))
+        ret, length = ret + rewards, length + 1
+        assert ("episode" in infos) == bool(terms.any())
+        for i in np.flatnonzero(terms):
+            assert infos["_episode"][i]
+            episode = infos["episode"]
+            assert (episode["r"][i], episode["l"][i]) == (ret[i], length[i])
+            ret[i], length[i], reported = 0.0, 0, reported + 1
+    assert reported >= N
