@@ -945,6 +945,27 @@ def test_pettingzoo_env_np_random_is_seeded_by_reset() -> None:
     assert draws(made.np_random) == draws(np.random.default_rng(9))
 
 
+@pytest.mark.parametrize("agent", ["player_9", "x", "player_3", 0, None, ["player_0"]])
+def test_pettingzoo_unknown_agent_is_a_game_error_naming_the_agents(agent: object) -> None:
+    """``observe``, ``action_space`` and ``observation_space`` of an agent the env
+    does not have were a bare ``KeyError`` (an unhashable one a ``TypeError``): now
+    the env's ``GameError`` naming the agent and the env's agents, before a reset
+    too; it is a ``KeyError`` as well, for PettingZoo code that catches that."""
+    from ofc_fast.errors import UnknownAgentError
+
+    env = pettingzoo_env(rules="pineapple", players=3)
+    agents = "player_0, player_1, player_2"
+    for _ in ("before a reset", "after"):
+        for call in (env.observe, env.action_space, env.observation_space):
+            with pytest.raises(GameError, match=re.escape(agents)) as info:
+                call(agent)
+            assert type(info.value) is UnknownAgentError
+            assert isinstance(info.value, KeyError)
+            assert str(info.value).startswith(f"unknown agent {agent!r}")
+        env.reset(seed=0)
+    assert env.observe("player_2")["observation"].shape == (828,)
+
+
 def test_pettingzoo_features_are_each_seats_view() -> None:
     """Every agent's features, the acting one's and the others', are those of its own
     observation (and the mask is empty for the seats not to act)."""
