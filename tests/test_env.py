@@ -880,15 +880,18 @@ def test_adapters_name_the_opponent_keyword_they_take() -> None:
     """The one-table envs take ``opponents=``, the learner's tables ``opponent=``:
     the other spelling is a GameError naming the right one (before: a bare TypeError
     from VectorEnv, or for the learner's tables "sets opponents='random' itself",
-    as though a bot could not play there)."""
+    as though a bot could not play there); the message's verb agrees ("the
+    Gymnasium env takes", was "take")."""
     from ofc_fast.env._learner import LearnerTables
     from ofc_fast.env.gym import OfcEnv
 
     for make in (OfcEnv, pettingzoo_env):
-        with pytest.raises(GameError, match=r"take opponents=, not opponent="):
+        with pytest.raises(GameError, match=r" takes opponents=, not opponent="):
             make(opponent="heuristic")
     for value in ("heuristic", "random"):
-        with pytest.raises(GameError, match=r"take opponent=, not opponents="):
+        with pytest.raises(
+            GameError, match=r"^an SB3 adapter .* takes opponent=, not opponents="
+        ):
             LearnerTables("pineapple", 2, opponents=value)
     assert LearnerTables("pineapple", 2, opponent="heuristic").venv.opponents == "heuristic"
 
