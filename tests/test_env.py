@@ -969,6 +969,26 @@ def test_pettingzoo_unknown_agent_is_a_game_error_naming_the_agents(agent: objec
     assert env.observe("player_2")["observation"].shape == (828,)
 
 
+def test_pettingzoo_last_with_no_agent_to_act_is_a_game_error() -> None:
+    """``last()`` before the first ``reset()`` was a bare AttributeError (no
+    ``agent_selection``), after every agent's last step of a deal a bare KeyError:
+    now the GameError ``step()`` gives then, naming reset(); in between it is
+    PettingZoo's ``last()``, the acting agent's view."""
+    env = pettingzoo_env(rules="pineapple", players=2)
+    with pytest.raises(GameError, match=r"last\(\) with no agent to act: call reset\(\)"):
+        env.last()
+    env.reset(seed=0)
+    for agent in env.agent_iter(max_iter=100):
+        obs, _, done, cut, _ = env.last()
+        assert np.array_equal(obs["action_mask"], env.observe(agent)["action_mask"])
+        env.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(GameError, match=r"last\(\) with no agent to act"):
+        env.last(observe=False)
+    env.reset()
+    assert env.last()[0]["action_mask"].any()
+
+
 def test_pettingzoo_features_are_each_seats_view() -> None:
     """Every agent's features, the acting one's and the others', are those of its own
     observation (and the mask is empty for the seats not to act)."""

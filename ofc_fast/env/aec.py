@@ -158,15 +158,28 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             "action_mask": np.zeros(ACTION_SPACE, np.int8),
         }
 
+    def _require_agents(self, call: str) -> None:
+        """GameError naming ``call`` when no agent is left to act (before the first
+        :meth:`reset`, or after every agent's last step of a deal)."""
+        if not self.agents:
+            raise GameError(
+                f"{call}() with no agent to act: call reset() (before the first deal, "
+                "or after every agent's last step of a deal)"
+            )
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's: the acting agent's observation (when ``observe``),
+        cumulative reward, termination, truncation and info; GameError when no
+        agent is left to act (as :meth:`step`)."""
+        self._require_agents("last")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     def step(self, action: Any) -> None:
         """Play the selected agent's action, then move to the next seat to act;
         GameError when no agent is left to act (before :meth:`reset`, or after every
         agent's last step of a deal: reset() deals the next)."""
-        if not self.agents:
-            raise GameError(
-                "step() with no agent to act: call reset() (before the first deal, "
-                "or after every agent's last step of a deal)"
-            )
+        self._require_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
