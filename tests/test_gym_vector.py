@@ -308,3 +308,34 @@ def test_make_vec_reset_mask_keeps_a_deal_not_begun_as_the_one_table_env() -> No
     for i, env in enumerate(singles):
         want = env.reset()[0] if i else env._obs()
         assert np.array_equal(obs["observation"][i], want["observation"])
+
+
+@pytest.mark.parametrize(
+    ("dtype", "illegal"),
+    [
+        (np.int8, -1),
+        (np.int16, -1),
+        (np.int32, -1),
+        (np.uint16, 432),
+        (np.uint64, 2**64 - 64),
+    ],
+)
+def test_make_vec_remaps_illegal_ids_of_any_integer_dtype(
+    dtype: type, illegal: int
+) -> None:
+    """An illegal id in an int8 action array, remapped to a legal id past 127, was
+    NumPy's OverflowError (the remapped ids were written into the caller's dtype);
+    now every integer dtype plays what the one-table env plays for the same ids (a
+    uint64 id past int64's range too: remapped from its own value)."""
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    obs, _ = envs.reset(seed=4)
+    singles = _singles("ofc_fast/Pineapple-v0", 4)
+    ids = np.array([illegal, 127, 3], dtype)
+    legal = np.flatnonzero(obs["action_mask"][0])
+    assert legal[illegal % len(legal)] > 127  # the remapped id needs more than int8
+    obs, rewards, *_, infos = envs.step(ids)
+    assert infos["illegal_action"][0]
+    for i, env in enumerate(singles):
+        want, r, *_ = env.step(int(ids[i]))
+        assert np.array_equal(obs["observation"][i], want["observation"])
+        assert rewards[i] == r

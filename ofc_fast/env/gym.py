@@ -447,12 +447,13 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         a = as_array(actions)
         infos: dict[str, Any] = {}
         if self.illegal == "remap" and a.shape == (self.num_envs,) and a.dtype.kind in "iu":
-            a, remapped = a.copy(), np.zeros(self.num_envs, np.bool_)
-            legal = (a >= 0) & (a < ACTION_SPACE)
+            ids, remapped = a, np.zeros(self.num_envs, np.bool_)
+            a = ids.astype(np.int64)  # a copy that holds any legal id (not int8's)
+            legal = (ids >= 0) & (ids < ACTION_SPACE)
             inside = np.flatnonzero(legal)
-            legal[inside] = v.action_masks[inside, a[inside]]
+            legal[inside] = v.action_masks[inside, ids[inside]]
             for i in np.flatnonzero(~legal):  # (the legal ones: played as they are)
-                a[i], remapped[i] = remap_action(v, int(i), int(a[i]))
+                a[i], remapped[i] = remap_action(v, int(i), int(ids[i]))
             if remapped.any():
                 infos["illegal_action"], infos["_illegal_action"] = (
                     remapped,
