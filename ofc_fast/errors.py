@@ -33,6 +33,7 @@ __all__ = [
     "SelfPlayError",
     "StrengthError",
     "TableError",
+    "UnknownAgentError",
     "UnknownBotError",
 ]
 
@@ -133,6 +134,24 @@ class RenderModeError(GameError, TypeError):
     ...     print(type(exc).__name__, isinstance(exc, GameError))
     RenderModeError True
     """
+
+
+class UnknownAgentError(GameError, KeyError):
+    """An agent name a PettingZoo environment does not have (``observe``,
+    ``action_space``, ``observation_space``); the message lists its agents.  A
+    :class:`GameError`, and a ``KeyError`` as PettingZoo's own environments raise
+    (their spaces are dicts by agent), so code that catches that still does.
+
+    >>> from ofc_fast.env import pettingzoo_env
+    >>> pettingzoo_env().observe("player_9")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.UnknownAgentError: unknown agent 'player_9'; the env's agents are ...
+    """
+
+    def __str__(self) -> str:
+        """The message as written (``KeyError`` would show it quoted, as a key)."""
+        return Exception.__str__(self)
 
 
 class HistoryError(GameError):

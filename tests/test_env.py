@@ -880,15 +880,18 @@ def test_adapters_name_the_opponent_keyword_they_take() -> None:
     """The one-table envs take ``opponents=``, the learner's tables ``opponent=``:
     the other spelling is a GameError naming the right one (before: a bare TypeError
     from VectorEnv, or for the learner's tables "sets opponents='random' itself",
-    as though a bot could not play there)."""
+    as though a bot could not play there); the message's verb agrees ("the
+    Gymnasium env takes", was "take")."""
     from ofc_fast.env._learner import LearnerTables
     from ofc_fast.env.gym import OfcEnv
 
     for make in (OfcEnv, pettingzoo_env):
-        with pytest.raises(GameError, match=r"take opponents=, not opponent="):
+        with pytest.raises(GameError, match=r" takes opponents=, not opponent="):
             make(opponent="heuristic")
     for value in ("heuristic", "random"):
-        with pytest.raises(GameError, match=r"take opponent=, not opponents="):
+        with pytest.raises(
+            GameError, match=r"^an SB3 adapter .* takes opponent=, not opponents="
+        ):
             LearnerTables("pineapple", 2, opponents=value)
     assert LearnerTables("pineapple", 2, opponent="heuristic").venv.opponents == "heuristic"
 
@@ -943,6 +946,47 @@ def test_pettingzoo_env_np_random_is_seeded_by_reset() -> None:
     assert draws(env.np_random) == draws(reference)  # a refused seed changed nothing
     made = pettingzoo_env(rules="pineapple", players=2, seed=9)
     assert draws(made.np_random) == draws(np.random.default_rng(9))
+
+
+@pytest.mark.parametrize("agent", ["player_9", "x", "player_3", 0, None, ["player_0"]])
+def test_pettingzoo_unknown_agent_is_a_game_error_naming_the_agents(agent: object) -> None:
+    """``observe``, ``action_space`` and ``observation_space`` of an agent the env
+    does not have were a bare ``KeyError`` (an unhashable one a ``TypeError``): now
+    the env's ``GameError`` naming the agent and the env's agents, before a reset
+    too; it is a ``KeyError`` as well, for PettingZoo code that catches that."""
+    from ofc_fast.errors import UnknownAgentError
+
+    env = pettingzoo_env(rules="pineapple", players=3)
+    agents = "player_0, player_1, player_2"
+    for _ in ("before a reset", "after"):
+        for call in (env.observe, env.action_space, env.observation_space):
+            with pytest.raises(GameError, match=re.escape(agents)) as info:
+                call(agent)
+            assert type(info.value) is UnknownAgentError
+            assert isinstance(info.value, KeyError)
+            assert str(info.value).startswith(f"unknown agent {agent!r}")
+        env.reset(seed=0)
+    assert env.observe("player_2")["observation"].shape == (828,)
+
+
+def test_pettingzoo_last_with_no_agent_to_act_is_a_game_error() -> None:
+    """``last()`` before the first ``reset()`` was a bare AttributeError (no
+    ``agent_selection``), after every agent's last step of a deal a bare KeyError:
+    now the GameError ``step()`` gives then, naming reset(); in between it is
+    PettingZoo's ``last()``, the acting agent's view."""
+    env = pettingzoo_env(rules="pineapple", players=2)
+    with pytest.raises(GameError, match=r"last\(\) with no agent to act: call reset\(\)"):
+        env.last()
+    env.reset(seed=0)
+    for agent in env.agent_iter(max_iter=100):
+        obs, _, done, cut, _ = env.last()
+        assert np.array_equal(obs["action_mask"], env.observe(agent)["action_mask"])
+        env.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(GameError, match=r"last\(\) with no agent to act"):
+        env.last(observe=False)
+    env.reset()
+    assert env.last()[0]["action_mask"].any()
 
 
 def test_pettingzoo_features_are_each_seats_view() -> None:

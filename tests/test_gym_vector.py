@@ -157,3 +157,185 @@ def test_make_vec_without_a_seed_deals_different_hands() -> None:
     seeded = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
     want = seeded.reset(seed=9)[0]["observation"]
     assert np.array_equal(made.reset()[0]["observation"], want)
+
+
+def test_make_vec_vector_env_works_under_gymnasiums_same_step_vector_wrappers() -> None:
+    """``metadata["autoreset_mode"]`` is Gymnasium's ``AutoresetMode.SAME_STEP`` (an
+    enum member, what the ``gymnasium.wrappers.vector`` wrappers read): under
+    ``RecordEpisodeStatistics`` each deal's ``episode`` return and length are the
+    sums of the rewards and steps a table returned since its last deal ended, the
+    terminating step's reward included (the same-step reading: a next-step one would
+    give the reset step to the next deal), counted here by hand."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N))
+    assert type(envs.unwrapped.metadata["autoreset_mode"]) is gymnasium.vector.AutoresetMode
+    obs, _ = envs.reset(seed=11)
+    ret, length, reported = np.zeros(N), np.zeros(N, int), 0
+    rng = np.random.default_rng(2)
+    for _ in range(24):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+        obs, rewards, terms, truncs, infos = envs.step(np.array(actions))
+        ret, length = ret + rewards, length + 1
+        assert ("episode" in infos) == bool(terms.any())
+        for i in np.flatnonzero(terms):
+            assert infos["_episode"][i]
+            episode = infos["episode"]
+            assert (episode["r"][i], episode["l"][i]) == (ret[i], length[i])
+            ret[i], length[i], reported = 0.0, 0, reported + 1
+    assert reported >= N
+
+
+def _compare_steps(vec, sync, obs, rng, steps: int) -> dict:
+    """Step ``vec`` and ``sync`` with the same random legal actions; every output
+    equal (the cut deals' ``final_obs`` and every seat's points at the ends too).  Returns the last
+    observation and counts of the ends seen."""
+    seen = {"term": 0, "trunc": 0, "both": 0}
+    for _ in range(steps):
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]])
+        obs, rewards, terms, truncs, infos = vec.step(actions)
+        want = sync.step(actions)
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(obs[key], want[0][key])
+        for got, ref in zip((rewards, terms, truncs), want[1:4]):
+            assert np.array_equal(got, ref)
+        ended = terms | truncs
+        assert np.array_equal(infos.get("_final_obs", np.zeros(N, bool)), ended)
+        for i in np.flatnonzero(truncs & ~terms):  # the cut deal's pending decision
+            for key in ("observation", "action_mask"):
+                assert np.array_equal(
+                    infos["final_obs"][i][key], want[4]["final_obs"][i][key]
+                )
+        for i in np.flatnonzero(terms):  # (the copies': the next deal's, already dealt)
+            assert not infos["final_obs"][i]["action_mask"].any()
+            assert np.array_equal(
+                infos["final_info"]["final_rewards"][i],
+                want[4]["final_info"]["final_rewards"][i],
+            )
+        seen["term"] += int((terms & ~truncs).sum())
+        seen["trunc"] += int((truncs & ~terms).sum())
+        seen["both"] += int((terms & truncs).sum())
+    seen["obs"] = obs
+    return seen
+
+
+@pytest.mark.parametrize("limit", [1, 3, 5])
+def test_make_vec_max_episode_steps_truncates_as_time_limited_copies(limit: int) -> None:
+    """``make_vec(id, num_envs=n, max_episode_steps=k)`` was a bare TypeError from
+    OfcVectorEnv (Gymnasium passes it to the vector entry point; the "sync" copies
+    took it as a TimeLimit): each table is truncated at its k-th step since its last
+    reset (``truncated`` True, with ``terminated`` too when the deal ends there: Pineapple's
+    fifth) and
+    dealt its next deal in the same step, the cut deal's view in ``final_obs``;
+    checked step by step against the "sync" mode's TimeLimit copies under Gymnasium's
+    same-step autoreset, resets with and without a ``reset_mask`` included."""
+    same = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N, max_episode_steps=limit)
+    sync = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0",
+        num_envs=N,
+        max_episode_steps=limit,
+        vectorization_mode="sync",
+        vector_kwargs=same,
+    )
+    assert type(vec).__name__ == "OfcVectorEnv" and vec.max_episode_steps == limit
+    obs, _ = vec.reset(seed=21)
+    assert np.array_equal(obs["observation"], sync.reset(seed=21)[0]["observation"])
+    rng = np.random.default_rng(limit)
+    seen = _compare_steps(vec, sync, obs, rng, 13)
+    mask = np.array([True, False, True])
+    obs, _ = vec.reset(options={"reset_mask": mask})  # their step counts restart
+    want, _ = sync.reset(options={"reset_mask": mask.copy()})
+    assert np.array_equal(obs["observation"], want["observation"])
+    more = _compare_steps(vec, sync, obs, rng, 4)
+    obs, _ = vec.reset()  # every count restarts
+    assert np.array_equal(obs["observation"], sync.reset()[0]["observation"])
+    last = _compare_steps(vec, sync, obs, rng, 8)
+    total = {k: seen[k] + more[k] + last[k] for k in ("term", "trunc", "both")}
+    assert total["trunc"] > 0 if limit < 5 else total["trunc"] == 0
+    assert total["both"] > 0 if limit == 5 else total["term"] == 0
+
+
+def test_make_vec_max_episode_steps_is_checked() -> None:
+    """``max_episode_steps``: a positive int (a NumPy int too), None or -1 (no limit,
+    as ``gymnasium.make`` reads -1); anything else is the env's GameError naming it,
+    not TimeLimit's bare TypeError or AssertionError."""
+    for bad in (0, -2, 2.5, True, "3"):
+        with pytest.raises(GameError, match="max_episode_steps must be"):
+            gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, max_episode_steps=bad)
+    for none in (None, -1):
+        envs = gymnasium.make_vec(
+            "ofc_fast/Pineapple-v0", num_envs=2, max_episode_steps=none
+        )
+        assert envs.max_episode_steps is None
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2, max_episode_steps=2**70)
+    obs, _ = envs.reset(seed=0)
+    assert not envs.step(obs["action_mask"].argmax(axis=1))[3].any()
+    envs = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=2, max_episode_steps=np.int64(1)
+    )
+    obs, _ = envs.reset(seed=0)
+    assert envs.step(obs["action_mask"].argmax(axis=1))[3].all()
+
+
+def test_make_vec_reset_mask_keeps_a_deal_not_begun_as_the_one_table_env() -> None:
+    """``reset(options={"reset_mask": m})`` at a table whose deal just ended (its
+    next deal dealt, no step played in it) keeps that deal, as ``OfcEnv.reset()``
+    does, the "sync" copies' reset_mask too (before: it was abandoned for the one
+    after, the button moved on and a Fantasyland it carried lost); a table
+    mid-deal deals on."""
+    envs = gymnasium.make_vec("ofc_fast/OFC-v0", num_envs=N)
+    obs, _ = envs.reset(seed=[3, 4, 5])
+    singles = [gymnasium.make("ofc_fast/OFC-v0").unwrapped for _ in range(N)]
+    for env, s in zip(singles, (3, 4, 5)):
+        env.reset(seed=s)
+    for _ in range(12):  # OFC: every table ends its first deal at its 9th step
+        actions = obs["action_mask"].argmax(axis=1)
+        obs, _, terms, *_ = envs.step(actions)
+        for env, a in zip(singles, actions):
+            env.step(int(a))
+        if terms.all():
+            break
+    assert terms.all()  # every table at its second deal's first decision
+    obs, _ = envs.reset(options={"reset_mask": np.array([True, True, False])})
+    for i, env in enumerate(singles):
+        want = env.reset()[0] if i < 2 else env._obs()
+        assert np.array_equal(obs["observation"][i], want["observation"])
+    envs.step(obs["action_mask"].argmax(axis=1))
+    for env in singles:
+        env.step(int(env.action_masks().argmax()))
+    obs, _ = envs.reset(options={"reset_mask": np.array([False, True, True])})
+    for i, env in enumerate(singles):
+        want = env.reset()[0] if i else env._obs()
+        assert np.array_equal(obs["observation"][i], want["observation"])
+
+
+@pytest.mark.parametrize(
+    ("dtype", "illegal"),
+    [
+        (np.int8, -1),
+        (np.int16, -1),
+        (np.int32, -1),
+        (np.uint16, 432),
+        (np.uint64, 2**64 - 64),
+    ],
+)
+def test_make_vec_remaps_illegal_ids_of_any_integer_dtype(
+    dtype: type, illegal: int
+) -> None:
+    """An illegal id in an int8 action array, remapped to a legal id past 127, was
+    NumPy's OverflowError (the remapped ids were written into the caller's dtype);
+    now every integer dtype plays what the one-table env plays for the same ids (a
+    uint64 id past int64's range too: remapped from its own value)."""
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    obs, _ = envs.reset(seed=4)
+    singles = _singles("ofc_fast/Pineapple-v0", 4)
+    ids = np.array([illegal, 127, 3], dtype)
+    legal = np.flatnonzero(obs["action_mask"][0])
+    assert legal[illegal % len(legal)] > 127  # the remapped id needs more than int8
+    obs, rewards, *_, infos = envs.step(ids)
+    assert infos["illegal_action"][0]
+    for i, env in enumerate(singles):
+        want, r, *_ = env.step(int(ids[i]))
+        assert np.array_equal(obs["observation"][i], want["observation"])
+        assert rewards[i] == r

@@ -255,7 +255,7 @@ def test_learner_tables_refuse_fantasyland_decisions() -> None:
     [
         (dict(autoreset=False), "autoreset", "sets autoreset="),
         (dict(final_obs=False), "final_obs", "sets final_obs="),
-        (dict(opponents="heuristic"), "opponents", "take opponent=, not opponents="),
+        (dict(opponents="heuristic"), "opponents", "^an SB3 adapter .* takes opponent="),
     ],
 )
 def test_learner_tables_name_the_settings_they_fix(

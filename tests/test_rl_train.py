@@ -547,6 +547,53 @@ def test_gymnasium_vector_env_reset_mask_deals_on_at_the_masked_tables(sb3: Any)
         env.reset(options={"reset_mask": np.array([0, 1, 0])})
 
 
+def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
+    """SB3's ``VecEnv.set_options(options)`` are for the next ``reset()``, which then
+    clears them (SB3's contract, what DummyVecEnv does); before, reset() ignored
+    them: ``{"reset_mask": m}`` restarted every table.  Now the tables ``m`` marks
+    deal on (an empty board at the learner's first decision) and the others keep
+    their pending decision and their episode's count (a Pineapple deal: 5 learner
+    decisions); an option reset() does not take is refused when set, naming it."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes", seed=0)
+    first = env.reset().copy()
+    for _ in range(2):
+        before = env.step(env.action_masks().argmax(axis=1))[0]
+    env.set_options({"reset_mask": np.array([True, False])})
+    obs = env.reset()
+    assert np.array_equal(obs[1], before[1]) and not np.array_equal(obs[0], before[0])
+    assert env.tables.venv.observation(0, 0)["boards"][0] == [[], [], []]
+    ends: dict[int, int] = {}
+    for step in range(1, 6):
+        _, _, dones, infos = env.step(env.action_masks().argmax(axis=1))
+        for i in np.flatnonzero(dones):
+            ends.setdefault(int(i), step)
+            assert infos[i]["episode"]["l"] == 5
+    assert ends == {1: 3, 0: 5}
+    assert np.array_equal(env.reset(), first)  # the options were cleared
+    env.set_options([{"reset_mask": np.array([False, True])}] * 2)  # SB3's list form
+    obs = env.reset()  # table 1 deals its match's next deal, table 0 stays
+    assert np.array_equal(obs[0], first[0]) and not np.array_equal(obs[1], first[1])
+    assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
+    assert np.array_equal(env.reset(), first)
+    for bad, said in (
+        ({"reset_mask": np.array([True, False]), "seed": 3}, "'seed'"),
+        ({"mask": np.array([True, False])}, "'mask'"),
+        ({"reset_mask": [1, 0]}, "reset_mask"),
+        ([{}, {"reset_mask": np.array([True, False])}], "every table"),
+        ([{}], "2"),
+        ("reset_mask", "dict"),
+    ):
+        with pytest.raises(GameError, match=said):
+            env.set_options(bad)  # type: ignore[arg-type]
+        assert np.array_equal(env.reset(), first)  # nothing was set
+    env.set_options({"reset_mask": np.array([True, True])})
+    env.set_options(None)  # SB3's: no options
+    assert np.array_equal(env.reset(), first)
+
+
 def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
     documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a

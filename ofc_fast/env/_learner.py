@@ -54,7 +54,7 @@ class LearnerTables:
         shaping: float = 0.0,
         **kwargs: Any,
     ) -> None:
-        what = "the learner's tables (the SB3 adapters)"
+        what = "an SB3 adapter (the learner's tables)"  # (a singular verb follows)
         check_solver_sets(kwargs, what)
         check_spelling(kwargs, what, "opponent", "opponents")
         self.policy: OpponentPolicy | None = None

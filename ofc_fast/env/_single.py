@@ -70,7 +70,7 @@ def check_spelling(kwargs: dict[str, Any], what: str, takes: str, other: str) ->
     TypeError, or a given value taken for one the adapter sets itself)."""
     if other in kwargs:
         raise GameError(
-            f"{what} take {takes}=, not {other}= (got {other}={kwargs[other]!r})"
+            f"{what} takes {takes}=, not {other}= (got {other}={kwargs[other]!r})"
         )
 
 

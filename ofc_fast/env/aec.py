@@ -33,7 +33,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..encoding import features_of_encoding
-from ..errors import GameError
+from ..errors import GameError, UnknownAgentError, quote
 from ..rules import RuleSet
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
@@ -96,12 +96,27 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         """Seed :attr:`np_random` with ``seed`` (PettingZoo's ``seeding.np_random``)."""
         self.np_random, _ = seeding.np_random(seed)
 
+    def _seat_of(self, agent: object) -> int:
+        """The seat of ``agent`` (one of :attr:`possible_agents`), else
+        UnknownAgentError naming it and them."""
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError(
+                f"unknown agent {quote(agent)}; the env's agents are "
+                + ", ".join(self.possible_agents)
+            )
+        return seat
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (the same for every seat)."""
+        """The observation space of ``agent`` (the same for every seat;
+        UnknownAgentError for an agent the env does not have)."""
+        self._seat_of(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent``: one id per legal action shape."""
+        """The action space of ``agent``: one id per legal action shape
+        (UnknownAgentError for an agent the env does not have)."""
+        self._seat_of(agent)
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -127,10 +142,11 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees now: its encoded observation and action mask;
-        GameError before :meth:`reset`."""
+        UnknownAgentError for an agent the env does not have, GameError before
+        :meth:`reset`."""
         v = self._venv
+        seat = self._seat_of(agent)
         require_started(v, "observe")
-        seat = self._seat[agent]
         if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
             return {
                 "observation": v.observations[0].copy(),
@@ -142,15 +158,28 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             "action_mask": np.zeros(ACTION_SPACE, np.int8),
         }
 
+    def _require_agents(self, call: str) -> None:
+        """GameError naming ``call`` when no agent is left to act (before the first
+        :meth:`reset`, or after every agent's last step of a deal)."""
+        if not self.agents:
+            raise GameError(
+                f"{call}() with no agent to act: call reset() (before the first deal, "
+                "or after every agent's last step of a deal)"
+            )
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's: the acting agent's observation (when ``observe``),
+        cumulative reward, termination, truncation and info; GameError when no
+        agent is left to act (as :meth:`step`)."""
+        self._require_agents("last")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     def step(self, action: Any) -> None:
         """Play the selected agent's action, then move to the next seat to act;
         GameError when no agent is left to act (before :meth:`reset`, or after every
         agent's last step of a deal: reset() deals the next)."""
-        if not self.agents:
-            raise GameError(
-                "step() with no agent to act: call reset() (before the first deal, "
-                "or after every agent's last step of a deal)"
-            )
+        self._require_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .._native import lib, move_error
-from ..errors import GameError, MoveError, choice
+from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
@@ -132,6 +132,24 @@ def table_text(venv: VectorEnv, table: int) -> str:
     """Table ``table``'s learner view as text; GameError before a reset."""
     require_started(venv, "render")
     return str(venv.observation(table, venv.learner))
+
+
+def episode_limit(value: object) -> int | None:
+    """``max_episode_steps`` checked: a positive int (a NumPy int too), or None or -1
+    for no limit (``gymnasium.make`` reads -1 so); else GameError naming it."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or value == 0
+        or value < -1
+    ):
+        raise GameError(
+            "max_episode_steps must be a positive int (each table's steps until a "
+            f"truncation, as Gymnasium's TimeLimit) or None, got {quote(value)}"
+        )
+    return None if value == -1 else int(value)
 
 
 def action_id(action: Any) -> int:
@@ -296,7 +314,12 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
     (``metadata["autoreset_mode"]``): the observation returned with a termination is
     already the next deal's first decision, the end's is ``infos["final_obs"]`` (with
     ``infos["final_info"]["final_rewards"]``, every seat's points), as Gymnasium's
-    ``SameStep`` mode has them.
+    ``SameStep`` mode has them.  ``max_episode_steps`` (``make_vec`` passes it on):
+    Gymnasium's ``TimeLimit`` per table, the step that is a table's ``k``-th since its
+    last reset or deal's end is ``truncated`` (``terminated`` too when the deal ends
+    there) and, mid-deal, that table deals its next deal in the same step, the cut
+    deal's view in ``infos["final_obs"]``, as the ``"sync"`` mode's copies do under
+    same-step autoreset; None (or -1) for no limit.
 
     >>> import gymnasium
     >>> envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=4)
@@ -321,9 +344,11 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         opponents: str = "random",
         render_mode: str | None = None,
         illegal: str = "remap",
+        max_episode_steps: int | None = None,
         **kwargs: Any,
     ) -> None:
         what = "the Gymnasium vector env"
+        self.max_episode_steps = episode_limit(max_episode_steps)
         check_solver_sets(kwargs, what)
         off = kwargs.get("autoreset", True)
         if isinstance(off, (bool, np.bool_)) and not off:  # (other values: refused below)
@@ -356,6 +381,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         self.illegal = choice(illegal, ("remap", "raise"), "illegal", "", GameError)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._mid_deal = np.zeros(v.num_envs, np.bool_)  # tables cut short by a reset
+        self._steps = np.zeros(v.num_envs, np.int64)  # each table's, for the limit
 
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
@@ -380,7 +406,10 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         without one, the tables cut short mid-deal deal their next deal and the others
         keep their pending decision (the first reset: the seed given when made, else
         drawn at random).  ``options={"reset_mask": m}``: the tables ``m`` marks
-        abandon their deal for the next one."""
+        that are mid-deal abandon their deal for the next one (a deal not begun is
+        kept, as :meth:`OfcEnv.reset` keeps it), the others are left as they are.
+        The tables reset (all, or those the mask marks) count their steps to
+        ``max_episode_steps`` from 0 again."""
         v = self._venv
         if seed is None and not v.started:
             seed = self._first_seed
@@ -391,14 +420,18 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
         masked = reset_mask(options, self.num_envs)  # (options without one: ignored)
         if masked is not None:  # (with a seed: GameError)
-            v.reset(seed=seeds, options=options)
+            cut = np.zeros(self.num_envs, np.bool_)  # the others keep their decision
+            cut[masked] = self._mid_deal[masked]  # (a deal not begun: as OfcEnv.reset)
+            v.reset(seed=seeds, options={"reset_mask": cut})
             self._mid_deal[masked] = False
+            self._steps[masked] = 0
         else:
             if seeds is not None or not v.started:
                 v.reset(seed=seeds)
             elif self._mid_deal.any():
                 v.reset(options={"reset_mask": self._mid_deal.copy()})
             self._mid_deal[:] = False
+            self._steps[:] = 0
         if s is not None:
             super().reset(seed=s)
         render_human(self)
@@ -414,12 +447,13 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         a = as_array(actions)
         infos: dict[str, Any] = {}
         if self.illegal == "remap" and a.shape == (self.num_envs,) and a.dtype.kind in "iu":
-            a, remapped = a.copy(), np.zeros(self.num_envs, np.bool_)
-            legal = (a >= 0) & (a < ACTION_SPACE)
+            ids, remapped = a, np.zeros(self.num_envs, np.bool_)
+            a = ids.astype(np.int64)  # a copy that holds any legal id (not int8's)
+            legal = (ids >= 0) & (ids < ACTION_SPACE)
             inside = np.flatnonzero(legal)
-            legal[inside] = v.action_masks[inside, a[inside]]
+            legal[inside] = v.action_masks[inside, ids[inside]]
             for i in np.flatnonzero(~legal):  # (the legal ones: played as they are)
-                a[i], remapped[i] = remap_action(v, int(i), int(a[i]))
+                a[i], remapped[i] = remap_action(v, int(i), int(ids[i]))
             if remapped.any():
                 infos["illegal_action"], infos["_illegal_action"] = (
                     remapped,
@@ -427,26 +461,58 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
                 )
         v.step(a)  # MoveError for anything else, and no table changes
         done = v.terminations.copy()
+        rewards = v.rewards.astype(np.float64)
+        cut = self._count_steps(done)
         self._mid_deal = ~done
-        if done.any():  # gymnasium.vector.SyncVectorEnv's keys in SameStep mode
-            final_obs = np.full(self.num_envs, None, object)
-            ended = np.flatnonzero(done)
-            for table, row in zip(ended, v.final_observations(ended)):
-                final_obs[table] = {
-                    "observation": row,
-                    "action_mask": np.zeros(ACTION_SPACE, np.int8),
-                }
-            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+        if cut.any() or done.any():  # gymnasium.vector.SyncVectorEnv's SameStep keys
+            self._final_infos(infos, done, cut)
+        if (cut & ~done).any():  # as the copies' TimeLimit and same-step reset
+            v.reset(options={"reset_mask": cut & ~done})
+            self._mid_deal[cut] = False
+        render_human(self)
+        return self._obs(), rewards, done, cut, infos
+
+    def _count_steps(self, done: np.ndarray) -> np.ndarray:
+        """Count a step at every table (Gymnasium's ``TimeLimit``): the truncations,
+        the tables at ``max_episode_steps``; a table ended (``done``) or truncated
+        counts from 0 again."""
+        self._steps += 1
+        cut = np.zeros(self.num_envs, np.bool_)
+        if self.max_episode_steps is not None:
+            cut = self._steps >= self.max_episode_steps
+        self._steps[done | cut] = 0
+        return cut
+
+    def _final_infos(
+        self, infos: dict[str, Any], done: np.ndarray, cut: np.ndarray
+    ) -> None:
+        """Add SameStep's ``final_obs`` and ``final_info`` of the tables whose deal
+        ended (``done``: the learner's view of the end, every seat's points) or was
+        cut (``cut``: the decision pending there) to ``infos``."""
+        v = self._venv
+        ended = done | cut
+        final_obs = np.full(self.num_envs, None, object)
+        for table in np.flatnonzero(cut & ~done):
+            final_obs[table] = {
+                "observation": v.observations[table].copy(),
+                "action_mask": v.action_masks[table].view(np.int8).copy(),
+            }
+        tables = np.flatnonzero(done)
+        for table, row in zip(tables, v.final_observations(tables)):
+            final_obs[table] = {
+                "observation": row,
+                "action_mask": np.zeros(ACTION_SPACE, np.int8),
+            }
+        infos["final_obs"], infos["_final_obs"] = final_obs, ended
+        infos["final_info"] = {}
+        if done.any():
             infos["final_info"] = {
                 "final_rewards": np.where(
                     done[:, None], v.final_rewards[:, : v.players], 0
                 ),
                 "_final_rewards": done.copy(),
             }
-            infos["_final_info"] = done.copy()
-        rewards = v.rewards.astype(np.float64)
-        render_human(self)
-        return self._obs(), rewards, done, np.zeros(self.num_envs, np.bool_), infos
+        infos["_final_info"] = ended.copy()
 
     def render(self) -> tuple[str, ...] | None:
         """Each table's learner view as text, a tuple (``render_mode="ansi"``;

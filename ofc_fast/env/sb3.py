@@ -30,10 +30,11 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
-from ..errors import GameError
+from ..errors import GameError, quote
 from ..search import flag
 from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
+from ._rows import reset_mask
 from ._single import check_render_mode
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
@@ -134,15 +135,58 @@ class VecEnv(_Adapter, _SB3VecEnv):
             )
         return super().seed(seed)
 
+    RESET_OPTIONS = ("reset_mask",)
+    """The options :meth:`set_options` takes for the next :meth:`reset`."""
+
+    def set_options(
+        self, options: list[dict[str, Any]] | dict[str, Any] | None = None
+    ) -> None:
+        """SB3's: options for the next :meth:`reset` only (it clears them).
+        ``{"reset_mask": m}`` (``num_envs`` booleans, no :meth:`seed` before): the
+        tables ``m`` marks abandon their deal for their match's next one, the others
+        keep their pending decision.  Options are shared by every table: one dict, or
+        SB3's list of ``num_envs`` dicts all alike; None clears them.  Anything else
+        (an option not in :attr:`RESET_OPTIONS` included) is a GameError, nothing
+        set."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            per_table = list(options) if isinstance(options, (list, tuple)) else None
+            if per_table is None or len(per_table) != self.num_envs:
+                raise GameError(
+                    f"options must be a dict, a list of {self.num_envs} dicts (one per "
+                    f"table) or None, got {quote(options)}"
+                )
+            options = per_table[0]
+            for other in per_table:
+                if not _same_options(other, options):
+                    raise GameError(
+                        "reset options are shared by every table: give one dict, or "
+                        f"the same one for each, got {quote(per_table)}"
+                    )
+        unknown = sorted(map(repr, set(options) - set(self.RESET_OPTIONS)))
+        if unknown:
+            raise GameError(
+                f"reset() takes the option {', '.join(self.RESET_OPTIONS)} only, got "
+                + ", ".join(unknown)
+            )
+        reset_mask(options, self.num_envs)  # GameError unless num_envs booleans
+        super().set_options(options)
+
     def reset(self) -> np.ndarray:
         """Deal every table again: after :meth:`seed` ``(s)``, table ``i`` from seed
         ``s + i`` (SB3's rule: the match a one-table adapter seeded ``s + i`` plays),
-        else the tables dealt last time."""
+        else the tables dealt last time; after :meth:`set_options`, as they say (then
+        cleared)."""
         seeds = list(self._seeds) if any(s is not None for s in self._seeds) else None
-        obs = self.tables.reset(seed=seeds)
+        options = self._options[0] or None
+        obs = self.tables.reset(seed=seeds, options=options)
         self._reset_seeds()
-        self._ret[:] = 0
-        self._len[:] = 0
+        self._reset_options()
+        masked = reset_mask(options, self.num_envs)
+        restarted = slice(None) if masked is None else masked
+        self._ret[restarted] = 0
+        self._len[restarted] = 0
         self._started = True
         return np.array(obs)
 
@@ -292,6 +336,15 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
             np.zeros(self.num_envs, np.bool_),
             infos,
         )
+
+
+def _same_options(a: object, b: dict[str, Any]) -> bool:
+    """Whether ``a`` is a dict of the options ``b`` holds (arrays compared by value)."""
+    return (
+        isinstance(a, dict)
+        and a.keys() == b.keys()
+        and all(np.array_equal(np.asarray(a[k]), np.asarray(b[k])) for k in b)
+    )
 
 
 def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
