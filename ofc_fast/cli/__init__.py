@@ -32,8 +32,9 @@ the summary of the deals played and still writes ``--json`` / ``--history`` (exi
 status 130).
 
 The package: :mod:`ofc_fast.cli.options` (the shared options and their readers;
-the value readers in ``ofc_fast.cli._values``), ``ofc_fast.cli._render`` (tables, deals, the solver's and the search's text), the
-commands in ``_play`` and ``_analysis``.  Each module of :data:`COMMAND_MODULES`
+the value readers in ``ofc_fast.cli._values``), ``ofc_fast.cli._render`` (tables,
+deals, the solver's and the search's text), the commands in ``_play`` and
+``_analysis``.  Each module of :data:`COMMAND_MODULES`
 (``ofc_fast.arena.cli``, ``ofc_fast.parallel.cli``, ``ofc_fast.serve.cli`` among
 them) registers its subcommands through ``add_commands(subparsers)``; they are looked
 up by name when the parser is built, so none of them imports this package's

@@ -1,15 +1,18 @@
 """The readers of command-line values that several ``ofc-fast`` commands share
 (:mod:`ofc_fast.cli.options` gives them out): counts (:func:`check_count`),
-comma-separated lists (:func:`split_list`, :func:`parse_stacks`) and words typed in
-another locale (:func:`typed_text`)."""
+comma-separated lists (:func:`split_list`, :func:`parse_stacks`), words typed in
+another locale (:func:`typed_text`) and choices written in any case
+(:func:`one_of`)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from ..errors import GameError, OfcError, quote
+from ..errors import GameError, OfcError, match_choice, quote
 from ..table import check_stacks
 
 
@@ -115,3 +118,32 @@ def typed_text(word: str) -> str:
         return os.fsencode(word).decode("utf-8")
     except UnicodeError:
         return word
+
+
+def one_of(*options: str) -> dict[str, Any]:
+    """The ``choices`` and ``type`` of an option that takes one of ``options``
+    (``add_argument("--log-level", **one_of("debug", "info"))``): the word in any
+    case, read as the library reads a choice (:func:`ofc_fast.errors.match_choice`),
+    is the option's value as ``options`` spell it; ``--help`` lists them.
+
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("--exact", **one_of("auto", "yes", "no"))
+    >>> p.parse_args(["--exact", "YES"]).exact
+    'yes'
+    """
+    return {"choices": options, "type": _choice_of(options)}
+
+
+def _choice_of(options: Sequence[str]) -> Callable[[str], str]:
+    """The ``type`` of :func:`one_of`'s option: the one of ``options`` a word names;
+    else the parser's error listing them, the word quoted short."""
+
+    def choice(word: str) -> str:
+        found = match_choice(word, options)
+        if found is None:
+            raise argparse.ArgumentTypeError(
+                f"must be one of {', '.join(options)}, got {quote(word)}"
+            )
+        return found
+
+    return choice

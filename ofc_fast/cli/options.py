@@ -36,7 +36,14 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
 from ..files import atomic_text, atomic_write, check_writable
-from ._values import check_count, count_problem, parse_stacks, split_list, typed_text
+from ._values import (
+    check_count,
+    count_problem,
+    one_of,
+    parse_stacks,
+    split_list,
+    typed_text,
+)
 
 __all__ = [
     "Parser",
@@ -56,6 +63,7 @@ __all__ = [
     "is_rules_file",
     "load_rules",
     "name_option",
+    "one_of",
     "output_problem",
     "parse_stacks",
     "plus_minus",
