@@ -225,6 +225,8 @@ def _run(argv: Sequence[str] | None) -> int:
     """:func:`main` but for a reader of standard output gone away."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--"]:  # the end of ofc-fast's options (none): the command follows
+        del argv[0]
     if argv[:1] == ["bench"]:  # everything after "bench" (--help too) is the bench's
         from ._analysis import run_bench
 

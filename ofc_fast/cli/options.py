@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError
+from ..errors import GameError, OfcError, RulesError, quote
 from ..files import atomic_text, atomic_write, check_writable
 from ._values import (
     check_count,
@@ -142,7 +142,33 @@ class Parser(argparse.ArgumentParser):
                 f" ({option} took {value!r} for its PATH: put {option} after the "
                 f"arguments, or write {option}=PATH)"
             )
+        taken = self.unknown_options()
+        if message.startswith(required) and taken and missing[-1][:1] != "-":
+            word = quote(taken[0])[1:-1]  # (a file named -x.jsonl: replay -x.jsonl)
+            message += (
+                f" ({quote(taken[0])} was read as an option: write -- {word}, or "
+                f"./{word} for a file so named)"
+            )
         super().error(message)
+
+    def unknown_options(self) -> list[str]:
+        """The words of the last parse before its ``--`` that look like an option
+        which this parser does not have (an argument that starts with ``-``).
+
+        >>> p = Parser(prog="demo")
+        >>> _ = p.add_argument("--deal"); _ = p.parse_known_args(["-x", "--deal=1", "-5"])
+        >>> p.unknown_options()
+        ['-x']
+        """
+        end = self.words.index("--") if "--" in self.words else len(self.words)
+        return [
+            w
+            for w in self.words[:end]
+            if w[:1] == "-"
+            and w != "-"
+            and w.split("=", 1)[0] not in self._option_string_actions
+            and not self._negative_number_matcher.match(w)
+        ]
 
     def unrecognized(self, words: Sequence[str]) -> NoReturn:
         """The parser's error for the ``words`` it did not take, with the options that
@@ -174,9 +200,18 @@ class Parser(argparse.ArgumentParser):
         return [o for o in self.options.values() if o.startswith(head) and o != head]
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        """argparse's, the words kept (:attr:`words`) for :class:`OptionalPath`."""
+        """argparse's, the words kept (:attr:`words`) for :class:`OptionalPath`; a
+        ``--`` that no argument follows (``play --hands 1 --``) ends the options, as
+        one before the arguments does, rather than being a word left over.
+
+        >>> Parser(prog="demo").parse_known_args(["--"])
+        (Namespace(), [])
+        """
         self.words = list(sys.argv[1:] if args is None else args)
-        return super().parse_known_args(args, namespace)
+        namespace, extras = super().parse_known_args(args, namespace)
+        if "--" in extras and extras.count("--") == self.words.count("--"):
+            extras.remove("--")  # (argparse drops it only before an argument's words)
+        return namespace, extras
 
     def _add_action(self, action: _ActionT) -> _ActionT:
         """An action; an option's keyword and longest name go to :attr:`options`,
