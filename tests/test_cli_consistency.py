@@ -519,6 +519,8 @@ def test_bot_refuses_rules_from_the_standard_input_it_plays_on(
         ["play", "--stacks", "lots" * 1000],
         ["play", "--bots", "random," * 1000],
         ["play", "--stacks", "100,," + "1" * 5000],
+        ["play", "--bots", "x" * 5000],  # an unknown bot (UnknownBotError)
+        ["arena", "--bot", "x" * 900, "--bot", "random"],  # (a seat's name: 1,000)
     ],
 )
 def test_a_long_bad_list_is_quoted_short(
