@@ -411,9 +411,10 @@ def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(
+    from .cli.options import Parser  # (its options written whole; "--" ends them)
+
+    ap = Parser(
         prog="ofc-fast bench",
-        allow_abbrev=False,
         description="Time ofc-fast's own calls (batch and per call) on seeded random "
         "hands and check that they agree.  Peer evaluators: "
         "benchmarks/bench_python.py in a checkout.",

@@ -223,6 +223,23 @@ def test_unknown_bot_lists_known_names() -> None:
         make_bots("random,genius", 2)
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x" * 5000,  # a registry name
+        "nosuchmodule:" + "x" * 5000,  # a module:attribute spec
+        "ofc_fast.bots:" + "x" * 5000,  # one whose attribute is missing
+    ],
+)
+def test_a_long_bad_bot_name_is_quoted_short(name: str) -> None:
+    """``make_bot("x" * 5000)`` (``ofc-fast play --bots <5,000 characters>``) put the
+    whole name in its error, twice for a spec: the name is quoted short."""
+    with pytest.raises(BotError) as info:
+        make_bot(name)
+    message = str(info.value)
+    assert len(message) < 400 and "x" * 100 not in message, message
+
+
 def test_bot_names_and_bad_names() -> None:
     assert bot_names() == ("heuristic", "random", "search", "value")
     for bad in ("", "  ", None, 3):

@@ -853,3 +853,79 @@ def test_play_names_the_option_when_its_temporary_file_fails(
     assert code == 2
     assert err.startswith(f"ofc-fast: error: {option}: cannot write a temporary file in")
     assert "gone" in err
+
+
+PLAY_ONE = ["play", "--hands", "1", "--seed", "3", "--bots", "random"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--", *PLAY_ONE],  # before the command
+        [*PLAY_ONE, "--"],  # after the last option
+        ["--", *PLAY_ONE, "--"],
+    ],
+)
+def test_a_double_dash_ends_the_options(
+    capsys: pytest.CaptureFixture, argv: list[str]
+) -> None:
+    """``ofc-fast -- play`` said "invalid choice: '--'" and ``ofc-fast play --hands
+    1 --`` "unrecognized arguments: --": ``--`` is the end of the options, as in
+    every Unix tool; the command runs as it does without it."""
+
+    def played(*argv: str) -> tuple[int, list[str], str]:
+        code, out, err = run(capsys, *argv)  # (its last line: the time it took)
+        return code, out.splitlines()[:-1], err
+
+    want = played(*PLAY_ONE)
+    assert want[0] == 0 and want[1][0].startswith("Deal 1: PINEAPPLE"), want
+    assert played(*argv) == want
+
+
+def test_after_a_double_dash_a_word_is_an_argument(
+    capsys: pytest.CaptureFixture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``replay -- -x.jsonl`` reads the file named ``-x.jsonl``; an option after
+    ``--`` is an argument too (``play -- --hands 1``: not an option)."""
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, *PLAY_ONE, "--history=-x.jsonl")[0] == 0
+    want = run(capsys, "replay", "./-x.jsonl")
+    assert want[0] == 0 and want[1].startswith("hand 0 "), want
+    assert run(capsys, "replay", "--", "-x.jsonl") == want
+    assert run(capsys, "replay", "--deal", "0", "--", "-x.jsonl")[0] == 0
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["play", "--", "--hands", "1"])
+    assert stop.value.code == 2
+    assert "unrecognized arguments: --hands 1\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("word", ["-x.jsonl", "--deals.jsonl"])
+def test_a_file_taken_for_an_option_is_named(
+    capsys: pytest.CaptureFixture, word: str
+) -> None:
+    """``ofc-fast replay -x.jsonl`` said only "the following arguments are required:
+    FILE": the error names the word taken for an option and how to write it."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["replay", word])
+    assert stop.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith(
+        "ofc-fast replay: error: the following arguments are required: FILE ("
+    ), last
+    assert f"'{word}'" in last and f"./{word}" in last and f"-- {word}" in last, last
+
+
+def test_a_missing_option_gets_no_hint_of_a_file(capsys: pytest.CaptureFixture) -> None:
+    """Only a missing positional argument gets the hint: ``arena -x`` lacks
+    ``--bot``, which no word written ``./-x`` would give."""
+    with pytest.raises(SystemExit):
+        cli.main(["arena", "-x"])
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == "ofc-fast arena: error: the following arguments are required: --bot"
+
+
+def test_bench_takes_a_double_dash(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast bench --n 100 --reps 1 --`` said "unrecognized arguments: --"
+    (bench reads its own options): it runs as without the ``--``."""
+    code, out, err = run(capsys, "bench", "--n", "100", "--reps", "1", "--json", "--")
+    assert code == 0 and json.loads(out)["params"]["n"] == 100, err

@@ -519,6 +519,8 @@ def test_bot_refuses_rules_from_the_standard_input_it_plays_on(
         ["play", "--stacks", "lots" * 1000],
         ["play", "--bots", "random," * 1000],
         ["play", "--stacks", "100,," + "1" * 5000],
+        ["play", "--bots", "x" * 5000],  # an unknown bot (UnknownBotError)
+        ["arena", "--bot", "x" * 900, "--bot", "random"],  # (a seat's name: 1,000)
     ],
 )
 def test_a_long_bad_list_is_quoted_short(
@@ -576,3 +578,87 @@ def test_suit_symbols_typed_in_a_c_locale_are_cards(
     ]
     assert [p.returncode for p in out] == [0, 0], out[0].stderr
     assert json.loads(out[0].stdout) == json.loads(out[1].stdout)
+
+
+# -- a choice is read in any case, as the library reads one
+
+
+def _choice_options() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(command, option, choices) of every option with ``choices=`` in ``ofc-fast``."""
+    found = []
+    for name, command in cli.build_parser().commands.items():
+        for action in command._actions:
+            if action.option_strings and action.choices:
+                found.append((name, action.option_strings[-1], tuple(action.choices)))
+    return found
+
+
+def test_every_choice_option_is_found() -> None:
+    """The options the tests below read (so that they cannot pass on none)."""
+    found = {(name, option) for name, option, _ in _choice_options()}
+    assert {("serve", "--log-level"), ("arena", "--fault-policy")} <= found
+    assert ("advise", "--exact") in found
+
+
+@pytest.mark.parametrize(
+    ("argv", "dest", "want"),
+    [
+        (["serve", "--log-level", "INFO"], "log_level", "info"),
+        (["serve", "--log-level", " Warning "], "log_level", "warning"),
+        (
+            ["arena", "--bot", "random", "--fault-policy", "Forfeit"],
+            "fault_policy",
+            "forfeit",
+        ),
+        (["advise", "--dealt", "As", "--exact", "YES"], "exact", "yes"),
+    ],
+)
+def test_a_choice_is_read_in_any_case(argv: list[str], dest: str, want: str) -> None:
+    """``ofc-fast serve --log-level INFO`` said "invalid choice: 'INFO'", where the
+    library reads a word in any case (``rules.get("ofc")``): the option's value is
+    the choice as the option spells it."""
+    assert getattr(cli.build_parser().parse_args(argv), dest) == want
+
+
+def test_every_choice_option_takes_its_choices_in_capitals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each option with choices (those of commands to come too) takes each in
+    capitals: the word is read before ``--help``, which then ends the parse."""
+    parser = cli.build_parser()
+    for name, option, choices in _choice_options():
+        for word in choices:
+            with pytest.raises(SystemExit) as stop:
+                parser.parse_args([name, option, word.upper(), "--help"])
+            assert stop.value.code == 0, (name, option, capsys.readouterr().err)
+    capsys.readouterr()
+
+
+def test_train_reads_its_opponent_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m ofc_fast.learned.train --opponent Random``: read as ``random``."""
+    from ofc_fast.learned import train
+
+    with pytest.raises(SystemExit) as stop:
+        train.main(["--opponent", "Random", "--help"])
+    assert stop.value.code == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("word", ["loud", "x" * 5000])
+def test_a_bad_choice_lists_the_choices(
+    capsys: pytest.CaptureFixture[str], word: str
+) -> None:
+    """A word that names no choice is the parser's error listing them, the word
+    quoted short; ``--help`` still shows them."""
+    with pytest.raises(SystemExit) as stop:
+        cli.build_parser().parse_args(["serve", "--log-level", word])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    last = err.splitlines()[-1]
+    assert last.startswith(
+        "ofc-fast serve: error: argument --log-level: must be one of debug, info, "
+        "warning, error, got '"
+    ), err
+    assert len(last) < 200, last
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["serve", "--help"])
+    assert "{debug,info,warning,error}" in capsys.readouterr().out

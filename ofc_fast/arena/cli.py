@@ -18,6 +18,7 @@ from ..cli.options import (
     is_rules_file,
     load_rules,
     named,
+    one_of,
     plus_minus,
     write_whole,
     writing,
@@ -380,7 +381,7 @@ def add_commands(sub: Any) -> None:
     )
     a.add_argument(
         "--fault-policy",
-        choices=("substitute", "forfeit"),
+        **one_of("substitute", "forfeit"),
         default="substitute",
         help="on a bot's fault: play the filler placement for it and go on "
         "(substitute, the default), or end the match (forfeit)",

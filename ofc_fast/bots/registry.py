@@ -93,14 +93,16 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     key = bot_key(name)
     if is_bot_spec(key) or "," in key:  # make_bot, make_bots would never reach it
         raise BotError(
-            f"register({name!r}): a bot name has no ',' and is no 'module:attribute', "
+            f"register({quote(name)}): a bot name has no ',' and is no 'module:attribute', "
             "'policy:PATH' or 'value@PATH' spec (make_bot would read it as one)"
         )
     if not callable(factory):
-        raise BotError(f"register({name!r}): the factory must be callable, got {factory!r}")
+        raise BotError(
+            f"register({quote(name)}): the factory must be callable, got {quote(factory)}"
+        )
     if key in _FACTORIES and not replace and _FACTORIES[key] is not factory:
         raise BotError(
-            f"bot {key!r} is already registered; pass replace=True to replace it"
+            f"bot {quote(key)} is already registered; pass replace=True to replace it"
         )
     _FACTORIES[key] = factory
 
@@ -138,9 +140,7 @@ SPECS = "value@PATH, search@PATH (a model file), policy:PATH, module:attribute"
 
 
 def _unknown(name: object) -> str:
-    return (
-        f"unknown bot {name!r}; known bots: {', '.join(bot_names())} (or a spec: {SPECS})"
-    )
+    return f"unknown bot {quote(name)}; known bots: {', '.join(bot_names())} (or a spec: {SPECS})"
 
 
 def model_spec(text: object) -> tuple[str, str] | None:
@@ -206,12 +206,14 @@ def _imported(spec: str) -> Any:
     try:
         obj: Any = _import_module(module)
     except ImportError as exc:
-        raise BotError(f"bot {spec!r}: cannot import {module!r}: {exc}") from None
+        raise BotError(f"bot {quote(spec)}: cannot import {quote(module)}: {exc}") from None
     except Exception as exc:  # the module's own code (a SyntaxError, a raise)
-        raise _failed(spec, f"importing {module!r}", exc) from exc
+        raise _failed(spec, f"importing {quote(module)}", exc) from exc
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise BotError(f"bot {spec!r}: {module!r} has no attribute {attr!r}")
+            raise BotError(
+                f"bot {quote(spec)}: {quote(module)} has no attribute {quote(attr)}"
+            )
         obj = getattr(obj, part)
     return obj
 
@@ -221,7 +223,7 @@ def _failed(spec: str, doing: str, exc: Exception) -> BotError:
     (importing its module, making its bot): its type and the start of its message."""
     text = str(exc)
     text = text if len(text) <= 200 else text[:197] + "..."
-    return BotError(f"bot {spec!r}: {type(exc).__name__} {doing}: {text}")
+    return BotError(f"bot {quote(spec)}: {type(exc).__name__} {doing}: {text}")
 
 
 def _model_factory(spec: str, name: str, path: str) -> BotFactory:
@@ -229,14 +231,14 @@ def _model_factory(spec: str, name: str, path: str) -> BotFactory:
     ``name`` with ``model=path`` (a model= setting of its own is refused)."""
     found = _FACTORIES.get(name)
     if found is None:  # (unregistered)
-        raise UnknownBotError(f"bot {spec!r}: {_unknown(name)}")
+        raise UnknownBotError(f"bot {quote(spec)}: {_unknown(name)}")
     base = found
 
     def model_factory(rules: Any = None, seed: Any = None, **kw: Any) -> Bot:
         if "model" in kw:
             raise BotError(
-                f"bot {spec!r}: its model is the file {path!r}; give no model= setting "
-                f"(or make_bot({name!r}, model=...))"
+                f"bot {quote(spec)}: its model is the file {path!r}; give no model= setting "
+                f"(or make_bot({quote(name)}, model=...))"
             )
         _check_call(spec, base, rules, seed, kw)  # (the settings given: no model=)
         return base(rules=rules, seed=seed, model=path, **kw)
@@ -257,7 +259,9 @@ def _from_spec(spec: str) -> BotFactory:
 
         def policy_factory(rules: Any = None, seed: Any = None, **kw: Any) -> Bot:
             if kw.get("path", path) != path:  # the bot's settings() name its path
-                raise BotError(f"bot {spec!r}: path {quote(kw['path'])} is not its path")
+                raise BotError(
+                    f"bot {quote(spec)}: path {quote(kw['path'])} is not its path"
+                )
             kw.pop("path", None)
             return policy_bot(path, rules, seed, **kw)
 
@@ -266,7 +270,7 @@ def _from_spec(spec: str) -> BotFactory:
     if hasattr(obj, "act") and not inspect.isclass(obj):
         return lambda rules=None, seed=None: obj  # a ready bot object
     if not callable(obj):
-        raise BotError(f"bot {spec!r} is neither a bot nor a bot class or factory")
+        raise BotError(f"bot {quote(spec)} is neither a bot nor a bot class or factory")
     return cast("BotFactory", obj)
 
 
@@ -298,10 +302,12 @@ def _check_call(
             signature.bind_partial(rules=rules, seed=seed)
         except TypeError:
             raise BotError(
-                f"bot {key!r}: its factory takes no rules= and seed= keywords (a bot "
+                f"bot {quote(key)}: its factory takes no rules= and seed= keywords (a bot "
                 f"factory is called as factory(rules=..., seed=..., **settings)): {exc}"
             ) from None
-        raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
+        raise BotError(
+            f"bot {quote(key)}: bad settings {sorted(settings)}: {exc}"
+        ) from None
 
 
 def make_bot(
@@ -349,7 +355,7 @@ def make_bot(
             raise
         raise _failed(key, "making the bot", exc) from exc
     if not callable(getattr(bot, "act", None)):
-        raise BotError(f"bot {key!r} made {type(bot).__name__}, which has no act()")
+        raise BotError(f"bot {quote(key)} made {type(bot).__name__}, which has no act()")
     return bot
 
 

@@ -31,9 +31,10 @@ argument at fault.  Ctrl-C during ``play`` (or ``arena``) stops the match, print
 the summary of the deals played and still writes ``--json`` / ``--history`` (exit
 status 130).
 
-The package: :mod:`ofc_fast.cli.options` (the shared options and their readers),
-``ofc_fast.cli._render`` (tables, deals, the solver's and the search's text), the
-commands in ``_play`` and ``_analysis``.  Each module of :data:`COMMAND_MODULES`
+The package: :mod:`ofc_fast.cli.options` (the shared options and their readers;
+the value readers in ``ofc_fast.cli._values``), ``ofc_fast.cli._render`` (tables,
+deals, the solver's and the search's text), the commands in ``_play`` and
+``_analysis``.  Each module of :data:`COMMAND_MODULES`
 (``ofc_fast.arena.cli``, ``ofc_fast.parallel.cli``, ``ofc_fast.serve.cli`` among
 them) registers its subcommands through ``add_commands(subparsers)``; they are looked
 up by name when the parser is built, so none of them imports this package's
@@ -224,6 +225,8 @@ def _run(argv: Sequence[str] | None) -> int:
     """:func:`main` but for a reader of standard output gone away."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--"]:  # the end of ofc-fast's options (none): the command follows
+        del argv[0]
     if argv[:1] == ["bench"]:  # everything after "bench" (--help too) is the bench's
         from ._analysis import run_bench
 

@@ -28,6 +28,7 @@ from .options import (
     json_only,
     load_rules,
     named,
+    one_of,
     parse_stacks,
     typed_text,
 )
@@ -329,7 +330,7 @@ def add_advise(sub: Any) -> None:
     )
     a.add_argument(
         "--exact",
-        choices=("auto", "yes", "no"),
+        **one_of("auto", "yes", "no"),
         default="auto",
         help="exact expectimax: when affordable (auto), always (yes: no --samples, "
         "--seed nor --model), never",

@@ -36,7 +36,14 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError, quote
 from ..files import atomic_text, atomic_write, check_writable
-from ..table import check_stacks
+from ._values import (
+    check_count,
+    count_problem,
+    one_of,
+    parse_stacks,
+    split_list,
+    typed_text,
+)
 
 __all__ = [
     "Parser",
@@ -56,6 +63,7 @@ __all__ = [
     "is_rules_file",
     "load_rules",
     "name_option",
+    "one_of",
     "output_problem",
     "parse_stacks",
     "plus_minus",
@@ -134,7 +142,33 @@ class Parser(argparse.ArgumentParser):
                 f" ({option} took {value!r} for its PATH: put {option} after the "
                 f"arguments, or write {option}=PATH)"
             )
+        taken = self.unknown_options()
+        if message.startswith(required) and taken and missing[-1][:1] != "-":
+            word = quote(taken[0])[1:-1]  # (a file named -x.jsonl: replay -x.jsonl)
+            message += (
+                f" ({quote(taken[0])} was read as an option: write -- {word}, or "
+                f"./{word} for a file so named)"
+            )
         super().error(message)
+
+    def unknown_options(self) -> list[str]:
+        """The words of the last parse before its ``--`` that look like an option
+        which this parser does not have (an argument that starts with ``-``).
+
+        >>> p = Parser(prog="demo")
+        >>> _ = p.add_argument("--deal"); _ = p.parse_known_args(["-x", "--deal=1", "-5"])
+        >>> p.unknown_options()
+        ['-x']
+        """
+        end = self.words.index("--") if "--" in self.words else len(self.words)
+        return [
+            w
+            for w in self.words[:end]
+            if w[:1] == "-"
+            and w != "-"
+            and w.split("=", 1)[0] not in self._option_string_actions
+            and not self._negative_number_matcher.match(w)
+        ]
 
     def unrecognized(self, words: Sequence[str]) -> NoReturn:
         """The parser's error for the ``words`` it did not take, with the options that
@@ -166,9 +200,18 @@ class Parser(argparse.ArgumentParser):
         return [o for o in self.options.values() if o.startswith(head) and o != head]
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        """argparse's, the words kept (:attr:`words`) for :class:`OptionalPath`."""
+        """argparse's, the words kept (:attr:`words`) for :class:`OptionalPath`; a
+        ``--`` that no argument follows (``play --hands 1 --``) ends the options, as
+        one before the arguments does, rather than being a word left over.
+
+        >>> Parser(prog="demo").parse_known_args(["--"])
+        (Namespace(), [])
+        """
         self.words = list(sys.argv[1:] if args is None else args)
-        return super().parse_known_args(args, namespace)
+        namespace, extras = super().parse_known_args(args, namespace)
+        if "--" in extras and extras.count("--") == self.words.count("--"):
+            extras.remove("--")  # (argparse drops it only before an argument's words)
+        return namespace, extras
 
     def _add_action(self, action: _ActionT) -> _ActionT:
         """An action; an option's keyword and longest name go to :attr:`options`,
@@ -202,45 +245,6 @@ def name_option(message: str, options: dict[str, str]) -> str:
     if m is None or option is None or m.group(1) not in (None, option):
         return message
     return f"{option}: {message[m.end() :].lstrip()}"
-
-
-def check_count(
-    option: str,
-    value: int,
-    minimum: int = 1,
-    maximum: int | None = None,
-    error: type[OfcError] = GameError,
-    why: str = "",
-) -> int:
-    """A count option's value (``--hands``, ``--workers``): a whole number from
-    ``minimum`` to ``maximum`` (no limit: None), as :func:`ofc_fast.timing.at_least`
-    reads one; else ``error`` naming the option (and ``why``, for a value above
-    ``maximum``).
-
-    >>> check_count("--workers", 9, maximum=8)
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.GameError: --workers: must be at most 8, got 9
-    """
-    problem = count_problem(value, minimum, maximum)
-    if problem:
-        above = maximum is not None and value > maximum and why
-        raise error(f"{option}: {problem}" + (f" ({why})" if above else ""))
-    return value
-
-
-def count_problem(value: int, minimum: int, maximum: int | None = None) -> str | None:
-    """Why ``value`` is no count from ``minimum`` to ``maximum`` (no limit: None),
-    or ``None``.
-
-    >>> count_problem(0, 1)
-    'must be at least 1, got 0'
-    """
-    if value < minimum:
-        return f"must be at least {minimum}, got {value}"
-    if maximum is not None and value > maximum:
-        return f"must be at most {maximum}, got {value}"
-    return None
 
 
 def is_rules_file(value: str) -> bool:
@@ -369,57 +373,6 @@ def _await_writer(fd: int, wait: float) -> None:
     poller = poll()
     poller.register(fd, select.POLLIN)
     poller.poll(max(0, math.ceil(wait * 1000)))
-
-
-def split_list(
-    option: str,
-    text: str,
-    what: str,
-    error: type[OfcError] = GameError,
-    spaces: bool = False,
-) -> list[str]:
-    """The items of a comma-separated option value (``--bots heuristic,random``),
-    stripped (``spaces``: spaces between items work too, ``200 150``); an empty item
-    (``heuristic,``, ``a,,b``, ``""``) is refused, ``error`` naming ``option`` and
-    ``what`` an item is, rather than dropped.
-
-    >>> split_list("--bots", " heuristic , random", "bot name")
-    ['heuristic', 'random']
-    >>> split_list("--bots", "heuristic,", "bot name")
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.GameError: --bots: an empty bot name in 'heuristic,' (one comma between two)
-    """
-    items = re.split(r"\s*,\s*|\s+" if spaces else ",", text.strip())
-    if not all(item.strip() for item in items):
-        raise error(f"{option}: an empty {what} in {quote(text)} (one comma between two)")
-    return [item.strip() for item in items]
-
-
-def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
-    """``--stacks``: ``200`` (every seat) or ``200,200,150`` (one per seat; spaces
-    between the numbers work too).  Errors name ``--stacks``.
-
-    >>> parse_stacks(["200"], 3), parse_stacks(["200,150"], 2)
-    ([200, 200, 200], [200, 150])
-    """
-    if values is None:
-        return None
-    text = " ".join(values)
-    items = split_list("--stacks", text, "chip count", spaces=True)
-    try:
-        chips = [int(v) for v in items]
-    except ValueError:
-        raise GameError(
-            f"--stacks: expected chip counts such as 200 or 200,200,150, got {quote(text)}"
-        ) from None
-    if len(chips) not in (1, seats):
-        raise GameError(
-            f"--stacks: {seats} seats need 1 or {seats} chip counts, got {len(chips)}"
-        )
-    return list(
-        check_stacks(chips[0] if len(chips) == 1 else chips, seats, "--stacks") or ()
-    )
 
 
 def check_output(option: str, path: str | None, standard_output: bool = False) -> None:
@@ -647,20 +600,6 @@ def plus_minus() -> str:
     except (UnicodeEncodeError, LookupError):
         return "+/-"
     return "±"
-
-
-def typed_text(word: str) -> str:
-    r"""A command-line word as the UTF-8 typed, which Python read in another locale's
-    encoding (``LC_ALL=C``: ``"A♠"`` as ``'A\udce2\udc99\udca0'``, a bad card):
-    argparse's ``type`` of the cards and boards; a word not UTF-8 stays as read.
-
-    >>> typed_text("A\udce2\udc99\udca0 Ks")
-    'A♠ Ks'
-    """
-    try:
-        return os.fsencode(word).decode("utf-8")
-    except UnicodeError:
-        return word
 
 
 RULES_HELP = (

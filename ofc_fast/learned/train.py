@@ -45,7 +45,7 @@ import numpy as np
 
 from .._native import lib
 from ..arena import sigterm_as_sigint
-from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
+from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
 from ..errors import ModelError, OfcError, flag, quote
 from ..files import atomic_write
 from ..parallel import Executor, Progress, exclusive, in_order, make_executor
@@ -721,7 +721,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument(
         "--opponent",
-        choices=OPPONENTS,
+        **one_of(*OPPONENTS),
         default="play",
         help="value finished boards against the rows of HeuristicBot's own play "
         "('play'), of random play ('random') or the library's typical opponent "

@@ -12,7 +12,7 @@ import socket
 import sys
 from typing import Any
 
-from ..cli.options import input_file, named
+from ..cli.options import input_file, named, one_of
 from ..errors import OfcError
 
 __all__ = ["add_commands"]
@@ -223,6 +223,6 @@ def add_commands(sub: Any) -> None:
         "behind a reverse proxy)",
     )
     s.add_argument(
-        "--log-level", default="info", choices=("debug", "info", "warning", "error")
+        "--log-level", default="info", **one_of("debug", "info", "warning", "error")
     )
     s.set_defaults(func=_cmd_serve)
