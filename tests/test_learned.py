@@ -841,6 +841,23 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+def test_train_reads_its_opponent_in_any_case_as_its_command_line_does() -> None:
+    """``train(..., opponent="Random")`` said "opponent must be one of ('play',
+    'random', 'typical')" though ``--opponent Random`` is read as ``random``: the
+    function reads the word as every text choice is read (the opponent passes, and
+    the next setting, an ``out`` that is no path, is the one refused)."""
+    from ofc_fast.errors import ModelError
+    from ofc_fast.learned.train import train
+
+    for word in ("Random", " TYPICAL ", "play"):
+        with pytest.raises(ModelError, match=r"^out: a folder's path is text, got 3$"):
+            train("pineapple", 3, opponent=word, progress=False)  # type: ignore[arg-type]
+    with pytest.raises(
+        ModelError, match=r"^opponent must be one of play, random, typical, got 'nobody'$"
+    ):
+        train("pineapple", 3, opponent="nobody", progress=False)  # type: ignore[arg-type]
+
+
 def test_training_refuses_players_whose_deal_needs_more_than_a_deck(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,7 +46,7 @@ import numpy as np
 from .._native import lib
 from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
-from ..errors import ModelError, OfcError, flag, quote
+from ..errors import ModelError, OfcError, choice, flag, quote
 from ..files import atomic_write
 from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
@@ -403,8 +403,7 @@ def train(
     epochs, eval_samples, eval_limit = int(epochs), int(eval_samples), int(eval_limit)
     epsilon, hidden = float(epsilon), tuple(int(h) for h in hidden)
     opponent_deals = int(opponent_deals)
-    if opponent not in OPPONENTS:
-        raise ModelError(f"opponent must be one of {OPPONENTS}, got {quote(opponent)}")
+    opponent = choice(opponent, OPPONENTS, "opponent", error=ModelError)  # any case
     stay = _stay(rules, fl_value)
     if not isinstance(out, (str, Path)):  # (None, 3: a folder of that text was made)
         raise ModelError(f"out: a folder's path is text, got {quote(out)}")
