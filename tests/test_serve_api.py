@@ -1505,8 +1505,9 @@ def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
 
 
-def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
+def test_api_key_is_required_and_compared() -> None:
     with Server(ServeConfig(api_key="k" * 16)) as s:
+        doc = s.request("GET", "/openapi.json")[2]  # the keyed server's own
         assert s.request("GET", "/v1/health")[0] == 200  # liveness needs no key
         body = {
             "boards": [
@@ -1528,12 +1529,13 @@ def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
         assert ok[0] == 200
 
 
-def test_the_bearer_scheme_is_matched_in_any_case(doc: dict[str, Any]) -> None:
+def test_the_bearer_scheme_is_matched_in_any_case() -> None:
     """RFC 9110 (11.1): the authentication scheme is case-insensitive and (11.4) one
     or more spaces separate it from the credentials; the key itself is exact."""
     key = "k" * 16
     body = {"hands": ["As Ks Qs Js Ts"]}
     with Server(ServeConfig(api_key=key)) as s:
+        doc = s.request("GET", "/openapi.json")[2]  # the keyed server's own
         for auth, want in (
             ("bearer " + key, 200),
             ("BEARER " + key, 200),
@@ -2687,6 +2689,8 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
             (keyed, on, {**auth, "Idempotency-Key": "running"}, b"{}"),  # 409
             (keyed, on, {**auth, "Idempotency-Key": "used"}, b"{}"),  # 422
         ]
+        # each response against its own server's document: the keyed one lists 401s
+        docs = {id(server): doc, id(keyed): keyed.request("GET", "/openapi.json")[2]}
         seen: dict[tuple[str, str], set[int]] = {}
         for template, ops in doc["paths"].items():
             for method in ops:
@@ -2701,12 +2705,13 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
                             status, hs, out = s.request(
                                 method.upper(), path, raw=body, headers=hdrs
                             )
-                            check_response(doc, method, path, status, hs, out)
+                            check_response(docs[id(s)], method, path, status, hs, out)
                             got.add(status)
                     finally:
                         keyed.app.limiter.pending = 0
     for (template, method), got in seen.items():
-        listed = {int(code) for code in doc["paths"][template][method]["responses"]}
+        responses = docs[id(keyed)]["paths"][template][method]["responses"]
+        listed = {int(code) for code in responses}
         assert got | {200} == listed | {200}, (template, method, sorted(got))
 
 
@@ -3566,3 +3571,37 @@ def test_a_served_bot_that_cannot_play_at_the_table_is_refused_when_made() -> No
         )
     finally:
         unregister("headsup")
+
+
+def _needs_key(doc: dict[str, Any], op: dict[str, Any]) -> bool:
+    """OpenAPI 3.1 (4.8.10.1 / 4.8.30): an operation's ``security`` overrides the
+    document's; a requirement list is met without credentials when it is empty or
+    holds an empty requirement ``{}``."""
+    required = op.get("security", doc.get("security", []))
+    return bool(required) and {} not in required
+
+
+@pytest.mark.parametrize("key", [None, "k" * 16])
+def test_the_document_states_the_security_the_server_has(key: str | None) -> None:
+    """/openapi.json said ``security: [{}, {"bearer": []}]`` (a key optional) and
+    listed a 401 on every operation but health whatever the server: a keyed server's
+    document said no key was needed, a keyless one's listed 401s that never happen.
+    Now each operation the server answers without a key says so, and lists a 401
+    exactly where the server gives one to a request without a key."""
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        status, _, doc = s.request("GET", "/openapi.json")
+        assert status == 200
+        if key is None:
+            assert "securitySchemes" not in doc["components"], doc["components"]
+        else:
+            assert doc["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+        for template, ops in doc["paths"].items():
+            path = template.replace("{id}", "x" * 16)
+            for method, op in ops.items():
+                got, headers, out = s.request(method.upper(), path, {})
+                gave_401 = got == 401
+                assert _needs_key(doc, op) == gave_401, (key, template, got, out)
+                assert ("401" in op["responses"]) == gave_401, (key, template)
+                check_response(doc, method, path, got, headers, out)
+        assert (key is not None) == _needs_key(doc, doc["paths"]["/v1/score"]["post"])
+        assert not _needs_key(doc, doc["paths"]["/v1/health"]["get"])
