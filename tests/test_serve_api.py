@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import gzip
+import html
 import json
 import logging
 import os
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -3605,3 +3607,62 @@ def test_the_document_states_the_security_the_server_has(key: str | None) -> Non
                 check_response(doc, method, path, got, headers, out)
         assert (key is not None) == _needs_key(doc, doc["paths"]["/v1/score"]["post"])
         assert not _needs_key(doc, doc["paths"]["/v1/health"]["get"])
+
+
+def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
+    """A problem's ``type`` was ``/problems/<slug>``, a 404 on the server itself, and
+    behind the reverse proxy docs/serve.md shows (``location /ofc/``) it resolved to
+    the host's root, outside the proxied path.  RFC 9457 (3.1.1): the type resolved
+    against the request's URL should give its documentation; now each type any
+    response can carry resolves, directly or under ``/ofc/``, to a page (no key
+    needed) naming its status and title, one URL per type from every depth."""
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    big = b'{"text": "' + b"x" * 8192 + b'"}'
+    with Server(ServeConfig(api_key=key, workers=1, queue=1, max_body=4096)) as s:
+        game = s.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
+        gzipped = {**auth, "Content-Encoding": "gzip"}
+        cases: list[tuple[str, str, bytes | None, dict[str, str]]] = [
+            ("POST", "/v1/score", b"{", auth),  # 400
+            ("POST", "/v1/score", b"{}", {}),  # 401
+            ("GET", "/nope", None, {}),  # 404 at the root
+            ("GET", "/a/b/c/d", None, {}),  # 404, deeper
+            ("POST", f"/v1/games/{'x' * 16}/moves", b"{}", auth),  # 404
+            ("GET", "/v1/score", None, auth),  # 405
+            ("POST", f"/v1/games/{game}/next", b"{}", auth),  # 409
+            ("POST", "/v1/replay", big, auth),  # 413
+            ("POST", "/v1/score", b"{}", gzipped),  # 415
+            ("POST", "/v1/score", b'{"nope": 1}', auth),  # 422
+            ("POST", "/v1/analyze", b"{}", auth),  # 503 (every place taken)
+        ]
+        problems: list[tuple[str, dict[str, Any]]] = []
+        for method, path, raw, hdrs in cases:
+            s.app.limiter.pending = 2 if path == "/v1/analyze" else 0
+            try:
+                status, _, out = s.request(method, path, raw=raw, headers=hdrs)
+            finally:
+                s.app.limiter.pending = 0
+            assert status == out["status"], (path, out)
+            problems.append((path, out))
+        # a 500 (a bug) is never an answer to a request: its document as the app makes it
+        problems.append(("/v1/score", ApiError(500, None, "x").body("/v1/score")))
+        seen = {out["status"] for _, out in problems}
+        assert seen == {400, 401, 404, 405, 409, 413, 415, 422, 500, 503}, seen
+        pages: dict[int, set[str]] = {}
+        for path, out in problems:
+            url = urllib.parse.urljoin(s.url + path, out["type"])
+            page = urllib.parse.urlsplit(url).path
+            pages.setdefault(out["status"], set()).add(page)
+            # behind the proxy: the request's URL under /ofc/, its type too
+            proxied = urllib.parse.urljoin("https://proxy.example/ofc" + path, out["type"])
+            assert proxied == "https://proxy.example/ofc" + page, (path, out["type"])
+            for method in ("HEAD", "GET"):
+                status, headers, body = s.request(method, page)  # no key
+                assert status == 200, (page, status)
+                assert headers["content-type"] == "text/html; charset=utf-8", page
+            assert isinstance(body, bytes), page  # (not JSON)
+            text = body.decode()
+            assert f"{out['status']} " in text, page
+            assert html.escape(out["title"]) in text, (page, out["title"])
+        assert all(len(urls) == 1 for urls in pages.values()), pages  # one per type
+        assert len({u for urls in pages.values() for u in urls}) == len(pages)

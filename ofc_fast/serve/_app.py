@@ -39,7 +39,7 @@ from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._idempotency import Keyed, keyed
 from ._limits import IDENTITY, Limiter, key_ok, read_body
-from ._problems import ApiError
+from ._problems import PAGES, ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
 from ._schemas import GAME_ID, OPERATIONS, openapi, request_fields
@@ -748,7 +748,7 @@ class App:
         if path == "/openapi.json":
             item: tuple[bytes, bytes] | None = (self._openapi, b"application/json")
         else:
-            item = self._static.get(path)
+            item = self._static.get(path) or PAGES.get(path)  # a problem type's too
         if item is None:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):

@@ -156,7 +156,11 @@ SCHEMAS: dict[str, Any] = {
         "description": "RFC 9457 problem details, with the field at fault and the "
         "OfcError class that refused the input",
         "properties": {
-            "type": _STR,
+            "type": {
+                "type": "string",
+                "description": "the problem type: a reference, relative to the "
+                "request's URL, to its page on this server (problems/<slug>)",
+            },
             "title": _STR,
             "status": _INT,
             "detail": _STR,
