@@ -3666,3 +3666,27 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
             assert html.escape(out["title"]) in text, (page, out["title"])
         assert all(len(urls) == 1 for urls in pages.values()), pages  # one per type
         assert len({u for urls in pages.values() for u in urls}) == len(pages)
+
+
+def test_the_document_s_server_is_where_it_was_fetched_behind_a_prefix_too(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """/openapi.json had no ``servers``: a client generated from it calls its paths
+    (``/v1/...``) at the host's root, outside the path a reverse proxy serves the
+    server under (docs/serve.md: ``location /ofc/``).  OpenAPI 3.1 (4.8.5): a
+    relative server URL is resolved against the document's own URL, and each path is
+    appended to it (here without a doubled slash)."""
+    (entry,) = doc["servers"]
+
+    def api_url(document: str, path: str) -> str:
+        base = urllib.parse.urljoin(document, entry["url"])
+        return base.rstrip("/") + path
+
+    for document, want in (
+        ("http://127.0.0.1:8000/openapi.json", "http://127.0.0.1:8000/v1/health"),
+        ("https://proxy.example/ofc/openapi.json", "https://proxy.example/ofc/v1/health"),
+    ):
+        assert api_url(document, "/v1/health") == want, document
+    url = urllib.parse.urlsplit(api_url(server.url + "/openapi.json", "/v1/health"))
+    assert url.path == "/v1/health" and url.port == server.port
+    assert server.request("GET", url.path)[0] == 200

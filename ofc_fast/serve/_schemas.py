@@ -745,6 +745,9 @@ def openapi(version: str = "0", config: ServeConfig | None = None) -> dict[str, 
             "schemas": {**SCHEMAS, "AnalyzeRequest": _analyze_request(ranges)},
             **(security if keyed else {}),
         },
+        # relative to the document's own URL (OpenAPI 3.1, 4.8.5): its folder, the
+        # host's root for /openapi.json, /ofc/ behind a proxy serving /ofc/openapi.json
+        "servers": [{"url": ".", "description": "this document's server"}],
         **({"security": [{"bearer": []}]} if keyed else {}),
         "paths": {
             path: {method: op.document(keyed) for method, op in ops.items()}
