@@ -3690,3 +3690,17 @@ def test_the_document_s_server_is_where_it_was_fetched_behind_a_prefix_too(
     url = urllib.parse.urlsplit(api_url(server.url + "/openapi.json", "/v1/health"))
     assert url.path == "/v1/health" and url.port == server.port
     assert server.request("GET", url.path)[0] == 200
+
+
+def test_a_body_with_two_byte_order_marks_is_refused_in_our_words(api: Api) -> None:
+    """A body starting with two byte order marks (a file with a mark saved again by
+    a tool adding its own) was a 400 in Python's words, "the body is not JSON:
+    Unexpected UTF-8 BOM (decode using utf-8-sig)", naming a function of Python no
+    client calls: it now says what is wrong with the body."""
+    text = json.dumps({"hands": ["As Ks Qs Js Ts"]}).encode("utf-8")
+    for marks in (2, 3):
+        status, out = api("POST", "/v1/evaluate", raw=b"\xef\xbb\xbf" * marks + text)
+        assert status == 400, out
+        detail = out["detail"]
+        assert "utf-8-sig" not in detail.lower() and "Unexpected" not in detail, detail
+        assert "byte order mark" in detail, detail

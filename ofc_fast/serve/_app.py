@@ -447,6 +447,9 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         text = raw.decode("utf-8").removeprefix("\ufeff")  # (RFC 8259, 8.1: MAY)
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
+    if text.startswith("\ufeff"):  # (json.loads would say "Unexpected UTF-8 BOM")
+        detail = "the body is not JSON: it starts with more than one byte order mark"
+        raise ApiError(400, None, detail)
     repeated: list[bool] = []  # a key given twice: found once the text is read
     budget = [digits]
 
