@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import gzip
+import html
 import json
 import logging
 import os
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -1505,8 +1507,9 @@ def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
 
 
-def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
+def test_api_key_is_required_and_compared() -> None:
     with Server(ServeConfig(api_key="k" * 16)) as s:
+        doc = s.request("GET", "/openapi.json")[2]  # the keyed server's own
         assert s.request("GET", "/v1/health")[0] == 200  # liveness needs no key
         body = {
             "boards": [
@@ -1528,12 +1531,13 @@ def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
         assert ok[0] == 200
 
 
-def test_the_bearer_scheme_is_matched_in_any_case(doc: dict[str, Any]) -> None:
+def test_the_bearer_scheme_is_matched_in_any_case() -> None:
     """RFC 9110 (11.1): the authentication scheme is case-insensitive and (11.4) one
     or more spaces separate it from the credentials; the key itself is exact."""
     key = "k" * 16
     body = {"hands": ["As Ks Qs Js Ts"]}
     with Server(ServeConfig(api_key=key)) as s:
+        doc = s.request("GET", "/openapi.json")[2]  # the keyed server's own
         for auth, want in (
             ("bearer " + key, 200),
             ("BEARER " + key, 200),
@@ -2687,6 +2691,8 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
             (keyed, on, {**auth, "Idempotency-Key": "running"}, b"{}"),  # 409
             (keyed, on, {**auth, "Idempotency-Key": "used"}, b"{}"),  # 422
         ]
+        # each response against its own server's document: the keyed one lists 401s
+        docs = {id(server): doc, id(keyed): keyed.request("GET", "/openapi.json")[2]}
         seen: dict[tuple[str, str], set[int]] = {}
         for template, ops in doc["paths"].items():
             for method in ops:
@@ -2701,12 +2707,13 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
                             status, hs, out = s.request(
                                 method.upper(), path, raw=body, headers=hdrs
                             )
-                            check_response(doc, method, path, status, hs, out)
+                            check_response(docs[id(s)], method, path, status, hs, out)
                             got.add(status)
                     finally:
                         keyed.app.limiter.pending = 0
     for (template, method), got in seen.items():
-        listed = {int(code) for code in doc["paths"][template][method]["responses"]}
+        responses = docs[id(keyed)]["paths"][template][method]["responses"]
+        listed = {int(code) for code in responses}
         assert got | {200} == listed | {200}, (template, method, sorted(got))
 
 
@@ -3566,3 +3573,134 @@ def test_a_served_bot_that_cannot_play_at_the_table_is_refused_when_made() -> No
         )
     finally:
         unregister("headsup")
+
+
+def _needs_key(doc: dict[str, Any], op: dict[str, Any]) -> bool:
+    """OpenAPI 3.1 (4.8.10.1 / 4.8.30): an operation's ``security`` overrides the
+    document's; a requirement list is met without credentials when it is empty or
+    holds an empty requirement ``{}``."""
+    required = op.get("security", doc.get("security", []))
+    return bool(required) and {} not in required
+
+
+@pytest.mark.parametrize("key", [None, "k" * 16])
+def test_the_document_states_the_security_the_server_has(key: str | None) -> None:
+    """/openapi.json said ``security: [{}, {"bearer": []}]`` (a key optional) and
+    listed a 401 on every operation but health whatever the server: a keyed server's
+    document said no key was needed, a keyless one's listed 401s that never happen.
+    Now each operation the server answers without a key says so, and lists a 401
+    exactly where the server gives one to a request without a key."""
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        status, _, doc = s.request("GET", "/openapi.json")
+        assert status == 200
+        if key is None:
+            assert "securitySchemes" not in doc["components"], doc["components"]
+        else:
+            assert doc["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+        for template, ops in doc["paths"].items():
+            path = template.replace("{id}", "x" * 16)
+            for method, op in ops.items():
+                got, headers, out = s.request(method.upper(), path, {})
+                gave_401 = got == 401
+                assert _needs_key(doc, op) == gave_401, (key, template, got, out)
+                assert ("401" in op["responses"]) == gave_401, (key, template)
+                check_response(doc, method, path, got, headers, out)
+        assert (key is not None) == _needs_key(doc, doc["paths"]["/v1/score"]["post"])
+        assert not _needs_key(doc, doc["paths"]["/v1/health"]["get"])
+
+
+def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
+    """A problem's ``type`` was ``/problems/<slug>``, a 404 on the server itself, and
+    behind the reverse proxy docs/serve.md shows (``location /ofc/``) it resolved to
+    the host's root, outside the proxied path.  RFC 9457 (3.1.1): the type resolved
+    against the request's URL should give its documentation; now each type any
+    response can carry resolves, directly or under ``/ofc/``, to a page (no key
+    needed) naming its status and title, one URL per type from every depth."""
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    big = b'{"text": "' + b"x" * 8192 + b'"}'
+    with Server(ServeConfig(api_key=key, workers=1, queue=1, max_body=4096)) as s:
+        game = s.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
+        gzipped = {**auth, "Content-Encoding": "gzip"}
+        cases: list[tuple[str, str, bytes | None, dict[str, str]]] = [
+            ("POST", "/v1/score", b"{", auth),  # 400
+            ("POST", "/v1/score", b"{}", {}),  # 401
+            ("GET", "/nope", None, {}),  # 404 at the root
+            ("GET", "/a/b/c/d", None, {}),  # 404, deeper
+            ("POST", f"/v1/games/{'x' * 16}/moves", b"{}", auth),  # 404
+            ("GET", "/v1/score", None, auth),  # 405
+            ("POST", f"/v1/games/{game}/next", b"{}", auth),  # 409
+            ("POST", "/v1/replay", big, auth),  # 413
+            ("POST", "/v1/score", b"{}", gzipped),  # 415
+            ("POST", "/v1/score", b'{"nope": 1}', auth),  # 422
+            ("POST", "/v1/analyze", b"{}", auth),  # 503 (every place taken)
+        ]
+        problems: list[tuple[str, dict[str, Any]]] = []
+        for method, path, raw, hdrs in cases:
+            s.app.limiter.pending = 2 if path == "/v1/analyze" else 0
+            try:
+                status, _, out = s.request(method, path, raw=raw, headers=hdrs)
+            finally:
+                s.app.limiter.pending = 0
+            assert status == out["status"], (path, out)
+            problems.append((path, out))
+        # a 500 (a bug) is never an answer to a request: its document as the app makes it
+        problems.append(("/v1/score", ApiError(500, None, "x").body("/v1/score")))
+        seen = {out["status"] for _, out in problems}
+        assert seen == {400, 401, 404, 405, 409, 413, 415, 422, 500, 503}, seen
+        pages: dict[int, set[str]] = {}
+        for path, out in problems:
+            url = urllib.parse.urljoin(s.url + path, out["type"])
+            page = urllib.parse.urlsplit(url).path
+            pages.setdefault(out["status"], set()).add(page)
+            # behind the proxy: the request's URL under /ofc/, its type too
+            proxied = urllib.parse.urljoin("https://proxy.example/ofc" + path, out["type"])
+            assert proxied == "https://proxy.example/ofc" + page, (path, out["type"])
+            for method in ("HEAD", "GET"):
+                status, headers, body = s.request(method, page)  # no key
+                assert status == 200, (page, status)
+                assert headers["content-type"] == "text/html; charset=utf-8", page
+            assert isinstance(body, bytes), page  # (not JSON)
+            text = body.decode()
+            assert f"{out['status']} " in text, page
+            assert html.escape(out["title"]) in text, (page, out["title"])
+        assert all(len(urls) == 1 for urls in pages.values()), pages  # one per type
+        assert len({u for urls in pages.values() for u in urls}) == len(pages)
+
+
+def test_the_document_s_server_is_where_it_was_fetched_behind_a_prefix_too(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """/openapi.json had no ``servers``: a client generated from it calls its paths
+    (``/v1/...``) at the host's root, outside the path a reverse proxy serves the
+    server under (docs/serve.md: ``location /ofc/``).  OpenAPI 3.1 (4.8.5): a
+    relative server URL is resolved against the document's own URL, and each path is
+    appended to it (here without a doubled slash)."""
+    (entry,) = doc["servers"]
+
+    def api_url(document: str, path: str) -> str:
+        base = urllib.parse.urljoin(document, entry["url"])
+        return base.rstrip("/") + path
+
+    for document, want in (
+        ("http://127.0.0.1:8000/openapi.json", "http://127.0.0.1:8000/v1/health"),
+        ("https://proxy.example/ofc/openapi.json", "https://proxy.example/ofc/v1/health"),
+    ):
+        assert api_url(document, "/v1/health") == want, document
+    url = urllib.parse.urlsplit(api_url(server.url + "/openapi.json", "/v1/health"))
+    assert url.path == "/v1/health" and url.port == server.port
+    assert server.request("GET", url.path)[0] == 200
+
+
+def test_a_body_with_two_byte_order_marks_is_refused_in_our_words(api: Api) -> None:
+    """A body starting with two byte order marks (a file with a mark saved again by
+    a tool adding its own) was a 400 in Python's words, "the body is not JSON:
+    Unexpected UTF-8 BOM (decode using utf-8-sig)", naming a function of Python no
+    client calls: it now says what is wrong with the body."""
+    text = json.dumps({"hands": ["As Ks Qs Js Ts"]}).encode("utf-8")
+    for marks in (2, 3):
+        status, out = api("POST", "/v1/evaluate", raw=b"\xef\xbb\xbf" * marks + text)
+        assert status == 400, out
+        detail = out["detail"]
+        assert "utf-8-sig" not in detail.lower() and "Unexpected" not in detail, detail
+        assert "byte order mark" in detail, detail

@@ -39,7 +39,7 @@ from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._idempotency import Keyed, keyed
 from ._limits import IDENTITY, Limiter, key_ok, read_body
-from ._problems import ApiError
+from ._problems import PAGES, ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
 from ._schemas import GAME_ID, OPERATIONS, openapi, request_fields
@@ -447,6 +447,9 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         text = raw.decode("utf-8").removeprefix("\ufeff")  # (RFC 8259, 8.1: MAY)
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
+    if text.startswith("\ufeff"):  # (json.loads would say "Unexpected UTF-8 BOM")
+        detail = "the body is not JSON: it starts with more than one byte order mark"
+        raise ApiError(400, None, detail)
     repeated: list[bool] = []  # a key given twice: found once the text is read
     budget = [digits]
 
@@ -748,7 +751,7 @@ class App:
         if path == "/openapi.json":
             item: tuple[bytes, bytes] | None = (self._openapi, b"application/json")
         else:
-            item = self._static.get(path)
+            item = self._static.get(path) or PAGES.get(path)  # a problem type's too
         if item is None:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):

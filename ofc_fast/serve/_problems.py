@@ -5,36 +5,140 @@ fault and, when the library refused the input, the name of the ``OfcError`` clas
 >>> e = ApiError(422, "cards", "bad card 'Xx'", error="CardError")
 >>> body = e.body("/v1/evaluate")
 >>> body["status"], body["field"], body["error"], body["type"]
-(422, 'cards', 'CardError', '/problems/invalid-input')
+(422, 'cards', 'CardError', '../problems/invalid-input')
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import OfcError
 from ..search import position_part
 
-__all__ = ["TITLES", "ApiError", "at_field", "refusal"]
+__all__ = ["PAGES", "TITLES", "ApiError", "ProblemType", "at_field", "refusal", "type_uri"]
 
-TITLES: dict[int, tuple[str, str]] = {
-    400: ("bad-request", "The request is malformed: its body, a header or its query"),
-    401: ("unauthorized", "A valid API key is required"),
-    404: ("not-found", "No such resource"),
-    405: ("method-not-allowed", "Method not allowed"),
-    409: ("conflict", "The request does not fit the resource's state"),
-    413: ("too-large", "The request body is too large"),
-    415: ("unsupported-media-type", "The request body must be sent as plain UTF-8 JSON"),
-    422: ("invalid-input", "The input was refused"),
-    503: ("busy", "The server is at its concurrency limit"),
+
+class ProblemType(NamedTuple):
+    """A problem type: its ``slug`` (its page: ``problems/<slug>``), its ``title``
+    (RFC 9457, 3.1.3: the type's summary, true of each refusal of its status) and
+    ``when`` it happens (its page says so; ``detail`` says which case it is)."""
+
+    slug: str
+    title: str
+    when: str
+
+
+TITLES: dict[int, ProblemType] = {
+    400: ProblemType(
+        "bad-request",
+        "The request is malformed: its body, a header or its query",
+        "the body is not UTF-8 JSON of the expected shape (not JSON, nested too "
+        "deeply, a key given twice in one object, a number of too many digits, too "
+        "many values, a field of the wrong type or longer than it takes), a Host "
+        "that is not the server's, an Idempotency-Key that is none, or a query string "
+        "(no endpoint takes one)",
+    ),
+    401: ProblemType(
+        "unauthorized",
+        "A valid API key is required",
+        "the server has an API key and the request (to any /v1 endpoint but "
+        "GET /v1/health) sent none, or another, as Authorization: Bearer KEY",
+    ),
+    404: ProblemType(
+        "not-found",
+        "No such resource",
+        "no endpoint, page or game at the path (a game expired, or dropped), or a "
+        "WebSocket handshake (the server offers none)",
+    ),
+    405: ProblemType(
+        "method-not-allowed",
+        "Method not allowed",
+        "the path is answered with another method, which Allow names",
+    ),
+    409: ProblemType(
+        "conflict",
+        "The request does not fit the resource's state",
+        "a move after the deal is over or for a version the game is no longer at, "
+        "next before the deal is over or once the match has played its deals, or an "
+        "Idempotency-Key whose request is still running (Retry-After)",
+    ),
+    413: ProblemType(
+        "too-large",
+        "The request body is too large",
+        "the body is larger than the server reads (1 MiB unless configured)",
+    ),
+    415: ProblemType(
+        "unsupported-media-type",
+        "The request body must be sent as plain UTF-8 JSON",
+        "a browser's body not declared application/json, a body declared in a "
+        "charset other than UTF-8, or sent with a Content-Encoding",
+    ),
+    422: ProblemType(
+        "invalid-input",
+        "The input was refused",
+        "the library refused the input (bad cards, rules, boards, an illegal move, a "
+        "number out of its range: field names the part at fault, error the OfcError "
+        "class), a body field the endpoint does not take, or an Idempotency-Key sent "
+        "before with another request",
+    ),
+    500: ProblemType(
+        "internal-error",
+        "Internal server error",
+        "a bug of the server, never bad input: the server logs it",
+    ),
+    503: ProblemType(
+        "busy",
+        "The server is at its concurrency limit",
+        "every worker and place in the queue is taken, or a new game would drop a "
+        "game whose request is running (Retry-After: when to try again)",
+    ),
 }
-"""Per status: the ``type`` slug (``/problems/<slug>``) and the ``title``, the type's
-summary (RFC 9457, 3.1.3), true of each refusal of its status (a 400 is a body, a
-``Host``, an ``Idempotency-Key`` or a query string refused; a 415, a body's media
-type, charset or ``Content-Encoding``): ``detail`` says which."""
+"""Every problem type the server gives, by status: the one table of them (a 400 is
+a body, a ``Host``, an ``Idempotency-Key`` or a query string refused; a 415, a
+body's media type, charset or ``Content-Encoding``: ``detail`` says which)."""
+
+
+def type_uri(status: int, path: str) -> str:
+    """The ``type`` of a problem of ``status`` answering a request for ``path``: a
+    reference to its page (``problems/<slug>`` beside ``/openapi.json``) relative to
+    the request's URL (RFC 9457, 3.1.1: resolved against it), so that it resolves
+    to the page behind a reverse proxy serving the server under a path too.
+
+    >>> type_uri(422, "/v1/score"), type_uri(404, "/v1/games/abc/moves")
+    ('../problems/invalid-input', '../../../problems/not-found')
+    >>> type_uri(404, "/nope")
+    'problems/not-found'
+    """
+    return "../" * max(path.count("/") - 1, 0) + f"problems/{TITLES[status].slug}"
+
+
+def _page(status: int, kind: ProblemType) -> bytes:
+    """The HTML page of a problem type (its ``type``, dereferenced)."""
+    title, when = html.escape(kind.title), html.escape(kind.when)
+    return (
+        '<!doctype html>\n<html lang="en">\n<meta charset="utf-8">\n'
+        f"<title>{status} {title}</title>\n"
+        '<link rel="stylesheet" href="../app.css">\n'
+        f"<h1>{status} {title}</h1>\n"
+        f"<p>An <code>application/problem+json</code> document (RFC 9457) of status "
+        f"{status}, type <code>problems/{kind.slug}</code>, when {when}.</p>\n"
+        "<p>Its <code>detail</code> says what is wrong, <code>field</code> the request "
+        "field at fault and <code>error</code> the <code>OfcError</code> class that "
+        'refused the input, where there is one. <a href="../openapi.json">The API</a>'
+        "</p>\n</html>\n"
+    ).encode()
+
+
+PAGES: dict[str, tuple[bytes, bytes]] = {
+    f"/problems/{kind.slug}": (_page(status, kind), b"text/html; charset=utf-8")
+    for status, kind in TITLES.items()
+}
+"""Each problem type's page (content, content type) by path: what its ``type``
+resolves to."""
 
 
 class ApiError(Exception):
@@ -60,10 +164,9 @@ class ApiError(Exception):
 
     def body(self, instance: str) -> dict[str, Any]:
         """The problem document (RFC 9457 members plus ``field`` and ``error``)."""
-        slug, title = TITLES.get(self.status, ("error", "Error"))
         out: dict[str, Any] = {
-            "type": f"/problems/{slug}",
-            "title": title,
+            "type": type_uri(self.status, instance),
+            "title": TITLES[self.status].title,
             "status": self.status,
             "detail": self.detail[:500],
             "instance": instance[:200],

@@ -156,7 +156,11 @@ SCHEMAS: dict[str, Any] = {
         "description": "RFC 9457 problem details, with the field at fault and the "
         "OfcError class that refused the input",
         "properties": {
-            "type": _STR,
+            "type": {
+                "type": "string",
+                "description": "the problem type: a reference, relative to the "
+                "request's URL, to its page on this server (problems/<slug>)",
+            },
             "title": _STR,
             "status": _INT,
             "detail": _STR,
@@ -557,23 +561,27 @@ class Operation:
     pooled: bool = False  # runs on the limiter's threads: 503 once its queue is full
     game: bool = False  # a game's (path ``{id}``): 404 for a game unknown or expired
     conflict: bool = False  # the game's state may refuse it: 409
-    keyless: bool = False  # answered without the API key: never 401
+    keyless: bool = False  # answered without the API key (a keyed server's too)
     idempotent: bool = False  # takes Idempotency-Key: 409 (its request runs), 422
 
-    def statuses(self) -> tuple[int, ...]:
-        """The refusals this operation can give: 400 (a ``Host`` not the server's, a
-        body that is not JSON of the expected shape), 401 (no key), 404, 409, 413 and
+    def statuses(self, keyed: bool = False) -> tuple[int, ...]:
+        """The refusals this operation can give on a server with an API key
+        (``keyed``) or without: 400 (a ``Host`` not the server's, a body that is not
+        JSON of the expected shape), 401 (no key: ``keyed``, not ``keyless``), 404,
+        409, 413 and
         422 (a body too large, or refused), 415 (any POST: a browser's not declared
         JSON, a body compressed) and 503; 409 and 422 where it takes an
         ``Idempotency-Key`` (its request still running, the key sent with another).
 
-        >>> OPERATIONS["/v1/health"]["get"].statuses()
+        >>> OPERATIONS["/v1/health"]["get"].statuses(keyed=True)
         (400,)
-        >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses()
+        >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses(keyed=True)
         (400, 401, 404, 409, 413, 415, 422, 503)
+        >>> OPERATIONS["/v1/score"]["post"].statuses()
+        (400, 413, 415, 422)
         """
         codes = [400]
-        codes += [] if self.keyless else [401]
+        codes += [401] if keyed and not self.keyless else []
         codes += [404] if self.game else []
         codes += [409] if self.conflict or self.idempotent else []
         codes += [] if self.request is None else [413]
@@ -582,8 +590,9 @@ class Operation:
         codes += [503] if self.pooled else []
         return tuple(sorted(codes))
 
-    def document(self) -> dict[str, Any]:
-        """The operation's object in ``/openapi.json``."""
+    def document(self, keyed: bool = False) -> dict[str, Any]:
+        """The operation's object in ``/openapi.json`` of a server with an API key
+        (``keyed``: a ``keyless`` operation says it needs none) or without."""
         op: dict[str, Any] = {
             "operationId": self.operation_id,
             "summary": self.summary,
@@ -592,11 +601,14 @@ class Operation:
                     "description": "OK",
                     "content": {"application/json": {"schema": _ref(self.response)}},
                 },
-                **{str(code): _refusal(code, self.idempotent) for code in self.statuses()},
+                **{
+                    str(code): _refusal(code, self.idempotent)
+                    for code in self.statuses(keyed)
+                },
             },
         }
-        if self.keyless:
-            op["security"] = [{}]
+        if keyed and self.keyless:
+            op["security"] = []  # (the document's bearer key not required)
         if self.request is not None:
             op["requestBody"] = {  # (one of no field may be left out)
                 "required": bool(request_fields(self.request)),
@@ -706,9 +718,22 @@ OPERATIONS: dict[str, dict[str, Operation]] = {
 
 def openapi(version: str = "0", config: ServeConfig | None = None) -> dict[str, Any]:
     """The document (``version``: the package's) of a server of ``config`` (default:
-    :class:`ServeConfig`'s defaults): the ranges it states are that server's."""
-    ranges = Ranges.of(config or ServeConfig())
-    return {
+    :class:`ServeConfig`'s defaults): the ranges it states are that server's, and so
+    is its security: with an ``api_key``, a bearer key on every operation but the
+    ``keyless`` ones, and their 401s; without, none.
+
+    >>> openapi("0", ServeConfig(api_key="k" * 16))["security"]
+    [{'bearer': []}]
+    >>> "security" in openapi(), "401" in openapi()["paths"]["/v1/score"]["post"]["responses"]
+    (False, False)
+    """
+    c = config or ServeConfig()
+    ranges = Ranges.of(c)
+    keyed = bool(c.api_key)
+    security: dict[str, Any] = {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}
+    }
+    doc: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": "ofc-fast",
@@ -718,14 +743,18 @@ def openapi(version: str = "0", config: ServeConfig | None = None) -> dict[str, 
         },
         "components": {
             "schemas": {**SCHEMAS, "AnalyzeRequest": _analyze_request(ranges)},
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            **(security if keyed else {}),
         },
-        "security": [{}, {"bearer": []}],
+        # relative to the document's own URL (OpenAPI 3.1, 4.8.5): its folder, the
+        # host's root for /openapi.json, /ofc/ behind a proxy serving /ofc/openapi.json
+        "servers": [{"url": ".", "description": "this document's server"}],
+        **({"security": [{"bearer": []}]} if keyed else {}),
         "paths": {
-            path: {method: op.document() for method, op in ops.items()}
+            path: {method: op.document(keyed) for method, op in ops.items()}
             for path, ops in OPERATIONS.items()
         },
     }
+    return doc
 
 
 def request_fields(schema: str) -> frozenset[str]:

@@ -30,12 +30,13 @@ APP = create_app(
     )
 )
 LOOP = asyncio.new_event_loop()
-# per operation (a path's pattern and its method), the statuses /openapi.json lists
+# per operation (a path's pattern and its method), the statuses the app's own
+# /openapi.json lists (a keyed server's: its 401s)
 LISTED = {
     (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), method.upper()): {
         int(code) for code in op["responses"]
     }
-    for path, ops in openapi()["paths"].items()
+    for path, ops in openapi(config=APP.config)["paths"].items()
     for method, op in ops.items()
 }
 BASES: dict[str, dict[str, Any]] = {
