@@ -48,6 +48,7 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
+from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import BotError, OfcError
 from ofc_fast.game import Game, Match, deal_seed, play_out
 from ofc_fast.learned import shipped_model
@@ -387,8 +388,7 @@ def main(argv: list[str] | None = None) -> int:
             if deals:
                 out[key] = _strength(label, deals, seed, args, settings, play)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=1)
+        write_whole("--json", args.json, json.dumps(out, indent=1))
     return 0
 
 

@@ -35,6 +35,7 @@ from importlib.util import find_spec
 from typing import Any
 
 import ofc_fast as ofc
+from ofc_fast.cli.options import write_whole
 from ofc_fast.timing import at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
@@ -494,8 +495,7 @@ def main() -> None:
     text = json.dumps(result, indent=1)
     print(text)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+        write_whole("--json", args.json, text + "\n")
 
 
 if __name__ == "__main__":

@@ -212,6 +212,7 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 
 def main(argv: list[str] | None = None) -> int:
     from ofc_fast import rules as R
+    from ofc_fast.cli.options import write_whole
     from ofc_fast.table import SEED_MAX
     from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
 
@@ -250,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stay_values:
         print("stay value fixed point:", stay_fixed_point(rows))
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        write_whole("--json", args.json, json.dumps(rows, indent=1))
     return 1 if bad else 0
 
 
