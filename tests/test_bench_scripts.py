@@ -756,6 +756,19 @@ def test_workers_beyond_the_cap_of_the_ofc_fast_commands_are_refused(
     assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
 
 
+def test_fl_study_refuses_workers_beyond_the_cap(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``tools/fl_study.py --workers 100000`` forked a pool of 100,000 processes."""
+    from ofc_fast.parallel import cli
+
+    module = checkout_script("tools/fl_study.py")
+    monkeypatch.setattr(cli, "cpu_count", lambda: 2)
+    monkeypatch.setattr(module, "study", lambda *a: pytest.fail("a study started"))
+    out, err = usage_error(capsys, module.main, ["--deals", "1", "--workers", "9"])
+    assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
+
+
 def test_bench_report_takes_a_dir_whose_name_starts_with_a_dash(
     tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:

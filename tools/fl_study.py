@@ -213,6 +213,9 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 def main(argv: list[str] | None = None) -> int:
     from ofc_fast import rules as R
     from ofc_fast.cli.options import write_whole
+    from ofc_fast.errors import OfcError
+    from ofc_fast.parallel import cpu_count  # (the CPUs this process may use)
+    from ofc_fast.parallel.cli import check_workers
     from ofc_fast.table import SEED_MAX
     from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
 
@@ -220,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
     p.add_argument("--cards", type=at_least(13, 17), nargs="+", default=list(CARDS))
     p.add_argument("--rules", type=preset_name, nargs="+", default=list(RULES))
-    p.add_argument("--workers", type=at_least(1), default=mp.cpu_count())
+    p.add_argument("--workers", type=at_least(1), default=cpu_count())
     p.add_argument("--seed", type=at_least(0, SEED_MAX), default=SEED)
     p.add_argument(
         "--stay-values",
@@ -229,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--json", type=output_path, help="also write the rows as JSON")
     args = p.parse_args(argv)
+    try:  # (the ofc-fast commands' cap: each worker holds its own solver tables)
+        check_workers(args.workers)
+    except OfcError as exc:
+        p.error(str(exc))
     names = [R.get(r).name for r in args.rules]  # a game id or any case: the preset
     for name in names:
         if R.get(name).fantasyland is None:
