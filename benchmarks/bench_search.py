@@ -337,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         why = "--skip-strength" if args.skip_strength else "no deals to play"
         ap.error(f"--skip-speed with {why}: nothing left to run")
     for option, settings in (
+        ("--budget", {}),  # (the settings' own time_budget, if any, in its place)
         ("--random-settings", args.random_settings),
         ("--heuristic-settings", args.heuristic_settings),
     ):
