@@ -154,7 +154,8 @@ def study(lines: list[tuple[str, int]], deals: int, workers: int, seed: int) -> 
     for (rules_name, n), a in results.items():
         d = a["deals"]
         mean = a["roy"] / d
-        var = max(a["roy2"] / d - mean**2, 0.0)
+        # the sample variance (d - 1): a standard error of one deal is not known
+        var = max(a["roy2"] - d * mean**2, 0.0) / (d - 1) if d > 1 else math.nan
         t = np.array(a["times"])
         rows.append(
             {
@@ -165,7 +166,7 @@ def study(lines: list[tuple[str, int]], deals: int, workers: int, seed: int) -> 
                 "stay0_pct": 100 * a["stay0"] / d,
                 "can_stay_pct": 100 * a["can_stay"] / d,
                 "mean_royalties": mean,
-                "royalties_se": math.sqrt(var / d),
+                "royalties_se": None if d < 2 else math.sqrt(var / d),
                 "mean_royalties0": a["roy0"] / d,
                 "foul_free_pct": 100 * (d - a["foul"]) / d,
                 "median_ms": float(np.median(t)),
@@ -187,11 +188,16 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {r['rules']} | {r['cards']} | {r['deals']:,} | {r['stay_pct']:.2f} "
             f"| {r['stay0_pct']:.2f} | {r['can_stay_pct']:.2f} "
-            f"| {r['mean_royalties']:.2f} ± {r['royalties_se']:.2f} "
+            f"| {r['mean_royalties']:.2f} ± {_se(r['royalties_se'])} "
             f"| {r['mean_royalties0']:.2f} | {r['foul_free_pct']:.2f} "
             f"| {r['median_ms']:.3f} | {r['p99_ms']:.3f} | {r['max_ms']:.3f} |"
         )
     return "\n".join(lines)
+
+
+def _se(se: float | None) -> str:
+    """A standard error, 'nan' for a line of one deal (none is known)."""
+    return "nan" if se is None else f"{se:.2f}"
 
 
 def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
