@@ -36,6 +36,8 @@ from typing import Any
 
 import ofc_fast as ofc
 from ofc_fast.cli.options import write_whole
+from ofc_fast.errors import OfcError
+from ofc_fast.parallel.cli import check_workers
 from ofc_fast.timing import at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
@@ -465,6 +467,10 @@ def main() -> None:
     ap.add_argument("--compare-frameworks", action="store_true")
     ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args()
+    try:  # (the server's own cap, refused here before it starts: exit status 2)
+        check_workers(args.workers)
+    except OfcError as exc:
+        ap.error(str(exc))
     result: dict[str, Any] = {
         "version": ofc.__version__,
         "cpus": os.cpu_count(),
