@@ -39,6 +39,7 @@ from typing import Any
 import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
+from ofc_fast.cli.options import write_whole
 from ofc_fast.game import Game, Match
 from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, output_path, seed_offset
@@ -269,17 +270,13 @@ def main(argv: list[str] | None = None) -> int:
         if bot == "random" and name != "CLASSIC_1_6" and fn is not _observation_run:
             measured, missed = True, missed or med < TARGET  # (decisions, not calls)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(
-                {
-                    "version": ofc.__version__,
-                    "python": platform.python_version(),
-                    "reps": args.reps,
-                    "rows": rows,
-                },
-                f,
-                indent=2,
-            )
+        doc = {
+            "version": ofc.__version__,
+            "python": platform.python_version(),
+            "reps": args.reps,
+            "rows": rows,
+        }
+        write_whole("--json", args.json, json.dumps(doc, indent=2))
     print(
         f"\ntarget: >= {TARGET:,} decisions/s with random bots in OFC and Pineapple "
         f"({'below' if missed else 'met' if measured else 'not measured'}); a classic "

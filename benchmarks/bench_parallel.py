@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ofc_fast.cli.options import write_whole
 from ofc_fast.parallel import (
     ChunkTask,
     LocalExecutor,
@@ -168,18 +169,14 @@ def main() -> int:
                 ray.shutdown()
     print(f"load average after {os.getloadavg()}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(
-                {
-                    "deals": args.deals,
-                    "chunk": args.chunk,
-                    "rows": rows,
-                    "speedup_process_2": speedup,
-                    "loadavg": os.getloadavg(),
-                },
-                f,
-                indent=1,
-            )
+        doc = {
+            "deals": args.deals,
+            "chunk": args.chunk,
+            "rows": rows,
+            "speedup_process_2": speedup,
+            "loadavg": os.getloadavg(),
+        }
+        write_whole("--json", args.json, json.dumps(doc, indent=1))
     return 0
 
 

@@ -9,7 +9,9 @@ played through the arena; its history lines are repeated, renumbered, to ``N`` d
 set to theirs; then ``ofc-fast report`` runs in a fresh process on
 them.  Reported: that process's peak resident memory (``ru_maxrss``; Linux counts the
 parent's memory at the fork too, and this script stays smaller than the report) and
-CPU time, and the sizes of the page and of the deals file.
+CPU time, and the sizes of the page and of the deals file.  The files go in ``DIR``
+and stay there (a new folder is made in a folder that is there); without ``--dir``,
+in a temporary folder removed at the end (100,000 deals: 253 MB of history).
 """
 
 from __future__ import annotations
@@ -54,17 +56,34 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=at_least(1), default=100_000)
     ap.add_argument("--source-hands", type=at_least(1), default=300)
-    ap.add_argument("--dir", default=None, help="where the files go (default: a temp dir)")
+    ap.add_argument(
+        "--dir",
+        default=None,
+        help="where the files go, kept (default: a temporary folder, removed at the end)",
+    )
     args = ap.parse_args()
-    if args.dir and Path(args.dir).exists() and not Path(args.dir).is_dir():
-        ap.error(f"--dir: {args.dir!r} is a file, not a folder")
+    if args.dir is None:  # (the history of 100,000 deals alone is 253 MB)
+        with tempfile.TemporaryDirectory(prefix="bench_report.") as folder:
+            measure(Path(folder), args.deals, args.source_hands, kept=False)
+        return
     # (absolute: a relative "-1" would reach the child commands as an option)
-    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report.")).absolute()
-    folder.mkdir(parents=True, exist_ok=True)
-    rep, hist = make_history(folder, args.deals, args.source_hands)
+    folder = Path(args.dir).absolute()
+    if folder.exists() and not folder.is_dir():
+        ap.error(f"--dir: {args.dir!r} is a file, not a folder")
+    if not folder.parent.is_dir():
+        ap.error(f"--dir: no folder {str(Path(args.dir).parent)!r} to make it in")
+    folder.mkdir(exist_ok=True)
+    measure(folder, args.deals, args.source_hands, kept=True)
+
+
+def measure(folder: Path, deals: int, source_hands: int, kept: bool) -> None:
+    """Make the history in ``folder``, run ``ofc-fast report`` on it and print the
+    figures (``kept``: the files stay, and the report says where its page went)."""
+    rep, hist = make_history(folder, deals, source_hands)
     page = folder / "report.html"
     child = subprocess.Popen(
-        [sys.executable, "-m", "ofc_fast", "report", str(rep), str(hist), "-o", str(page)]
+        [sys.executable, "-m", "ofc_fast", "report", str(rep), str(hist), "-o", str(page)],
+        stdout=None if kept else subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -72,7 +91,7 @@ def main() -> None:
         sys.exit(f"ofc-fast report failed ({child.returncode})")
     side = page.with_name("report.deals.jsonl")
     print(
-        f"{args.deals:,} deals, history {hist.stat().st_size / 1e6:.0f} MB: "
+        f"{deals:,} deals, history {hist.stat().st_size / 1e6:.0f} MB: "
         f"peak RSS {usage.ru_maxrss / 1024:.0f} MB, "
         f"CPU {usage.ru_utime + usage.ru_stime:.0f} s, "
         f"page {page.stat().st_size / 1e3:.0f} KB, "

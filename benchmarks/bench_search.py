@@ -48,6 +48,7 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
+from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import BotError, OfcError
 from ofc_fast.game import Game, Match, deal_seed, play_out
 from ofc_fast.learned import shipped_model
@@ -105,10 +106,13 @@ class Tally:
         }
 
 
-def _mean_ci(xs: list[float]) -> tuple[float, float]:
+def _mean_ci(xs: list[float]) -> tuple[float, float | None]:
+    """The mean and the half width of its 95% interval (None for one deal: unknown,
+    not 0)."""
     m = statistics.fmean(xs)
-    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
-    return m, 1.96 * sd / math.sqrt(len(xs))
+    if len(xs) < 2:
+        return m, None
+    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 def _search(seed: int, budget: float, settings: dict[str, Any]) -> SearchBot:
@@ -124,7 +128,7 @@ def _search(seed: int, budget: float, settings: dict[str, Any]) -> SearchBot:
 def _progress(label: str, done: int, xs: list[float], every: int) -> None:
     if every and done % every == 0 and len(xs) > 1:
         mean, ci = _mean_ci(xs)
-        print(f"  ... {label} {done}: {mean:+.2f} +- {ci:.2f}", flush=True)
+        print(f"  ... {label} {done}: {mean:+.2f} +- {ci or 0:.2f}", flush=True)
 
 
 def vs_random(
@@ -180,7 +184,7 @@ def vs_heuristic(
         "duplicate_deals": len(scores),
         "points_per_deal": mean,
         "ci95": ci,
-        "interval": [mean - ci, mean + ci],
+        "interval": None if ci is None else [mean - ci, mean + ci],
     }
 
 
@@ -269,15 +273,13 @@ def _strength(
     r["decisions"] = len(timed.times)
     r["tally"] = t = tally.to_dict()
     n = r.get("deals", r.get("duplicate_deals"))
-    extra = (
-        f" (95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})"
-        if "interval" in r
-        else ""
-    )
+    low_high = r.get("interval")  # (None: one deal, no interval)
+    extra = f" (95% interval {low_high[0]:+.2f} .. {low_high[1]:+.2f})" if low_high else ""
+    ci = math.nan if r["ci95"] is None else r["ci95"]
     stay = "n/a" if t["fl_stay_rate"] is None else f"{t['fl_stay_rate']:.1%}"
     print(
         f"{label}, {n} {'duplicate ' if 'interval' in r else ''}deals: "
-        f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal{extra}\n"
+        f"{r['points_per_deal']:+.2f} +- {ci:.2f} points/deal{extra}\n"
         f"  settings {json.dumps(settings)}: median {r['decision_cpu_ms_median']:.1f} ms "
         f"CPU ({r['decision_ms_median']:.1f} ms wall) a decision ({r['decisions']} "
         f"decisions), foul rate {t['foul_rate']:.1%}, Fantasyland entry "
@@ -336,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         why = "--skip-strength" if args.skip_strength else "no deals to play"
         ap.error(f"--skip-speed with {why}: nothing left to run")
     for option, settings in (
+        ("--budget", {}),  # (the settings' own time_budget, if any, in its place)
         ("--random-settings", args.random_settings),
         ("--heuristic-settings", args.heuristic_settings),
     ):
@@ -387,8 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             if deals:
                 out[key] = _strength(label, deals, seed, args, settings, play)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=1)
+        write_whole("--json", args.json, json.dumps(out, indent=1))
     return 0
 
 

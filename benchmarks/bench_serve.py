@@ -35,6 +35,9 @@ from importlib.util import find_spec
 from typing import Any
 
 import ofc_fast as ofc
+from ofc_fast.cli.options import write_whole
+from ofc_fast.errors import OfcError
+from ofc_fast.parallel.cli import check_workers
 from ofc_fast.timing import at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
@@ -464,6 +467,10 @@ def main() -> None:
     ap.add_argument("--compare-frameworks", action="store_true")
     ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args()
+    try:  # (the server's own cap, refused here before it starts: exit status 2)
+        check_workers(args.workers)
+    except OfcError as exc:
+        ap.error(str(exc))
     result: dict[str, Any] = {
         "version": ofc.__version__,
         "cpus": os.cpu_count(),
@@ -494,8 +501,7 @@ def main() -> None:
     text = json.dumps(result, indent=1)
     print(text)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+        write_whole("--json", args.json, text + "\n")
 
 
 if __name__ == "__main__":

@@ -34,12 +34,12 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 from ofc_fast import rules as R  # the installed package (pip install . or -e .)
 from ofc_fast._native import ffi, lib
+from ofc_fast.cli.options import write_whole
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
 from ofc_fast.table import SEED_MAX
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = lines(args.hands, args.seed)
     print(render(rows))
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        write_whole("--json", args.json, json.dumps(rows, indent=1))
     failed = any(r["median_ms"] > TARGETS[r["line"]] for r in rows if r["line"] in TARGETS)
     return 1 if failed else 0
 

@@ -50,6 +50,7 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot, make_bot
 from ofc_fast.bots.registry import model_spec
+from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.parallel.cli import check_workers
@@ -157,7 +158,8 @@ def _final_board(deal: Any, opponent: Any, seat: int) -> Any:
 
 
 class _Timed:
-    """Keeps the CPU time of each normal decision."""
+    """Keeps the CPU time of each normal decision: every decision of a seat not in
+    Fantasyland (a classic hand's one decision of 13 cards included)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot, self.ms = bot, []
@@ -165,7 +167,7 @@ class _Timed:
     def act(self, obs: Any) -> Any:
         t0 = time.thread_time()
         move = self.bot.act(obs)
-        if len(obs["dealt"]) <= 5 and not obs.get("full_set"):
+        if not obs["fantasyland"][obs["seat"]]:
             self.ms.append(1000 * (time.thread_time() - t0))
         return move
 
@@ -376,8 +378,7 @@ def main(argv: list[str] | None = None) -> int:
             f"against {b}: {c['c_minus_b']:+.2f} points/deal"
         )
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1)
+        write_whole("--json", args.json, json.dumps(out, indent=1))
     return 0
 
 

@@ -56,6 +56,7 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
+from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.parallel.cli import check_workers
@@ -383,8 +384,7 @@ def main(argv: list[str] | None = None) -> int:
             "opponent_doomed": {str(c): sum(doomed_by(r, c) for r in recs) for c in SIZES},
         }
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1)
+        write_whole("--json", args.json, json.dumps(out, indent=1))
     return 0
 
 

@@ -139,6 +139,7 @@ BAD_SETTINGS = [
     ("bench_value.py", "--players", "9", "PINEAPPLE seats 2 to 3 players, got 9"),
     ("bench_env.py", "--seconds", "0", "must be seconds above 0, got 0"),
     ("bench_search.py", "--seconds", "-1", "must be seconds above 0, got -1"),
+    ("bench_search.py", "--budget", "1e300", "time_budget must be a positive number"),
     ("bench_serve.py", "--seconds", "nan", "must be seconds above 0, got nan"),
     ("bench_serve.py", "--score-seconds", "0", "must be seconds above 0, got 0"),
 ]
@@ -158,7 +159,8 @@ def test_a_bad_preset_or_settings_text_is_an_argparse_error(
     speed rows), ``probe_strength.py --config 'x=[1]'`` in a TypeError one (after the
     Fantasyland deals), ``bench_value.py --players 9`` in a TableError one;
     ``bench_serve.py --score-seconds 0`` ran for 1e9 seconds (0 read with ``or``),
-    ``--score-seconds -1`` ended in an IndexError on no latencies."""
+    ``--score-seconds -1`` ended in an IndexError on no latencies; ``bench_search.py
+    --budget 1e300`` was refused as a bad ``--random-settings``, which was not given."""
     module = checkout_script(f"benchmarks/{script}")
     monkeypatch.setattr(sys, "argv", [script, option, value])
     out, err = usage_error(capsys, module.main)
@@ -735,6 +737,19 @@ def test_workers_beyond_the_cap_of_the_ofc_fast_commands_are_refused(
 
     monkeypatch.setattr(module, "ProcessPoolExecutor", no_pool)
     out, err = usage_error(capsys, module.main, ["--workers", "9"])
+    assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
+
+
+def test_fl_study_refuses_workers_beyond_the_cap(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``tools/fl_study.py --workers 100000`` forked a pool of 100,000 processes."""
+    from ofc_fast.parallel import cli
+
+    module = checkout_script("tools/fl_study.py")
+    monkeypatch.setattr(cli, "cpu_count", lambda: 2)
+    monkeypatch.setattr(module, "study", lambda *a: pytest.fail("a study started"))
+    out, err = usage_error(capsys, module.main, ["--deals", "1", "--workers", "9"])
     assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
 
 

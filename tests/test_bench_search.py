@@ -4,6 +4,8 @@ runs them model-free."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -88,3 +90,17 @@ def test_a_match_past_its_time_limit_still_plays_one_deal() -> None:
         timed = bench.Timed(bench._search(1, 0.001, {}))
         r = play(5, 1, 0.001, timed, bench.Tally(), 0, until=0.0)
         assert r.get("deals", r.get("duplicate_deals")) == 1
+
+
+def test_one_deal_has_no_interval(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A match of one deal (``--random-deals 1``, or ``--max-minutes`` ending a match
+    after its first) printed ``+- 0.00`` and "95% interval +5.00 .. +5.00", an
+    exact figure: the interval of one deal is unknown ("nan", null in the JSON)."""
+    out = tmp_path / "s.json"
+    argv = ["--skip-speed", "--random-deals", "1", "--duplicate-deals", "1"]
+    assert _bench().main([*argv, "--budget", "0.002", "--json", str(out)]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if "points/deal" in x]
+    assert len(lines) == 2 and all(x.endswith(" +- nan points/deal") for x in lines)
+    doc = json.loads(out.read_text())
+    assert doc["vs_random"]["ci95"] is None is doc["vs_heuristic"]["ci95"]
+    assert doc["vs_heuristic"]["interval"] is None

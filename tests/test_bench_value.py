@@ -6,6 +6,7 @@ place on the same deals, against the same opponent boards."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -213,3 +214,21 @@ def test_a_drive_letter_model_path_is_named_whole(
     _, err = usage_error(capsys, _bench().main, argv)
     assert "error: --match: value bot: value model" in err
     assert repr("C:\\no\\such.ofcvm")[1:-1] in err  # (the path, as the error quotes it)
+
+
+@pytest.mark.parametrize(("preset", "decisions"), [("classic-1-6", 1), ("pineapple", 5)])
+def test_every_decision_of_a_normal_deal_is_timed(
+    preset: str, decisions: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rules classic-1-6`` (a classic hand is one decision setting all 13 cards)
+    timed no decision at all, and the run ended, after every deal, in ``TypeError:
+    unsupported format string passed to NoneType.__format__`` printing the median.
+    A seat decides once a classic deal, five times a Pineapple one (5, then 4 x 3)."""
+    bench = _bench()
+    out = bench.pair(("heuristic", "random", 3, 0, 0.04, preset, 2, 1))
+    assert len(out["ms_a"]) == len(out["ms_b"]) == 2 * decisions  # A in either seat
+    argv = ["--pairs", "1", "--match", "heuristic:random", "--rules", preset]
+    assert bench.main([*argv, "--carry", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[-2:]] == ["heuristic", "random"]
+    assert all(re.search(r" median \d+\.\d\d ms  p90 \d+\.\d\d ms$", x) for x in lines[-2:])

@@ -61,7 +61,8 @@ def main() -> None:
         sums.append(row[0][0] + row[1][0])
         seats = "  ".join(f"{ev:+6.2f} ±{se:.2f}" for ev, se in row)
         print(f"deal {d}: seats {seats}   sum {sums[-1]:+6.2f}", flush=True)
-    sem = statistics.stdev(sums) / len(sums) ** 0.5 if len(sums) > 1 else 0.0
+    # (one deal: no standard error, not 0)
+    sem = statistics.stdev(sums) / len(sums) ** 0.5 if len(sums) > 1 else float("nan")
     print(
         f"mean sum {statistics.mean(sums):+.2f} (standard error {sem:.2f}) over "
         f"{len(sums)} deals, {time.perf_counter() - t0:.0f} s"

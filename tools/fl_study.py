@@ -154,7 +154,8 @@ def study(lines: list[tuple[str, int]], deals: int, workers: int, seed: int) -> 
     for (rules_name, n), a in results.items():
         d = a["deals"]
         mean = a["roy"] / d
-        var = max(a["roy2"] / d - mean**2, 0.0)
+        # the sample variance (d - 1): a standard error of one deal is not known
+        var = max(a["roy2"] - d * mean**2, 0.0) / (d - 1) if d > 1 else math.nan
         t = np.array(a["times"])
         rows.append(
             {
@@ -165,7 +166,7 @@ def study(lines: list[tuple[str, int]], deals: int, workers: int, seed: int) -> 
                 "stay0_pct": 100 * a["stay0"] / d,
                 "can_stay_pct": 100 * a["can_stay"] / d,
                 "mean_royalties": mean,
-                "royalties_se": math.sqrt(var / d),
+                "royalties_se": None if d < 2 else math.sqrt(var / d),
                 "mean_royalties0": a["roy0"] / d,
                 "foul_free_pct": 100 * (d - a["foul"]) / d,
                 "median_ms": float(np.median(t)),
@@ -187,11 +188,16 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {r['rules']} | {r['cards']} | {r['deals']:,} | {r['stay_pct']:.2f} "
             f"| {r['stay0_pct']:.2f} | {r['can_stay_pct']:.2f} "
-            f"| {r['mean_royalties']:.2f} ± {r['royalties_se']:.2f} "
+            f"| {r['mean_royalties']:.2f} ± {_se(r['royalties_se'])} "
             f"| {r['mean_royalties0']:.2f} | {r['foul_free_pct']:.2f} "
             f"| {r['median_ms']:.3f} | {r['p99_ms']:.3f} | {r['max_ms']:.3f} |"
         )
     return "\n".join(lines)
+
+
+def _se(se: float | None) -> str:
+    """A standard error, 'nan' for a line of one deal (none is known)."""
+    return "nan" if se is None else f"{se:.2f}"
 
 
 def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
@@ -212,6 +218,10 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 
 def main(argv: list[str] | None = None) -> int:
     from ofc_fast import rules as R
+    from ofc_fast.cli.options import write_whole
+    from ofc_fast.errors import OfcError
+    from ofc_fast.parallel import cpu_count  # (the CPUs this process may use)
+    from ofc_fast.parallel.cli import check_workers
     from ofc_fast.table import SEED_MAX
     from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
 
@@ -219,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
     p.add_argument("--cards", type=at_least(13, 17), nargs="+", default=list(CARDS))
     p.add_argument("--rules", type=preset_name, nargs="+", default=list(RULES))
-    p.add_argument("--workers", type=at_least(1), default=mp.cpu_count())
+    p.add_argument("--workers", type=at_least(1), default=cpu_count())
     p.add_argument("--seed", type=at_least(0, SEED_MAX), default=SEED)
     p.add_argument(
         "--stay-values",
@@ -228,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--json", type=output_path, help="also write the rows as JSON")
     args = p.parse_args(argv)
+    try:  # (the ofc-fast commands' cap: each worker holds its own solver tables)
+        check_workers(args.workers)
+    except OfcError as exc:
+        p.error(str(exc))
     names = [R.get(r).name for r in args.rules]  # a game id or any case: the preset
     for name in names:
         if R.get(name).fantasyland is None:
@@ -250,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stay_values:
         print("stay value fixed point:", stay_fixed_point(rows))
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        write_whole("--json", args.json, json.dumps(rows, indent=1))
     return 1 if bad else 0
 
 
