@@ -33,7 +33,7 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._rows import as_array, reset_mask
+from ._rows import as_array, deal_on_masked
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
@@ -418,12 +418,8 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if seeds is None and seed is not None:
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
-        masked = reset_mask(options, self.num_envs)  # (options without one: ignored)
-        if masked is not None:  # (with a seed: GameError)
-            cut = np.zeros(self.num_envs, np.bool_)  # the others keep their decision
-            cut[masked] = self._mid_deal[masked]  # (a deal not begun: as OfcEnv.reset)
-            v.reset(seed=seeds, options={"reset_mask": cut})
-            self._mid_deal[masked] = False
+        masked = deal_on_masked(v, self._mid_deal, seeds, options)  # (None: no mask)
+        if masked is not None:
             self._steps[masked] = 0
         else:
             if seeds is not None or not v.started:

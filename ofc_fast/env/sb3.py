@@ -143,11 +143,12 @@ class VecEnv(_Adapter, _SB3VecEnv):
     ) -> None:
         """SB3's: options for the next :meth:`reset` only (it clears them).
         ``{"reset_mask": m}`` (``num_envs`` booleans, no :meth:`seed` before): the
-        tables ``m`` marks abandon their deal for their match's next one, the others
-        keep their pending decision.  Options are shared by every table: one dict, or
-        SB3's list of ``num_envs`` dicts all alike; None clears them.  Anything else
-        (an option not in :attr:`RESET_OPTIONS` included) is a GameError, nothing
-        set."""
+        tables ``m`` marks where the learner played a step of its deal abandon it for
+        their match's next one (a deal not begun is kept, as
+        :meth:`GymVectorEnv.reset` keeps it), the others keep their pending decision.
+        Options are shared by every table: one dict, or SB3's list of ``num_envs``
+        dicts all alike; None clears them.  Anything else (an option not in
+        :attr:`RESET_OPTIONS` included) is a GameError, nothing set."""
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -305,8 +306,10 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
         then plays the match a one-table env reset with ``seed[i]`` plays, None one
         drawn at random); ``options={"reset_mask": m}`` (``num_envs`` booleans, no
-        seed): the tables ``m`` marks abandon their deal for the match's next one, the
-        others are left as they are."""
+        seed): the tables ``m`` marks where the learner played a step of its deal
+        abandon it for the match's next one, a deal not begun is kept (as the
+        one-table env's and ``make_vec``'s ``reset`` keep it: its button and
+        Fantasyland), the others are left as they are."""
         obs = self.tables.reset(seed=seed, options=options)
         render_human(self)
         return obs.copy(), {"action_mask": self.action_masks()}
