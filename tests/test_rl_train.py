@@ -471,6 +471,56 @@ def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
             assert not infos["final_info"]["action_mask"][term].any()
 
 
+def test_gymnasium_vector_env_is_the_same_step_sync_copies_key_by_key(sb3: Any) -> None:
+    """GymVectorEnv's results and infos are those of Gymnasium's SyncVectorEnv in its
+    same-step autoreset mode over one-table envs that give the learner's observation
+    and ``{"action_mask": ...}`` as info (``autoreset=False``: the step that ends a
+    deal returns its end), key by key: ``infos["action_mask"]`` with its mask
+    ``_action_mask`` (before: missing, at reset() too) and float64 rewards (before:
+    float32), as the vector envs of Gymnasium and make_vec give them."""
+    import gymnasium
+    from vector_infos import assert_same_infos
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    class Learner(gymnasium.Env):  # type: ignore[type-arg]
+        """The reference: one table, the learner's view and its mask as info."""
+
+        def __init__(self) -> None:
+            self.env = OfcEnv("pineapple", obs_type="features", autoreset=False)
+            self.observation_space = self.env.observation_space["observation"]
+            self.action_space = self.env.action_space
+
+        def _view(self, obs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+            return obs["observation"], {"action_mask": self.env.action_masks()}
+
+        def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+            return self._view(self.env.reset(seed=seed)[0])
+
+        def step(self, action: Any) -> Any:
+            obs, r, term, trunc, _ = self.env.step(action)
+            view, info = self._view(obs)
+            return view, r, term, trunc, info
+
+    n = 3
+    ref = gymnasium.vector.SyncVectorEnv(
+        [Learner] * n, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
+    )
+    env = GymVectorEnv("pineapple", num_envs=n, opponent="random")
+    want = ref.reset(seed=[5, 6, 7])
+    assert_same_infos(want, env.reset(seed=[5, 6, 7]), "reset")
+    rng = np.random.default_rng(0)
+    ends = 0
+    for step in range(60):
+        masks = want[-1]["action_mask"]
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        want = ref.step(actions)
+        assert_same_infos(want, env.step(actions), f"step {step}")
+        ends += "final_info" in want[-1]
+    assert ends > 0
+
+
 def test_sb3_vec_env_gives_terminal_observation(sb3: Any) -> None:
     """The SB3 VecEnv gives infos[i]["terminal_observation"] at a deal's end (SB3's
     VecEnv contract), the learner's view of that end; VecFrameStack no longer warns
