@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vector_infos import assert_same_infos
 
 from ofc_fast.errors import GameError, MoveError, TableError
 from ofc_fast.game import Match
@@ -61,8 +62,9 @@ def test_make_vec_default_is_the_c_vector_env_playing_as_one_table_envs(
         for i, env in enumerate(singles):
             _, r, t, tr, info = env.step(int(actions[i]))
             assert (rewards[i], terms[i], truncs[i]) == (r, t, tr)
+            filed = infos["final_info"] if t else infos  # an ending step's: SameStep's
             assert info.get("illegal_action", False) == bool(
-                infos.get("illegal_action", np.zeros(N, bool))[i]
+                filed.get("illegal_action", np.zeros(N, bool))[i]
             )
             if t:
                 ends += 1
@@ -339,3 +341,42 @@ def test_make_vec_remaps_illegal_ids_of_any_integer_dtype(
         want, r, *_ = env.step(int(ids[i]))
         assert np.array_equal(obs["observation"][i], want["observation"])
         assert rewards[i] == r
+
+
+@pytest.mark.parametrize("limit", [None, 4])
+def test_make_vec_infos_are_the_same_step_sync_copies_key_by_key(limit: int | None) -> None:
+    """``infos`` of make_vec's OfcVectorEnv are those of Gymnasium's SyncVectorEnv in
+    its same-step autoreset mode over one-table envs (``autoreset=False``: the step
+    that ends a deal returns its end, as ``final_obs`` here), key by key: the
+    ``illegal_action`` of a table whose deal ended (or was cut by
+    ``max_episode_steps``) in that step is under ``infos["final_info"]``, as every
+    info of an ending step (before: at the top level of ``infos``)."""
+    env_id = "ofc_fast/Pineapple-v0"
+    ref = gymnasium.make_vec(
+        env_id,
+        N,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
+        autoreset=False,
+        max_episode_steps=limit,
+    )
+    envs = gymnasium.make_vec(env_id, N, max_episode_steps=limit)
+    want_obs, want = ref.reset(seed=10)
+    obs, infos = envs.reset(seed=10)
+    assert_same_infos(want, infos, "reset")
+    rng = np.random.default_rng(1)
+    ended_illegal = 0
+    for step in range(150):
+        legal = [np.flatnonzero(m) for m in want_obs["action_mask"]]
+        actions = np.array([int(rng.choice(ids)) for ids in legal])
+        actions[rng.random(N) < 0.3] = 300 + step  # illegal: remapped
+        want_obs, *want_rest, want = ref.step(actions)
+        obs, *rest, infos = envs.step(actions)
+        assert_same_infos(want_obs, obs, f"step {step} obs")
+        for w, g in zip(want_rest, rest):
+            assert_same_infos(w, g, f"step {step}")
+        assert_same_infos(want, infos, f"step {step} infos")
+        ended_illegal += "illegal_action" in want.get("final_info", {})
+    assert ended_illegal > 0  # the case in question was met
+    ref.close()
+    envs.close()

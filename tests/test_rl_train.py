@@ -471,6 +471,56 @@ def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
             assert not infos["final_info"]["action_mask"][term].any()
 
 
+def test_gymnasium_vector_env_is_the_same_step_sync_copies_key_by_key(sb3: Any) -> None:
+    """GymVectorEnv's results and infos are those of Gymnasium's SyncVectorEnv in its
+    same-step autoreset mode over one-table envs that give the learner's observation
+    and ``{"action_mask": ...}`` as info (``autoreset=False``: the step that ends a
+    deal returns its end), key by key: ``infos["action_mask"]`` with its mask
+    ``_action_mask`` (before: missing, at reset() too) and float64 rewards (before:
+    float32), as the vector envs of Gymnasium and make_vec give them."""
+    import gymnasium
+    from vector_infos import assert_same_infos
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    class Learner(gymnasium.Env):  # type: ignore[type-arg]
+        """The reference: one table, the learner's view and its mask as info."""
+
+        def __init__(self) -> None:
+            self.env = OfcEnv("pineapple", obs_type="features", autoreset=False)
+            self.observation_space = self.env.observation_space["observation"]
+            self.action_space = self.env.action_space
+
+        def _view(self, obs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+            return obs["observation"], {"action_mask": self.env.action_masks()}
+
+        def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+            return self._view(self.env.reset(seed=seed)[0])
+
+        def step(self, action: Any) -> Any:
+            obs, r, term, trunc, _ = self.env.step(action)
+            view, info = self._view(obs)
+            return view, r, term, trunc, info
+
+    n = 3
+    ref = gymnasium.vector.SyncVectorEnv(
+        [Learner] * n, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
+    )
+    env = GymVectorEnv("pineapple", num_envs=n, opponent="random")
+    want = ref.reset(seed=[5, 6, 7])
+    assert_same_infos(want, env.reset(seed=[5, 6, 7]), "reset")
+    rng = np.random.default_rng(0)
+    ends = 0
+    for step in range(60):
+        masks = want[-1]["action_mask"]
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        want = ref.step(actions)
+        assert_same_infos(want, env.step(actions), f"step {step}")
+        ends += "final_info" in want[-1]
+    assert ends > 0
+
+
 def test_sb3_vec_env_gives_terminal_observation(sb3: Any) -> None:
     """The SB3 VecEnv gives infos[i]["terminal_observation"] at a deal's end (SB3's
     VecEnv contract), the learner's view of that end; VecFrameStack no longer warns
@@ -547,6 +597,51 @@ def test_gymnasium_vector_env_reset_mask_deals_on_at_the_masked_tables(sb3: Any)
         env.reset(options={"reset_mask": np.array([0, 1, 0])})
 
 
+@pytest.mark.parametrize("adapter", ["GymVectorEnv", "VecEnv"])
+def test_sb3_adapters_reset_mask_keeps_a_deal_not_begun_as_the_one_table_env(
+    sb3: Any, adapter: str
+) -> None:
+    """A ``reset_mask`` (GymVectorEnv.reset's options, VecEnv.set_options) at a table
+    whose deal just ended (its next deal dealt, no learner step in it) keeps that
+    deal, as OfcEnv.reset() and make_vec's OfcVectorEnv do (before: it was thrown
+    away for the one after: the button moved on, a Fantasyland it carried was lost);
+    a table where the learner played a step deals on.  Reference: the deal's index
+    in its match, from the seeds ``Match`` deals from (``deal_seed(m, k)``)."""
+    from ofc_fast.env import env_seed
+    from ofc_fast.env import sb3 as adapters
+    from ofc_fast.game import deal_seed
+
+    env = getattr(adapters, adapter)(
+        "pineapple", num_envs=2, opponent="random", obs_type="bytes", seed=6
+    )
+
+    def reset(mask: list[bool]) -> np.ndarray:
+        if adapter == "VecEnv":
+            env.set_options({"reset_mask": np.array(mask)})
+            return np.array(env.reset())
+        return np.array(env.reset(options={"reset_mask": np.array(mask)})[0])
+
+    def step() -> tuple[np.ndarray, np.ndarray]:
+        out = env.step(env.action_masks().argmax(axis=1))
+        return np.array(out[0]), np.array(out[2])
+
+    def deal_index(i: int) -> int:
+        seeds = [deal_seed(env_seed(6, i), k) for k in range(4)]
+        return seeds.index(int(env.tables.venv.game_of(i).seed))
+
+    env.reset()
+    for _ in range(5):  # Pineapple: the learner's 5 decisions end every first deal
+        obs, dones = step()
+    assert dones.all() and [deal_index(i) for i in range(2)] == [1, 1]
+    assert np.array_equal(reset([True, True]), obs)  # both deals kept
+    assert [deal_index(i) for i in range(2)] == [1, 1]
+    obs, _ = step()
+    kept = reset([False, True])  # table 1 mid-deal: deals on; table 0 left alone
+    assert [deal_index(i) for i in range(2)] == [1, 2]
+    assert np.array_equal(kept[0], obs[0]) and not np.array_equal(kept[1], obs[1])
+    assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
+
+
 def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     """SB3's ``VecEnv.set_options(options)`` are for the next ``reset()``, which then
     clears them (SB3's contract, what DummyVecEnv does); before, reset() ignored
@@ -573,9 +668,11 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
             assert infos[i]["episode"]["l"] == 5
     assert ends == {1: 3, 0: 5}
     assert np.array_equal(env.reset(), first)  # the options were cleared
+    stepped = env.step(env.action_masks().argmax(axis=1))[0].copy()
     env.set_options([{"reset_mask": np.array([False, True])}] * 2)  # SB3's list form
-    obs = env.reset()  # table 1 deals its match's next deal, table 0 stays
-    assert np.array_equal(obs[0], first[0]) and not np.array_equal(obs[1], first[1])
+    obs = env.reset()  # table 1 (mid-deal) deals its match's next deal, 0 stays
+    assert np.array_equal(obs[0], stepped[0]) and not np.array_equal(obs[1], first[1])
+    assert not np.array_equal(obs[1], stepped[1])
     assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
     assert np.array_equal(env.reset(), first)
     for bad, said in (

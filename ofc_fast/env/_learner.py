@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._rows import as_array
+from ._rows import as_array, deal_on_masked
 from ._single import adapter_settings, check_solver_sets, check_spelling
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
@@ -88,6 +88,7 @@ class LearnerTables:
         self.rewards = np.zeros(num_envs, np.float32)
         self.dones = np.zeros(num_envs, np.bool_)
         self.deals = 0
+        self._mid_deal = np.zeros(num_envs, np.bool_)  # a learner step in the deal
 
     @property
     def observations(self) -> np.ndarray:
@@ -113,9 +114,14 @@ class LearnerTables:
         options: dict[str, Any] | None = None,
     ) -> np.ndarray:
         """Start every table again (``seed``: as :meth:`VectorEnv.reset`, an int or
-        one seed per table; ``options={"reset_mask": m}``: deal the next deal at the
-        tables ``m`` marks only); returns the learner's first observations."""
-        self.venv.reset(seed=seed, options=options)
+        one seed per table; ``options={"reset_mask": m}``: only the tables ``m``
+        marks, as the one-table env resets: one where the learner played a step of
+        its deal deals its match's next deal, one whose deal is not begun keeps it,
+        :func:`~ofc_fast.env._rows.deal_on_masked`); returns the learner's first
+        observations."""
+        if deal_on_masked(self.venv, self._mid_deal, seed, options) is None:
+            self.venv.reset(seed=seed)
+            self._mid_deal[:] = False
         self.rewards[:] = 0
         self.dones[:] = False
         self._play_opponents()
@@ -138,6 +144,7 @@ class LearnerTables:
         self._play_opponents()
         self.masks[:] = v.action_masks
         self.deals += int(self.dones.sum())
+        self._mid_deal[:] = ~self.dones  # (ended: the next deal's, not begun)
         return self.observations, self.rewards, self.dones
 
     def close(self) -> None:

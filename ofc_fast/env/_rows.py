@@ -1,8 +1,11 @@
 """The environments a :class:`~ofc_fast.env.VectorEnv` call reads rows of: indices or a
 mask of ``num_envs`` booleans (``terminations``), checked before any row is read; the
-arrays a call takes, a ragged list among them (:func:`as_array`)."""
+arrays a call takes, a ragged list among them (:func:`as_array`); the vector adapters'
+rule for a ``reset_mask`` (:func:`deal_on_masked`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -76,3 +79,24 @@ def reset_mask(options: object, num_envs: int) -> np.ndarray | None:
             f"got {quote(options['reset_mask'])}"
         )
     return np.flatnonzero(mask)
+
+
+def deal_on_masked(
+    venv: Any, mid_deal: np.ndarray, seed: object, options: object
+) -> np.ndarray | None:
+    """Gymnasium's ``reset(options={"reset_mask": m})`` at the tables of ``venv`` (a
+    VectorEnv) as the one-table env resets, the rule every vector adapter follows:
+    the marked tables whose agent played a step of the deal pending there
+    (``mid_deal``, one boolean per table) abandon that deal for their match's next
+    one; a marked table whose deal is not begun keeps it (its button and
+    Fantasyland), the tables not marked keep their pending decision.  Clears
+    ``mid_deal`` at the marked tables and returns their indices; None (nothing done)
+    when ``options`` hold no mask; GameError for a bad mask, or a mask with a
+    ``seed`` or before the first reset (nothing changed)."""
+    masked = reset_mask(options, venv.num_envs)
+    if masked is not None:
+        cut = np.zeros(venv.num_envs, np.bool_)  # the others keep their decision
+        cut[masked] = mid_deal[masked]
+        venv.reset(seed=seed, options={"reset_mask": cut})
+        mid_deal[masked] = False
+    return masked

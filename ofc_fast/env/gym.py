@@ -33,7 +33,7 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._rows import as_array, reset_mask
+from ._rows import as_array, deal_on_masked
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
@@ -104,6 +104,14 @@ def remap_action(venv: VectorEnv, env: int, action: int) -> tuple[int, bool]:
     if count == 0 or (0 <= action < ACTION_SPACE and venv.action_masks[env, action]):
         return action, False
     return int(venv.legal_actions[env, action % count]), True
+
+
+def add_flags(infos: dict[str, Any], key: str, flags: np.ndarray) -> None:
+    """Add ``flags`` (one boolean per table) to a vector env's ``infos`` as ``key``
+    with its mask ``_key``, both the tables whose one-table info holds ``key`` (True),
+    as Gymnasium's vector envs batch them; nothing when no table does."""
+    if flags.any():
+        infos[key], infos[f"_{key}"] = flags.copy(), flags.copy()
 
 
 def agent_opponents(opponents: str, what: str) -> str:
@@ -306,7 +314,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
     registered ids (their ``vector_entry_point``, Gymnasium's default mode; ``"sync"``
     and ``"async"`` make copies of :class:`OfcEnv` instead).  The arguments are
     :class:`OfcEnv`'s (``autoreset`` aside): the same spaces (batched), the same
-    ``illegal`` rule per table (``infos["illegal_action"]`` marks the remapped ones),
+    ``illegal`` rule per table (``infos["illegal_action"]`` marks the remapped ones;
+    ``infos["final_info"]["illegal_action"]`` at a table whose deal ended or was cut
+    in that step, where Gymnasium's ``SameStep`` mode files an ending step's infos),
     and ``reset(seed=s)`` gives table ``i`` the match of an :class:`OfcEnv` reset with
     ``s + i``, as the copies of the ``"sync"`` mode (a list: table ``i`` ``seed[i]``;
     ``seed=s`` when made: the first reset's); :meth:`reset` without a seed deals the
@@ -418,12 +428,8 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if seeds is None and seed is not None:
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
-        masked = reset_mask(options, self.num_envs)  # (options without one: ignored)
-        if masked is not None:  # (with a seed: GameError)
-            cut = np.zeros(self.num_envs, np.bool_)  # the others keep their decision
-            cut[masked] = self._mid_deal[masked]  # (a deal not begun: as OfcEnv.reset)
-            v.reset(seed=seeds, options={"reset_mask": cut})
-            self._mid_deal[masked] = False
+        masked = deal_on_masked(v, self._mid_deal, seeds, options)  # (None: no mask)
+        if masked is not None:
             self._steps[masked] = 0
         else:
             if seeds is not None or not v.started:
@@ -446,26 +452,25 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         require_started(v, "step")
         a = as_array(actions)
         infos: dict[str, Any] = {}
+        remapped = np.zeros(self.num_envs, np.bool_)
         if self.illegal == "remap" and a.shape == (self.num_envs,) and a.dtype.kind in "iu":
-            ids, remapped = a, np.zeros(self.num_envs, np.bool_)
+            ids = a
             a = ids.astype(np.int64)  # a copy that holds any legal id (not int8's)
             legal = (ids >= 0) & (ids < ACTION_SPACE)
             inside = np.flatnonzero(legal)
             legal[inside] = v.action_masks[inside, ids[inside]]
             for i in np.flatnonzero(~legal):  # (the legal ones: played as they are)
                 a[i], remapped[i] = remap_action(v, int(i), int(ids[i]))
-            if remapped.any():
-                infos["illegal_action"], infos["_illegal_action"] = (
-                    remapped,
-                    remapped.copy(),
-                )
         v.step(a)  # MoveError for anything else, and no table changes
         done = v.terminations.copy()
         rewards = v.rewards.astype(np.float64)
         cut = self._count_steps(done)
         self._mid_deal = ~done
-        if cut.any() or done.any():  # gymnasium.vector.SyncVectorEnv's SameStep keys
-            self._final_infos(infos, done, cut)
+        # a table's step infos, as SyncVectorEnv's SameStep mode files them: those of
+        # a table whose deal ended or was cut under infos["final_info"]
+        add_flags(infos, "illegal_action", remapped & ~(done | cut))
+        if cut.any() or done.any():
+            self._final_infos(infos, done, cut, remapped)
         if (cut & ~done).any():  # as the copies' TimeLimit and same-step reset
             v.reset(options={"reset_mask": cut & ~done})
             self._mid_deal[cut] = False
@@ -484,11 +489,12 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         return cut
 
     def _final_infos(
-        self, infos: dict[str, Any], done: np.ndarray, cut: np.ndarray
+        self, infos: dict[str, Any], done: np.ndarray, cut: np.ndarray, remapped: np.ndarray
     ) -> None:
         """Add SameStep's ``final_obs`` and ``final_info`` of the tables whose deal
         ended (``done``: the learner's view of the end, every seat's points) or was
-        cut (``cut``: the decision pending there) to ``infos``."""
+        cut (``cut``: the decision pending there) to ``infos``; ``final_info`` holds
+        their step's ``illegal_action`` (``remapped``) too."""
         v = self._venv
         ended = done | cut
         final_obs = np.full(self.num_envs, None, object)
@@ -512,6 +518,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
                 ),
                 "_final_rewards": done.copy(),
             }
+        add_flags(infos["final_info"], "illegal_action", remapped & ended)
         infos["_final_info"] = ended.copy()
 
     def render(self) -> tuple[str, ...] | None:

@@ -143,11 +143,12 @@ class VecEnv(_Adapter, _SB3VecEnv):
     ) -> None:
         """SB3's: options for the next :meth:`reset` only (it clears them).
         ``{"reset_mask": m}`` (``num_envs`` booleans, no :meth:`seed` before): the
-        tables ``m`` marks abandon their deal for their match's next one, the others
-        keep their pending decision.  Options are shared by every table: one dict, or
-        SB3's list of ``num_envs`` dicts all alike; None clears them.  Anything else
-        (an option not in :attr:`RESET_OPTIONS` included) is a GameError, nothing
-        set."""
+        tables ``m`` marks where the learner played a step of its deal abandon it for
+        their match's next one (a deal not begun is kept, as
+        :meth:`GymVectorEnv.reset` keeps it), the others keep their pending decision.
+        Options are shared by every table: one dict, or SB3's list of ``num_envs``
+        dicts all alike; None clears them.  Anything else (an option not in
+        :attr:`RESET_OPTIONS` included) is a GameError, nothing set."""
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -257,13 +258,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
 
 class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
     """The same tables as a ``gymnasium.vector.VectorEnv`` (same-step autoreset):
-    ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with
-    ``infos["action_mask"]``; :meth:`action_masks`, :meth:`set_opponent` and the
-    arguments as in :class:`VecEnv`.  As Gymnasium's ``SameStep`` mode documents, a step that ends a
+    ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` (float64
+    rewards) with ``infos["action_mask"]`` and its mask ``_action_mask`` (as
+    ``reset``); :meth:`action_masks`, :meth:`set_opponent` and the arguments as in
+    :class:`VecEnv`.  As Gymnasium's ``SameStep`` mode documents, a step that ends a
     deal somewhere adds ``infos["final_obs"]`` (an object array: the learner's view of
     the deal's end where ``infos["_final_obs"]``, else None) and
     ``infos["final_info"]`` (the ended tables' infos: an empty ``action_mask``) with
-    its mask ``infos["_final_info"]``.
+    its mask ``infos["_final_info"]``: key by key what Gymnasium's ``SyncVectorEnv``
+    in that mode gives over one-table envs whose step ends a deal with its end
+    (``autoreset=False``) and whose info is ``{"action_mask": ...}``.
 
     >>> env = GymVectorEnv("pineapple", num_envs=4, opponent="random")
     >>> obs, infos = env.reset(seed=0)
@@ -305,18 +309,28 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
         then plays the match a one-table env reset with ``seed[i]`` plays, None one
         drawn at random); ``options={"reset_mask": m}`` (``num_envs`` booleans, no
-        seed): the tables ``m`` marks abandon their deal for the match's next one, the
-        others are left as they are."""
+        seed): the tables ``m`` marks where the learner played a step of its deal
+        abandon it for the match's next one, a deal not begun is kept (as the
+        one-table env's and ``make_vec``'s ``reset`` keep it: its button and
+        Fantasyland), the others are left as they are."""
         obs = self.tables.reset(seed=seed, options=options)
         render_human(self)
-        return obs.copy(), {"action_mask": self.action_masks()}
+        return obs.copy(), self._infos()
+
+    def _infos(self) -> dict[str, Any]:
+        """Every table's ``action_mask``, with its mask ``_action_mask`` (every table
+        has one), as Gymnasium's vector envs batch a key of their envs' infos."""
+        return {
+            "action_mask": self.action_masks(),
+            "_action_mask": np.ones(self.num_envs, np.bool_),
+        }
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One learner decision per table (see :meth:`LearnerTables.step`)."""
         obs, rewards, dones = self.tables.step(actions)
-        infos: dict[str, Any] = {"action_mask": self.action_masks()}
+        infos = self._infos()
         if dones.any():  # gymnasium.vector.SyncVectorEnv's keys in SameStep mode
             final_obs = np.full(self.num_envs, None, object)
             ended = np.flatnonzero(dones)
@@ -331,7 +345,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         render_human(self)
         return (
             obs.copy(),
-            rewards.copy(),
+            rewards.astype(np.float64),  # (Gymnasium's vector envs' dtype)
             dones.copy(),
             np.zeros(self.num_envs, np.bool_),
             infos,
