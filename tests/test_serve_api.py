@@ -3704,3 +3704,53 @@ def test_a_body_with_two_byte_order_marks_is_refused_in_our_words(api: Api) -> N
         detail = out["detail"]
         assert "utf-8-sig" not in detail.lower() and "Unexpected" not in detail, detail
         assert "byte order mark" in detail, detail
+
+
+def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
+    """A client generated from /openapi.json that joins the server URL
+    ``http://host/`` and the path ``/v1/health`` strictly asks for ``//v1/health``:
+    it was a 404 (nginx, by default, reads a run of slashes as one).  Now every route
+    (the API, a game's, the web page, /openapi.json, a problem's page) reads so; an
+    encoded slash (``%2F``) is part of no run, and a keyed route asked for with a run
+    still needs the key."""
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    board = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    score = {"boards": [board, "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]}
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        game = s.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
+
+        def strict(base: str, path: str) -> str:  # the server URL and a path, joined
+            return urllib.parse.urlsplit(s.url + base + path).path
+
+        for method, path, body in (
+            ("GET", "/v1/health", None),
+            ("GET", "/openapi.json", None),
+            ("GET", "/", None),
+            ("GET", "/app.js", None),
+            ("GET", "/problems/not-found", None),
+            ("POST", "/v1/score", score),
+            ("GET", f"/v1/games/{game}", None),
+        ):
+            want = s.request(method, path, body, headers=auth)
+            assert want[0] == 200, (path, want)
+            for sent in (strict("/", path), path.replace("/", "//"), "///" + path[1:]):
+                got = s.request(method, sent, body, headers=auth)
+                assert got[0] == 200, (sent, got)
+                assert got[1]["content-type"] == want[1]["content-type"], sent
+                if path not in ("/v1/health", f"/v1/games/{game}"):  # (seconds, ttl)
+                    assert got[2] == want[2], sent
+        # a run needs the key where the path does; health and the pages, none
+        for method, sent in (("POST", "//v1/games"), ("POST", "/v1//score")):
+            status, _, out = s.request(method, sent, {})
+            assert status == 401, (sent, out)
+        assert s.request("GET", "//v1//health")[0] == 200
+        # an encoded slash is no separator of a run: /v1/%2Fhealth is no /v1/health
+        for sent in ("/v1/%2Fhealth", "/v1/%2F/health", f"/v1/games/%2F{game}"):
+            status, _, out = s.request("GET", sent, headers=auth)
+            assert status == 404, (sent, out)
+            # its type resolves against the URL as sent (a %2F is no folder), behind
+            # a reverse proxy under /ofc/ too
+            for base in (s.url, "https://proxy.example/ofc"):
+                url = urllib.parse.urljoin(base + sent, out["type"])
+                assert url == base + "/problems/not-found", (sent, out["type"])

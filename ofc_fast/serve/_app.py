@@ -44,6 +44,7 @@ from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
 from ._schemas import GAME_ID, OPERATIONS, openapi, request_fields
 from ._sessions import SessionStore
+from ._target import Target, target
 
 __all__ = ["App", "create_app"]
 
@@ -528,19 +529,19 @@ class App:
         ``websocket.http.response`` extension), else the handshake closed, which the
         server answers 403.  An app that returned without either would have the server
         log an error and answer 500."""
-        path: str = scope.get("path", "")
+        where = target(scope)
         await receive()  # websocket.connect
         if "websocket.http.response" in (scope.get("extensions") or {}):
-            error = ApiError(404, None, f"no WebSocket endpoint {path[:100]}")
-            return await self._problem(send, path, error, kind="websocket.http")
+            error = ApiError(404, None, f"no WebSocket endpoint {where.path[:100]}")
+            return await self._problem(send, where, error, kind="websocket.http")
         await send({"type": "websocket.close", "code": 1008})
         return 403, 0
 
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
-        path: str = scope.get("path", "")
-        method: str = scope.get("method", "GET")
+        where = target(scope)  # the path routed: a run of slashes as one
+        path, method = where.path, scope.get("method", "GET")
         try:
             if not path.startswith("/v1/"):
                 return await self._plain(path, method, send)
@@ -607,19 +608,19 @@ class App:
             data = json.dumps(out, allow_nan=False, separators=(",", ":")).encode()
             return await _send(send, 200, data, b"application/json", head=head)
         except ApiError as exc:
-            return await self._problem(send, path, exc, method == "HEAD")
+            return await self._problem(send, where, exc, method == "HEAD")
         except Exception:  # a bug, never bad input: logged, answered as a problem
             logging.getLogger("ofc_fast.serve").exception(
                 "%s %s failed", method, _loggable(path[:200])
             )
             error = ApiError(500, None, "internal error")
-            return await self._problem(send, path, error, method == "HEAD")
+            return await self._problem(send, where, error, method == "HEAD")
 
     @staticmethod
     async def _problem(
-        send: Send, path: str, exc: ApiError, head: bool = False, kind: str = "http"
+        send: Send, where: Target, exc: ApiError, head: bool = False, kind: str = "http"
     ) -> tuple[int, int]:
-        data = json.dumps(exc.body(path)).encode()
+        data = json.dumps(exc.body(where)).encode()
         extra = [(k.encode(), v.encode()) for k, v in exc.headers.items()]
         ctype = b"application/problem+json"
         return await _send(send, exc.status, data, ctype, extra, head=head, kind=kind)

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from ..errors import OfcError
 from ..search import position_part
+from ._target import Target
 
 __all__ = ["PAGES", "TITLES", "ApiError", "ProblemType", "at_field", "refusal", "type_uri"]
 
@@ -102,7 +103,7 @@ a body, a ``Host``, an ``Idempotency-Key`` or a query string refused; a 415, a
 body's media type, charset or ``Content-Encoding``: ``detail`` says which)."""
 
 
-def type_uri(status: int, path: str) -> str:
+def type_uri(status: int, path: str | Target) -> str:
     """The ``type`` of a problem of ``status`` answering a request for ``path``: a
     reference to its page (``problems/<slug>`` beside ``/openapi.json``) relative to
     the request's URL (RFC 9457, 3.1.1: resolved against it), so that it resolves
@@ -113,7 +114,15 @@ def type_uri(status: int, path: str) -> str:
     >>> type_uri(404, "/nope")
     'problems/not-found'
     """
-    return "../" * max(path.count("/") - 1, 0) + f"problems/{TITLES[status].slug}"
+    return _target(path).relative(f"problems/{TITLES[status].slug}")
+
+
+def _target(where: str | Target) -> Target:
+    """``where``, a request's :class:`~ofc_fast.serve._target.Target`, or its path
+    (its slashes as sent)."""
+    if isinstance(where, Target):
+        return where
+    return Target(where, max(where.count("/") - 1, 0))
 
 
 def _page(status: int, kind: ProblemType) -> bytes:
@@ -162,14 +171,16 @@ class ApiError(Exception):
         self.error = error
         self.headers = headers or {}
 
-    def body(self, instance: str) -> dict[str, Any]:
-        """The problem document (RFC 9457 members plus ``field`` and ``error``)."""
+    def body(self, where: str | Target) -> dict[str, Any]:
+        """The problem document (RFC 9457 members plus ``field`` and ``error``) of a
+        refusal of the request ``where`` (its target, or its path)."""
+        at = _target(where)
         out: dict[str, Any] = {
-            "type": type_uri(self.status, instance),
+            "type": at.relative(f"problems/{TITLES[self.status].slug}"),
             "title": TITLES[self.status].title,
             "status": self.status,
             "detail": self.detail[:500],
-            "instance": instance[:200],
+            "instance": at.path[:200],
         }
         if self.field is not None:
             out["field"] = self.field
