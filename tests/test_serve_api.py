@@ -3754,3 +3754,68 @@ def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
             for base in (s.url, "https://proxy.example/ofc"):
                 url = urllib.parse.urljoin(base + sent, out["type"])
                 assert url == base + "/problems/not-found", (sent, out["type"])
+
+
+def _rfc_join(base: str, ref: str) -> str:
+    """``ref``, a relative-path reference, resolved against ``base`` as RFC 3986 (5.2)
+    says: empty segments kept (Python's ``urljoin`` drops them), dot segments
+    removed (5.2.4)."""
+    parts = urllib.parse.urlsplit(base)
+    path = parts.path[: parts.path.rfind("/") + 1] + ref
+    out: list[str] = []
+    while path:
+        if path.startswith(("../", "./")):
+            path = path.partition("/")[2]
+        elif path.startswith("/./") or path == "/.":
+            path = "/" + path[3:]
+        elif path.startswith("/../") or path == "/..":
+            path = "/" + path[4:]
+            if out:
+                out.pop()
+        elif path in (".", ".."):
+            path = ""
+        else:
+            end = path.find("/", 1)
+            segment = path if end < 0 else path[:end]
+            out.append(segment)
+            path = path[len(segment) :]
+    return f"{parts.scheme}://{parts.netloc}" + "".join(out)
+
+
+def test_a_problem_s_instance_resolves_to_the_request_behind_a_prefix_too() -> None:
+    """A problem's ``instance`` was the request's absolute path (``/v1/score``), which
+    behind a reverse proxy serving the server under ``/ofc/`` (docs/serve.md) resolved
+    to the host's root: ``https://h/v1/score``, not the ``https://h/ofc/v1/score``
+    asked for.  Now it is relative to the request's URL, as ``type`` is (RFC 9457,
+    3.1.5: a URI reference), and resolves, directly or under ``/ofc/``, to the path
+    asked for (a run of slashes as one), from every depth."""
+    with Server(ServeConfig(workers=1)) as s:
+        status, _, doc = s.request("GET", "/openapi.json")
+        game = s.request("POST", "/v1/games", {"seed": 6})[2]["id"]
+        bad_move = {"move": {"place": [["Xx", "front"]]}}
+        cases: list[tuple[str, str, Any, str]] = [
+            ("POST", "/v1/score", {"nope": 1}, "/v1/score"),  # 422
+            ("GET", "/v1/score", None, "/v1/score"),  # 405
+            ("POST", "/v1/evaluate", {"hands": ["Xx"]}, "/v1/evaluate"),  # 422
+            ("POST", f"/v1/games/{game}/moves", bad_move, f"/v1/games/{game}/moves"),
+            ("GET", f"/v1/games/{'x' * 16}", None, f"/v1/games/{'x' * 16}"),  # 404
+            ("GET", "/nope", None, "/nope"),  # 404 at the root
+            ("GET", "/a:b", None, "/a:b"),  # (a first segment with a colon)
+            ("POST", "/", None, "/"),  # 405 at the root
+            ("POST", "//v1/score", {"nope": 1}, "/v1/score"),  # a run: as one
+        ]
+        for method, path, body, asked in cases:
+            status, headers, out = s.request(method, path, body)
+            assert 400 <= status < 500 and out["status"] == status, (path, out)
+            if path.startswith("/v1/") and status != 405:  # (an operation's answer)
+                check_response(doc, method, path, status, headers, out)
+            for base in (s.url, "https://proxy.example/ofc"):
+                url = urllib.parse.urljoin(base + path, out["instance"])
+                assert url == base + asked, (path, out["instance"])
+                # by RFC 3986 too: the path asked for, a run of slashes as one
+                url = _rfc_join(base + path, out["instance"])
+                assert re.sub("/+", "/", url[len(base) :]) == asked, (path, url)
+        # a 500 (never an answer to a request): its document as the app makes it
+        out = ApiError(500, None, "x").body(f"/v1/games/{game}/next")
+        url = urllib.parse.urljoin(f"https://h/ofc/v1/games/{game}/next", out["instance"])
+        assert url == f"https://h/ofc/v1/games/{game}/next"

@@ -173,14 +173,20 @@ class ApiError(Exception):
 
     def body(self, where: str | Target) -> dict[str, Any]:
         """The problem document (RFC 9457 members plus ``field`` and ``error``) of a
-        refusal of the request ``where`` (its target, or its path)."""
+        refusal of the request ``where`` (its target, or its path): its ``type`` and
+        ``instance`` (the request's path) are relative to the request's URL, so that
+        they resolve right behind a reverse proxy serving the server under a path.
+
+        >>> ApiError(404, None, "x").body("/v1/games/abc/moves")["instance"]
+        '../../../v1/games/abc/moves'
+        """
         at = _target(where)
         out: dict[str, Any] = {
             "type": at.relative(f"problems/{TITLES[self.status].slug}"),
             "title": TITLES[self.status].title,
             "status": self.status,
             "detail": self.detail[:500],
-            "instance": at.path[:200],
+            "instance": at.instance()[:200],
         }
         if self.field is not None:
             out["field"] = self.field

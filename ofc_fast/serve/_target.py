@@ -5,7 +5,7 @@ reference relative to the request's URL climbs to reach the server's root.
 
 >>> t = target({"path": "//v1//health", "raw_path": b"//v1//health"})
 >>> t.path, t.depth, t.relative("problems/not-found")
-('/v1/health', 3, '../../../problems/not-found')
+('/v1/health', 1, '../problems/not-found')
 """
 
 from __future__ import annotations
@@ -39,7 +39,11 @@ def relative(depth: int, ref: str) -> str:
 class Target(NamedTuple):
     """``path``: what the router reads (percent-decoded, each run of slashes one);
     ``depth``: the folders between the request's URL and the server's root (its
-    slashes as sent, less one: an encoded slash, ``%2F``, is none)."""
+    slashes as sent, a run as one, less one: an encoded slash, ``%2F``, is none).
+    A run counts as one folder since resolvers differ on one (Python's ``urljoin``
+    drops its empty segments, RFC 3986 keeps them), and a reference climbing one
+    folder from ``/ofc//v1/score`` gives ``/ofc/v1/score`` by the first and
+    ``/ofc//v1/score``, the same path to nginx and to this server, by the second."""
 
     path: str
     depth: int
@@ -63,15 +67,17 @@ def target(scope: dict[str, Any]) -> Target:
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
     Target(path='/v1//health', depth=1)
     >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"})
-    Target(path='/v1/games/a b', depth=3)
+    Target(path='/v1/games/a b', depth=2)
     >>> target({"path": "//openapi.json"}), target({"path": "*", "raw_path": b"*"})
-    (Target(path='/openapi.json', depth=1), Target(path='*', depth=0))
+    (Target(path='/openapi.json', depth=0), Target(path='*', depth=0))
     """
     path: str = scope.get("path", "")
     raw = scope.get("raw_path")
     if not isinstance(raw, bytes):
-        return Target(_RUN.sub("/", path), max(path.count("/") - 1, 0))
-    sent = raw.partition(b"?")[0]  # (some servers keep the query in it)
-    if b"//" in sent:
-        path = unquote_to_bytes(_RAW_RUN.sub(b"/", sent)).decode("utf-8", "replace")
+        path = _RUN.sub("/", path)
+        return Target(path, max(path.count("/") - 1, 0))
+    asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
+    sent = _RAW_RUN.sub(b"/", asked)
+    if sent != asked:
+        path = unquote_to_bytes(sent).decode("utf-8", "replace")
     return Target(path, max(sent.count(b"/") - 1, 0))
