@@ -3819,3 +3819,21 @@ def test_a_problem_s_instance_resolves_to_the_request_behind_a_prefix_too() -> N
         out = ApiError(500, None, "x").body(f"/v1/games/{game}/next")
         url = urllib.parse.urljoin(f"https://h/ofc/v1/games/{game}/next", out["instance"])
         assert url == f"https://h/ofc/v1/games/{game}/next"
+
+
+def test_a_long_path_s_problem_gives_no_instance_cut_short() -> None:
+    """A problem's ``instance`` was cut to 200 characters, so that for a longer path
+    it resolved to another path (``/a/a/.../a`` cut short: the host's ``/a``, or a
+    folder above the server behind a reverse proxy).  Where it does not fit, it is
+    now left out (RFC 9457: optional); a shorter one resolves to the path asked."""
+    with Server(ServeConfig(workers=1)) as s:
+        for path in ("/a" * 150, "/v1/games/" + "x" * 250, "/v1/" + "y/" * 60 + "z"):
+            status, _, out = s.request("GET", path)
+            assert status == 404, (path[:50], out)
+            for base in (s.url, "https://proxy.example/ofc"):
+                if "instance" in out:
+                    url = urllib.parse.urljoin(base + path, out["instance"])
+                    assert url == base + path, (path[:50], out["instance"])
+            assert len(json.dumps(out)) < 1000 + len("../") * path.count("/"), path[:50]
+        status, _, out = s.request("GET", "/a" * 40)
+        assert urllib.parse.urljoin(s.url + "/a" * 40, out["instance"]) == s.url + "/a" * 40

@@ -20,7 +20,16 @@ from ..errors import OfcError
 from ..search import position_part
 from ._target import Target
 
-__all__ = ["PAGES", "TITLES", "ApiError", "ProblemType", "at_field", "refusal", "type_uri"]
+__all__ = [
+    "MAX_INSTANCE",
+    "PAGES",
+    "TITLES",
+    "ApiError",
+    "ProblemType",
+    "at_field",
+    "refusal",
+    "type_uri",
+]
 
 
 class ProblemType(NamedTuple):
@@ -150,6 +159,10 @@ PAGES: dict[str, tuple[bytes, bytes]] = {
 resolves to."""
 
 
+MAX_INSTANCE = 200
+"""The longest ``instance`` a problem gives (a longer one is left out)."""
+
+
 class ApiError(Exception):
     """A refusal: ``status`` (4xx / 503), ``field`` (the request field at fault, dotted,
     e.g. ``observation.dealt``, or None), ``detail`` (what is wrong), ``error`` (the
@@ -176,9 +189,13 @@ class ApiError(Exception):
         refusal of the request ``where`` (its target, or its path): its ``type`` and
         ``instance`` (the request's path) are relative to the request's URL, so that
         they resolve right behind a reverse proxy serving the server under a path.
+        An ``instance`` longer than :data:`MAX_INSTANCE` is left out (RFC 9457: it is
+        optional), where one cut short would resolve to another path.
 
         >>> ApiError(404, None, "x").body("/v1/games/abc/moves")["instance"]
         '../../../v1/games/abc/moves'
+        >>> "instance" in ApiError(404, None, "x").body("/a" * 150)
+        False
         """
         at = _target(where)
         out: dict[str, Any] = {
@@ -186,8 +203,10 @@ class ApiError(Exception):
             "title": TITLES[self.status].title,
             "status": self.status,
             "detail": self.detail[:500],
-            "instance": at.instance()[:200],
         }
+        instance = at.instance()
+        if len(instance) <= MAX_INSTANCE:
+            out["instance"] = instance
         if self.field is not None:
             out["field"] = self.field
         if self.error is not None:
