@@ -3704,3 +3704,136 @@ def test_a_body_with_two_byte_order_marks_is_refused_in_our_words(api: Api) -> N
         detail = out["detail"]
         assert "utf-8-sig" not in detail.lower() and "Unexpected" not in detail, detail
         assert "byte order mark" in detail, detail
+
+
+def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
+    """A client generated from /openapi.json that joins the server URL
+    ``http://host/`` and the path ``/v1/health`` strictly asks for ``//v1/health``:
+    it was a 404 (nginx, by default, reads a run of slashes as one).  Now every route
+    (the API, a game's, the web page, /openapi.json, a problem's page) reads so; an
+    encoded slash (``%2F``) is part of no run, and a keyed route asked for with a run
+    still needs the key."""
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    board = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    score = {"boards": [board, "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]}
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        game = s.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
+
+        def strict(base: str, path: str) -> str:  # the server URL and a path, joined
+            return urllib.parse.urlsplit(s.url + base + path).path
+
+        for method, path, body in (
+            ("GET", "/v1/health", None),
+            ("GET", "/openapi.json", None),
+            ("GET", "/", None),
+            ("GET", "/app.js", None),
+            ("GET", "/problems/not-found", None),
+            ("POST", "/v1/score", score),
+            ("GET", f"/v1/games/{game}", None),
+        ):
+            want = s.request(method, path, body, headers=auth)
+            assert want[0] == 200, (path, want)
+            for sent in (strict("/", path), path.replace("/", "//"), "///" + path[1:]):
+                got = s.request(method, sent, body, headers=auth)
+                assert got[0] == 200, (sent, got)
+                assert got[1]["content-type"] == want[1]["content-type"], sent
+                if path not in ("/v1/health", f"/v1/games/{game}"):  # (seconds, ttl)
+                    assert got[2] == want[2], sent
+        # a run needs the key where the path does; health and the pages, none
+        for method, sent in (("POST", "//v1/games"), ("POST", "/v1//score")):
+            status, _, out = s.request(method, sent, {})
+            assert status == 401, (sent, out)
+        assert s.request("GET", "//v1//health")[0] == 200
+        # an encoded slash is no separator of a run: /v1/%2Fhealth is no /v1/health
+        for sent in ("/v1/%2Fhealth", "/v1/%2F/health", f"/v1/games/%2F{game}"):
+            status, _, out = s.request("GET", sent, headers=auth)
+            assert status == 404, (sent, out)
+            # its type resolves against the URL as sent (a %2F is no folder), behind
+            # a reverse proxy under /ofc/ too
+            for base in (s.url, "https://proxy.example/ofc"):
+                url = urllib.parse.urljoin(base + sent, out["type"])
+                assert url == base + "/problems/not-found", (sent, out["type"])
+
+
+def _rfc_join(base: str, ref: str) -> str:
+    """``ref``, a relative-path reference, resolved against ``base`` as RFC 3986 (5.2)
+    says: empty segments kept (Python's ``urljoin`` drops them), dot segments
+    removed (5.2.4)."""
+    parts = urllib.parse.urlsplit(base)
+    path = parts.path[: parts.path.rfind("/") + 1] + ref
+    out: list[str] = []
+    while path:
+        if path.startswith(("../", "./")):
+            path = path.partition("/")[2]
+        elif path.startswith("/./") or path == "/.":
+            path = "/" + path[3:]
+        elif path.startswith("/../") or path == "/..":
+            path = "/" + path[4:]
+            if out:
+                out.pop()
+        elif path in (".", ".."):
+            path = ""
+        else:
+            end = path.find("/", 1)
+            segment = path if end < 0 else path[:end]
+            out.append(segment)
+            path = path[len(segment) :]
+    return f"{parts.scheme}://{parts.netloc}" + "".join(out)
+
+
+def test_a_problem_s_instance_resolves_to_the_request_behind_a_prefix_too() -> None:
+    """A problem's ``instance`` was the request's absolute path (``/v1/score``), which
+    behind a reverse proxy serving the server under ``/ofc/`` (docs/serve.md) resolved
+    to the host's root: ``https://h/v1/score``, not the ``https://h/ofc/v1/score``
+    asked for.  Now it is relative to the request's URL, as ``type`` is (RFC 9457,
+    3.1.5: a URI reference), and resolves, directly or under ``/ofc/``, to the path
+    asked for (a run of slashes as one), from every depth."""
+    with Server(ServeConfig(workers=1)) as s:
+        status, _, doc = s.request("GET", "/openapi.json")
+        game = s.request("POST", "/v1/games", {"seed": 6})[2]["id"]
+        bad_move = {"move": {"place": [["Xx", "front"]]}}
+        cases: list[tuple[str, str, Any, str]] = [
+            ("POST", "/v1/score", {"nope": 1}, "/v1/score"),  # 422
+            ("GET", "/v1/score", None, "/v1/score"),  # 405
+            ("POST", "/v1/evaluate", {"hands": ["Xx"]}, "/v1/evaluate"),  # 422
+            ("POST", f"/v1/games/{game}/moves", bad_move, f"/v1/games/{game}/moves"),
+            ("GET", f"/v1/games/{'x' * 16}", None, f"/v1/games/{'x' * 16}"),  # 404
+            ("GET", "/nope", None, "/nope"),  # 404 at the root
+            ("GET", "/a:b", None, "/a:b"),  # (a first segment with a colon)
+            ("POST", "/", None, "/"),  # 405 at the root
+            ("POST", "//v1/score", {"nope": 1}, "/v1/score"),  # a run: as one
+        ]
+        for method, path, body, asked in cases:
+            status, headers, out = s.request(method, path, body)
+            assert 400 <= status < 500 and out["status"] == status, (path, out)
+            if path.startswith("/v1/") and status != 405:  # (an operation's answer)
+                check_response(doc, method, path, status, headers, out)
+            for base in (s.url, "https://proxy.example/ofc"):
+                url = urllib.parse.urljoin(base + path, out["instance"])
+                assert url == base + asked, (path, out["instance"])
+                # by RFC 3986 too: the path asked for, a run of slashes as one
+                url = _rfc_join(base + path, out["instance"])
+                assert re.sub("/+", "/", url[len(base) :]) == asked, (path, url)
+        # a 500 (never an answer to a request): its document as the app makes it
+        out = ApiError(500, None, "x").body(f"/v1/games/{game}/next")
+        url = urllib.parse.urljoin(f"https://h/ofc/v1/games/{game}/next", out["instance"])
+        assert url == f"https://h/ofc/v1/games/{game}/next"
+
+
+def test_a_long_path_s_problem_gives_no_instance_cut_short() -> None:
+    """A problem's ``instance`` was cut to 200 characters, so that for a longer path
+    it resolved to another path (``/a/a/.../a`` cut short: the host's ``/a``, or a
+    folder above the server behind a reverse proxy).  Where it does not fit, it is
+    now left out (RFC 9457: optional); a shorter one resolves to the path asked."""
+    with Server(ServeConfig(workers=1)) as s:
+        for path in ("/a" * 150, "/v1/games/" + "x" * 250, "/v1/" + "y/" * 60 + "z"):
+            status, _, out = s.request("GET", path)
+            assert status == 404, (path[:50], out)
+            for base in (s.url, "https://proxy.example/ofc"):
+                if "instance" in out:
+                    url = urllib.parse.urljoin(base + path, out["instance"])
+                    assert url == base + path, (path[:50], out["instance"])
+            assert len(json.dumps(out)) < 1000 + len("../") * path.count("/"), path[:50]
+        status, _, out = s.request("GET", "/a" * 40)
+        assert urllib.parse.urljoin(s.url + "/a" * 40, out["instance"]) == s.url + "/a" * 40

@@ -16,7 +16,6 @@ document (``ofc_fast.serve._problems``); an access-log line goes to the
 from __future__ import annotations
 
 import asyncio
-import codecs
 import functools
 import json
 import logging
@@ -37,13 +36,15 @@ from ..rules import unique_keys
 from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known, check_query, given
+from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
-from ._limits import IDENTITY, Limiter, key_ok, read_body
+from ._limits import Limiter, key_ok, read_body
 from ._problems import PAGES, ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
 from ._schemas import GAME_ID, OPERATIONS, openapi, request_fields
 from ._sessions import SessionStore
+from ._target import Target, target
 
 __all__ = ["App", "create_app"]
 
@@ -139,95 +140,6 @@ def _loggable(text: str) -> str:
     /v1/x\r\n1.2.3.4 "GET /" 200
     """
     return text.encode("unicode_escape").decode("ascii")
-
-
-def _check_media_type(headers: dict[bytes, bytes]) -> None:
-    """415 for a browser's request (it carries ``Origin``) whose body is not declared
-    ``application/json``: a page on another site may send a JSON text as
-    ``text/plain`` (a form, ``fetch`` in no-cors mode) without a CORS preflight, and
-    this server grants none, so such a page cannot declare JSON.  Clients without
-    ``Origin`` (curl, scripts) may declare anything.
-
-    >>> _check_media_type({b"content-type": b"text/plain"})
-    >>> _check_media_type({b"origin": b"http://127.0.0.1:8000",
-    ...                    b"content-type": b"application/json; charset=utf-8"})
-    >>> _check_media_type({b"origin": b"https://x.example", b"content-type": b"text/plain"})
-    Traceback (most recent call last):
-    ...
-    ofc_fast.serve._problems.ApiError: a browser's request body must be declared application/json
-    """
-    if b"origin" not in headers:
-        return
-    media = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-    if media != b"application/json":
-        raise ApiError(
-            415,
-            "Content-Type",
-            "a browser's request body must be declared application/json",
-        )
-
-
-def _check_charset(headers: dict[bytes, bytes]) -> None:
-    """415 for a body declared in a charset other than UTF-8 (``Content-Type:
-    application/json; charset=latin-1``): JSON is UTF-8 (RFC 8259, 8.1) and the
-    server reads every body so, where a body in another charset would be refused as
-    not UTF-8 or, its bytes UTF-8 too, read as another text than the client meant.
-
-    Any name of UTF-8 (``utf8``) or of US-ASCII, its subset (``us-ascii``), is read.
-
-    >>> _check_charset({b"content-type": b'application/json; charset="UTF-8"'})
-    >>> _check_charset({b"content-type": b"application/json; charset=us-ascii"})
-    >>> _check_charset({b"content-type": b"application/json; charset=latin-1"})
-    Traceback (most recent call last):
-    ...
-    ofc_fast.serve._problems.ApiError: charset latin-1: send the body in UTF-8 (or no charset)
-    """
-    for param in headers.get(b"content-type", b"").split(b";")[1:]:
-        name, _, value = param.partition(b"=")
-        charset = value.strip().strip(b'"').decode("latin-1")
-        if name.strip().lower() == b"charset" and _codec(charset) not in _UTF_8_CODECS:
-            raise ApiError(
-                415,
-                "Content-Type",
-                f"charset {charset[:40]}: send the body in UTF-8 (or no charset)",
-            )
-
-
-_UTF_8_CODECS = frozenset({"utf-8", "ascii"})
-"""The codecs (:func:`codecs.lookup` names) of the charsets a body is read in: UTF-8
-and US-ASCII, whose every text is the same UTF-8 bytes."""
-
-
-def _codec(charset: str) -> str | None:
-    """The :func:`codecs.lookup` name of ``charset`` (``"utf-8"`` for ``utf8``), or
-    None for a name no codec has (or one longer than any charset's: 40, RFC 2978)."""
-    if len(charset) > 40:
-        return None
-    try:
-        return codecs.lookup(charset).name
-    except (LookupError, ValueError):  # ValueError: a NUL in the name
-        return None
-
-
-def _check_coding(headers: dict[bytes, bytes]) -> None:
-    """415 for a body sent with a ``Content-Encoding`` (gzip, ...): the server reads
-    bodies as they are, and says so in ``Accept-Encoding`` (RFC 9110, 15.5.16), where
-    it would otherwise report compressed bytes as a body that is not UTF-8.
-
-    >>> _check_coding({b"content-encoding": b"identity"})
-    >>> _check_coding({b"content-encoding": b"gzip"})
-    Traceback (most recent call last):
-    ...
-    ofc_fast.serve._problems.ApiError: Content-Encoding gzip: send the body uncompressed
-    """
-    coding = headers.get(b"content-encoding", IDENTITY.encode()).strip().lower()
-    if coding != IDENTITY.encode():
-        raise ApiError(
-            415,
-            "Content-Encoding",
-            f"Content-Encoding {coding.decode('latin-1')[:40]}: send the body uncompressed",
-            headers={"accept-encoding": IDENTITY},
-        )
 
 
 def _not_allowed(path: str, method: str) -> ApiError:
@@ -617,19 +529,19 @@ class App:
         ``websocket.http.response`` extension), else the handshake closed, which the
         server answers 403.  An app that returned without either would have the server
         log an error and answer 500."""
-        path: str = scope.get("path", "")
+        where = target(scope)
         await receive()  # websocket.connect
         if "websocket.http.response" in (scope.get("extensions") or {}):
-            error = ApiError(404, None, f"no WebSocket endpoint {path[:100]}")
-            return await self._problem(send, path, error, kind="websocket.http")
+            error = ApiError(404, None, f"no WebSocket endpoint {where.path[:100]}")
+            return await self._problem(send, where, error, kind="websocket.http")
         await send({"type": "websocket.close", "code": 1008})
         return 403, 0
 
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
-        path: str = scope.get("path", "")
-        method: str = scope.get("method", "GET")
+        where = target(scope)  # the path routed: a run of slashes as one
+        path, method = where.path, scope.get("method", "GET")
         try:
             if not path.startswith("/v1/"):
                 return await self._plain(path, method, send)
@@ -658,9 +570,9 @@ class App:
             check_query(scope.get("query_string", b""))
             body: dict[str, Any] | None = None
             if method == "POST":  # every POST, /next's (no field) too
-                _check_media_type(headers)
-                _check_charset(headers)
-                _check_coding(headers)
+                check_media_type(headers)
+                check_charset(headers)
+                check_coding(headers)
             if route.fields is not None and method == "POST":
                 declared = headers.get(b"content-length")
                 try:
@@ -696,19 +608,19 @@ class App:
             data = json.dumps(out, allow_nan=False, separators=(",", ":")).encode()
             return await _send(send, 200, data, b"application/json", head=head)
         except ApiError as exc:
-            return await self._problem(send, path, exc, method == "HEAD")
+            return await self._problem(send, where, exc, method == "HEAD")
         except Exception:  # a bug, never bad input: logged, answered as a problem
             logging.getLogger("ofc_fast.serve").exception(
                 "%s %s failed", method, _loggable(path[:200])
             )
             error = ApiError(500, None, "internal error")
-            return await self._problem(send, path, error, method == "HEAD")
+            return await self._problem(send, where, error, method == "HEAD")
 
     @staticmethod
     async def _problem(
-        send: Send, path: str, exc: ApiError, head: bool = False, kind: str = "http"
+        send: Send, where: Target, exc: ApiError, head: bool = False, kind: str = "http"
     ) -> tuple[int, int]:
-        data = json.dumps(exc.body(path)).encode()
+        data = json.dumps(exc.body(where)).encode()
         extra = [(k.encode(), v.encode()) for k, v in exc.headers.items()]
         ctype = b"application/problem+json"
         return await _send(send, exc.status, data, ctype, extra, head=head, kind=kind)

@@ -18,8 +18,18 @@ from typing import Any, NamedTuple
 
 from ..errors import OfcError
 from ..search import position_part
+from ._target import Target
 
-__all__ = ["PAGES", "TITLES", "ApiError", "ProblemType", "at_field", "refusal", "type_uri"]
+__all__ = [
+    "MAX_INSTANCE",
+    "PAGES",
+    "TITLES",
+    "ApiError",
+    "ProblemType",
+    "at_field",
+    "refusal",
+    "type_uri",
+]
 
 
 class ProblemType(NamedTuple):
@@ -102,7 +112,7 @@ a body, a ``Host``, an ``Idempotency-Key`` or a query string refused; a 415, a
 body's media type, charset or ``Content-Encoding``: ``detail`` says which)."""
 
 
-def type_uri(status: int, path: str) -> str:
+def type_uri(status: int, path: str | Target) -> str:
     """The ``type`` of a problem of ``status`` answering a request for ``path``: a
     reference to its page (``problems/<slug>`` beside ``/openapi.json``) relative to
     the request's URL (RFC 9457, 3.1.1: resolved against it), so that it resolves
@@ -113,7 +123,15 @@ def type_uri(status: int, path: str) -> str:
     >>> type_uri(404, "/nope")
     'problems/not-found'
     """
-    return "../" * max(path.count("/") - 1, 0) + f"problems/{TITLES[status].slug}"
+    return _target(path).relative(f"problems/{TITLES[status].slug}")
+
+
+def _target(where: str | Target) -> Target:
+    """``where``, a request's :class:`~ofc_fast.serve._target.Target`, or its path
+    (its slashes as sent)."""
+    if isinstance(where, Target):
+        return where
+    return Target(where, max(where.count("/") - 1, 0))
 
 
 def _page(status: int, kind: ProblemType) -> bytes:
@@ -141,6 +159,10 @@ PAGES: dict[str, tuple[bytes, bytes]] = {
 resolves to."""
 
 
+MAX_INSTANCE = 200
+"""The longest ``instance`` a problem gives (a longer one is left out)."""
+
+
 class ApiError(Exception):
     """A refusal: ``status`` (4xx / 503), ``field`` (the request field at fault, dotted,
     e.g. ``observation.dealt``, or None), ``detail`` (what is wrong), ``error`` (the
@@ -162,15 +184,29 @@ class ApiError(Exception):
         self.error = error
         self.headers = headers or {}
 
-    def body(self, instance: str) -> dict[str, Any]:
-        """The problem document (RFC 9457 members plus ``field`` and ``error``)."""
+    def body(self, where: str | Target) -> dict[str, Any]:
+        """The problem document (RFC 9457 members plus ``field`` and ``error``) of a
+        refusal of the request ``where`` (its target, or its path): its ``type`` and
+        ``instance`` (the request's path) are relative to the request's URL, so that
+        they resolve right behind a reverse proxy serving the server under a path.
+        An ``instance`` longer than :data:`MAX_INSTANCE` is left out (RFC 9457: it is
+        optional), where one cut short would resolve to another path.
+
+        >>> ApiError(404, None, "x").body("/v1/games/abc/moves")["instance"]
+        '../../../v1/games/abc/moves'
+        >>> "instance" in ApiError(404, None, "x").body("/a" * 150)
+        False
+        """
+        at = _target(where)
         out: dict[str, Any] = {
-            "type": type_uri(self.status, instance),
+            "type": at.relative(f"problems/{TITLES[self.status].slug}"),
             "title": TITLES[self.status].title,
             "status": self.status,
             "detail": self.detail[:500],
-            "instance": instance[:200],
         }
+        instance = at.instance()
+        if len(instance) <= MAX_INSTANCE:
+            out["instance"] = instance
         if self.field is not None:
             out["field"] = self.field
         if self.error is not None:

@@ -164,7 +164,11 @@ SCHEMAS: dict[str, Any] = {
             "title": _STR,
             "status": _INT,
             "detail": _STR,
-            "instance": _STR,
+            "instance": {
+                "type": "string",
+                "description": "the path of the request, a reference relative to "
+                "its URL (../v1/score from /v1/score)",
+            },
             "field": _STR,
             "error": _STR,
         },

@@ -1,0 +1,83 @@
+"""The request's target as the router reads it: its path, each run of slashes as one
+(as nginx's ``merge_slashes``: a client joining the server URL ``http://host/`` and
+the path ``/v1/health`` strictly asks for ``//v1/health``), and its depth, what a
+reference relative to the request's URL climbs to reach the server's root.
+
+>>> t = target({"path": "//v1//health", "raw_path": b"//v1//health"})
+>>> t.path, t.depth, t.relative("problems/not-found")
+('/v1/health', 1, '../problems/not-found')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+from urllib.parse import unquote_to_bytes
+
+__all__ = ["Target", "relative", "target"]
+
+_RUN = re.compile("//+")
+_RAW_RUN = re.compile(b"//+")
+
+
+def relative(depth: int, ref: str) -> str:
+    """``ref``, a path from the server's root without its first ``/``, as a reference
+    relative to a URL ``depth`` folders below the root (RFC 3986, 5.2), so that it
+    resolves right behind a reverse proxy serving the server under a path too; ``./``
+    first at the root, where a first segment with a colon would read as a scheme.
+
+    >>> relative(1, "problems/invalid-input"), relative(0, "a:b"), relative(0, "")
+    ('../problems/invalid-input', './a:b', './')
+    >>> relative(0, "problems/not-found"), relative(2, "v1/score")
+    ('problems/not-found', '../../v1/score')
+    """
+    if depth:
+        return "../" * depth + ref
+    return "./" + ref if not ref or ":" in ref.split("/")[0] else ref
+
+
+class Target(NamedTuple):
+    """``path``: what the router reads (percent-decoded, each run of slashes one);
+    ``depth``: the folders between the request's URL and the server's root (its
+    slashes as sent, a run as one, less one: an encoded slash, ``%2F``, is none).
+    A run counts as one folder since resolvers differ on one (Python's ``urljoin``
+    drops its empty segments, RFC 3986 keeps them), and a reference climbing one
+    folder from ``/ofc//v1/score`` gives ``/ofc/v1/score`` by the first and
+    ``/ofc//v1/score``, the same path to nginx and to this server, by the second."""
+
+    path: str
+    depth: int
+
+    def relative(self, ref: str) -> str:
+        """``ref`` (a path from the server's root, without its first ``/``) relative
+        to the request's URL (:func:`relative`)."""
+        return relative(self.depth, ref)
+
+    def instance(self) -> str:
+        """The request's own path relative to its URL: a problem's ``instance``."""
+        return self.relative(self.path[1:] if self.path.startswith("/") else self.path)
+
+
+def target(scope: dict[str, Any]) -> Target:
+    """The target of an ASGI request ``scope``: where the server gives its
+    ``raw_path``, a run of slashes is one of the path as sent (an encoded slash,
+    ``%2F``, is part of none: ``/v1/%2Fhealth`` is no ``/v1/health``), the rest
+    decoded as the server decoded it; else, a run of the decoded ``path``.
+
+    >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
+    Target(path='/v1//health', depth=1)
+    >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"})
+    Target(path='/v1/games/a b', depth=2)
+    >>> target({"path": "//openapi.json"}), target({"path": "*", "raw_path": b"*"})
+    (Target(path='/openapi.json', depth=0), Target(path='*', depth=0))
+    """
+    path: str = scope.get("path", "")
+    raw = scope.get("raw_path")
+    if not isinstance(raw, bytes):
+        path = _RUN.sub("/", path)
+        return Target(path, max(path.count("/") - 1, 0))
+    asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
+    sent = _RAW_RUN.sub(b"/", asked)
+    if sent != asked:
+        path = unquote_to_bytes(sent).decode("utf-8", "replace")
+    return Target(path, max(sent.count(b"/") - 1, 0))
