@@ -106,9 +106,9 @@ def test_an_exact_search_stops_when_should_stop_says_so() -> None:
 
 def test_an_exact_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """An exact search the node estimate admitted under a time budget (here an
-    estimate of 10**12 nodes a second: any tree) but slower than it is stopped at the
-    budget: with ``exact="auto"`` the advice is sampled (one sample: no time left),
-    with ``exact=True`` a SearchError naming the budget."""
+    estimate of 10**12 nodes a second: any tree) but slower than it is stopped: with
+    ``exact="auto"`` at half the budget, the advice then sampled in the other half,
+    with ``exact=True`` at the budget, a SearchError naming the budget and why."""
     from ofc_fast.search import _advise
 
     obs = _big_exact()
@@ -117,8 +117,60 @@ def test_an_exact_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatc
     auto = advise(obs, time_budget=0.1)
     assert time.perf_counter() - t0 < 0.6 and not auto[0].exact
     assert auto == advise(obs, samples=auto[0].samples, exact=False)
-    with pytest.raises(SearchError, match="stopped before its end: the time budget"):
+    with pytest.raises(SearchError, match="stopped before its end: the time budget") as e:
         advise(obs, time_budget=0.1, exact=True)
+    assert "searched slower" in str(e.value) and "leave time_budget out" in str(e.value)
+
+
+BIG_EXACT_NODES = 12_337_920  # (ofc_search_exact_cost of BIG_EXACT's moves)
+
+
+def test_a_slow_machine_leaves_the_samples_half_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: the budget that admitted an exact search (its node estimate) was
+    the one that stopped it, so on a machine slower than the estimate (a busy
+    server, CI) the whole budget went on an exact search thrown away, and
+    ``exact="auto"`` gave the advice of ONE sample.  Here the machine is made
+    10**5 times slower than the estimate (the estimate 10**12 nodes a second): the
+    exact search is stopped at half the budget and the samples asked for (64, a
+    millisecond here) are all taken in the other half, within the budget."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", 10**12)
+    t0 = time.perf_counter()
+    slow = advise(obs, samples=64, seed=1, time_budget=0.2)  # (the search: ~1 s)
+    took = time.perf_counter() - t0
+    assert not slow[0].exact and {a.samples for a in slow} == {64}  # (was {1})
+    assert took < 0.2 + 0.3  # (the exact search stopped at 0.1 s, within 0.05 s)
+    assert slow == advise(obs, samples=64, seed=1, exact=False)
+
+
+def test_auto_exact_under_a_budget_needs_room_for_a_slower_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``exact="auto"`` under a time budget searches exactly only a tree estimated
+    to take at most a quarter of it (half the budget on a machine twice slower than
+    the estimate): one estimated at half the budget is sampled instead, from the
+    start (was: searched, and stopped at the budget on a machine 2x slower).
+    ``exact=True``, asked for, takes a tree estimated at the whole budget.  An ample
+    budget gives the exact values bit for bit those without one."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    unbounded = advise(obs, exact=True)
+    assert unbounded[0].exact
+    assert advise(obs, time_budget=60) == unbounded  # (an ample budget: 15 s estimated)
+    # a budget of 30 s at which BIG_EXACT is estimated at 15 s: half of it
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", BIG_EXACT_NODES // 15 + 1)
+    sampled = advise(obs, samples=16, seed=2, time_budget=30)
+    assert not sampled[0].exact and {a.samples for a in sampled} == {16}
+    assert sampled == advise(obs, samples=16, seed=2, exact=False)
+    assert advise(obs, exact=True, time_budget=30) == unbounded
+    # estimated at just under a quarter of the budget: searched exactly
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", BIG_EXACT_NODES // 7 + 1)
+    assert advise(obs, samples=16, seed=2, time_budget=30) == unbounded
 
 
 def _searching() -> bool:

@@ -38,6 +38,10 @@ seconds; ``should_stop`` or Ctrl-C stop it); a larger one raises SearchError."""
 
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 
+_EXACT_SHARE = 0.5  # exact "auto" under a time budget: its longest part (then stopped)
+
+_EXACT_SLOWER = 2.0  # ...admitted if a machine this much slower than the estimate ends it
+
 _BATCH = 16
 
 _POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
@@ -279,10 +283,16 @@ def advise(
     of the sampled futures (None: 0); ``clock``:
     what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
     search whatever else the machine runs);
-    ``exact``: ``"auto"`` (exact when the tree fits the budget, or
-    :data:`EXACT_NODES_DEFAULT` without one), True (exact, or SearchError when the
-    position has no exact search or its tree is larger than the time budget allows,
-    or than :data:`EXACT_NODES_MAX` without one; it takes no ``samples``, ``seed``,
+    ``exact``: ``"auto"`` (exact when the tree is estimated, at 12 million nodes
+    a second, to take at most a quarter of the time budget, so that a machine
+    twice slower than the estimate ends it within half; it is stopped at half
+    the budget and the samples that replace it get the other half; or
+    :data:`EXACT_NODES_DEFAULT` without a budget), True (exact, or SearchError when
+    the position has no exact search or its tree is estimated to take longer than
+    the whole time budget, or is larger than :data:`EXACT_NODES_MAX` without one,
+    or the budget is spent before its end on a machine slower than the estimate:
+    exact values were asked for within the budget, and sampled ones would not be
+    exact; leave ``time_budget`` out to search to the end; it takes no ``samples``, ``seed``,
     ``model``, ``policy`` other than ``"auto"``, ``prune=True`` nor ``clock`` other
     than ``"wall"``), False (always
     sampled); ``policy``: see :data:`POLICIES`;
@@ -313,12 +323,16 @@ def advise(
     of the samples completed (a sample under way is dropped; the first sample of
     the moves is always taken whole).  An exact search (in C)
     of more than about 0.1 s is asked every 0.05 s too, and stopped by the hook, by
-    its time budget (wall time: at a speed the estimate overrated) or by Ctrl-C
-    within about 0.05 s: with ``exact="auto"`` the advice is then sampled, with
-    the samples the time left has room for (one at least), with ``exact=True`` it
-    is a SearchError naming why.  ``ofc-fast serve`` stops an analysis whose client
+    its time budget (wall time: at a speed the estimate overrated; half the budget
+    with ``exact="auto"``) or by Ctrl-C within about 0.05 s: with ``exact="auto"``
+    the advice is then sampled, with the samples the time left has room for (half
+    the budget, when the time budget stopped it), with ``exact=True`` it is a
+    SearchError naming why.  ``ofc-fast serve`` stops an analysis whose client
     went away.
-    The same arguments give the same advice.
+    The same arguments give the same advice, except where a time budget ends the
+    search: its sample count, and whether an exact search ends, then depend on the
+    machine (``Advice.samples`` and ``exact`` tell); pass ``samples`` without a
+    time budget to reproduce advice.
 
     >>> import ofc_fast as ofc
     >>> obs = ofc.Game("pineapple", players=2, seed=5).observation(1)
@@ -354,7 +368,7 @@ def advise(
     t0 = time.perf_counter()
     opponents = model_.opp_random > 0 or model_.opp_self
     values = _exact(args, pos, exact, time_budget, opponents, should_stop)
-    if time_budget is not None:  # what an exact search stopped at it left (the least)
+    if time_budget is not None:  # what an exact search left (at least 1 - _EXACT_SHARE)
         time_budget = max(time_budget - (time.perf_counter() - t0), 1e-9)
     if values is not None:
         exact_rows = [
@@ -490,10 +504,7 @@ def _exact(
             "completion (opponent='best'); another opponent model is sampled"
         )
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
-    if time_budget is not None:
-        limit = int(time_budget * _EXACT_NODES_PER_SECOND)
-    else:
-        limit = EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX
+    limit, seconds = _exact_limits(exact, time_budget)
     if exact == "auto" and not 0 < cost <= limit:
         return None
     if cost == 0:
@@ -513,11 +524,19 @@ def _exact(
     if cost <= _EXACT_AT_ONCE:
         st = lib.ofc_search_exact_stats(*call)
     else:
-        deadline = None if time_budget is None else time.perf_counter() + time_budget
+        deadline = None if seconds is None else time.perf_counter() + seconds
         st, why = _stoppable(call, deadline, should_stop)
         if st == lib.OFC_E_STOPPED:
             if exact == "auto":
                 return None  # the advice of the samples the time left has room for
+            if deadline is not None and why.startswith("the time budget"):
+                why += (
+                    f" (its estimate: {cost / _EXACT_NODES_PER_SECOND:.3g} s at "
+                    f"{_EXACT_NODES_PER_SECOND:,} nodes a second; this machine searched "
+                    "slower): exact True keeps to its time budget; leave time_budget "
+                    "out to search to the end (up to EXACT_NODES_MAX nodes), or let "
+                    "exact be 'auto' for sampled values in time"
+                )
             raise SearchError(
                 f"exact: the exact search ({cost:,} nodes) was stopped before its "
                 f"end: {why}"
@@ -525,6 +544,25 @@ def _exact(
     if st != OK:
         raise_status(st, "advise")
     return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])]
+
+
+def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, float | None]:
+    """The largest exact tree (nodes) ``exact`` searches under ``time_budget``, and
+    the seconds after which it is stopped (None: not by time).  ``exact=True`` takes
+    the tree the whole budget is estimated to search (_EXACT_NODES_PER_SECOND) and
+    is stopped at the budget's end; ``exact="auto"`` takes one estimated to end
+    within _EXACT_SHARE of the budget on a machine _EXACT_SLOWER times slower than
+    the estimate, and is stopped at that share's end: the samples that replace it
+    (:func:`advise`) get the rest of the budget, never one sample after all of it."""
+    if time_budget is None:
+        return (EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX), None
+    seconds = time_budget if exact is True else time_budget * _EXACT_SHARE
+    speed = (
+        _EXACT_NODES_PER_SECOND
+        if exact is True
+        else _EXACT_NODES_PER_SECOND / _EXACT_SLOWER
+    )
+    return int(seconds * speed), seconds
 
 
 def _stoppable(
