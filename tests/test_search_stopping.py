@@ -173,6 +173,38 @@ def test_auto_exact_under_a_budget_needs_room_for_a_slower_machine(
     assert advise(obs, samples=16, seed=2, time_budget=30) == unbounded
 
 
+class _BusyTime:
+    """The time module as a machine busy with other work sees it: the wall clock
+    (``perf_counter``) runs 1,000 times faster than this process's CPU time."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+    @staticmethod
+    def perf_counter() -> float:
+        return time.perf_counter() * 1000
+
+
+def test_an_exact_search_under_a_cpu_budget_counts_its_cpu_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: under ``clock="cpu"`` (SearchBot's default: the same search
+    whatever else the machine runs) the exact search was stopped at the budget's
+    WALL time, so on a busy machine the advice was sampled where an idle one gave
+    exact values.  Its time is now its thread's CPU time: with the wall clock 1,000
+    times faster than the CPU's (a very busy machine), the exact values are those
+    of an idle machine, bit for bit; under ``clock="wall"`` it is stopped."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    idle = advise(obs, exact=True)
+    monkeypatch.setattr(_advise, "time", _BusyTime())
+    # 5 s of CPU: BIG_EXACT's 12.3M nodes estimated at 1 s, a fifth of it
+    assert advise(obs, time_budget=5, clock="cpu", samples=8) == idle  # (was sampled)
+    walled = advise(obs, time_budget=5, samples=8)
+    assert not walled[0].exact and {a.samples for a in walled} == {8}
+
+
 def _searching() -> bool:
     """Whether an exact search's thread still runs (ended: waited for)."""
     return any(t.name == "ofc-exact-search" and t.is_alive() for t in threading.enumerate())

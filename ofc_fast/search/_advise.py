@@ -281,8 +281,9 @@ def advise(
     whole; a sample under way at the end is dropped; then the sample count, and
     so the advice, depends on the machine: pass ``samples`` to reproduce); ``seed``:
     of the sampled futures (None: 0); ``clock``:
-    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
-    search whatever else the machine runs);
+    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (and an
+    exact search's, that of the thread it runs in: the same search whatever else
+    the machine runs);
     ``exact``: ``"auto"`` (exact when the tree is estimated, at 12 million nodes
     a second, to take at most a quarter of the time budget, so that a machine
     twice slower than the estimate ends it within half; it is stopped at half
@@ -323,8 +324,8 @@ def advise(
     of the samples completed (a sample under way is dropped; the first sample of
     the moves is always taken whole).  An exact search (in C)
     of more than about 0.1 s is asked every 0.05 s too, and stopped by the hook, by
-    its time budget (wall time: at a speed the estimate overrated; half the budget
-    with ``exact="auto"``) or by Ctrl-C within about 0.05 s: with ``exact="auto"``
+    its time budget (in the ``clock``'s time: at a speed the estimate overrated;
+    half the budget with ``exact="auto"``) or by Ctrl-C within about 0.05 s: with ``exact="auto"``
     the advice is then sampled, with the samples the time left has room for (half
     the budget, when the time budget stopped it), with ``exact=True`` it is a
     SearchError naming why.  ``ofc-fast serve`` stops an analysis whose client
@@ -365,11 +366,12 @@ def advise(
         bytes(actions),
         len(actions),
     )
-    t0 = time.perf_counter()
+    t0 = _CLOCKS[clock]()
     opponents = model_.opp_random > 0 or model_.opp_self
-    values = _exact(args, pos, exact, time_budget, opponents, should_stop)
+    values, cpu = _exact(args, pos, exact, time_budget, opponents, should_stop, clock)
     if time_budget is not None:  # what an exact search left (at least 1 - _EXACT_SHARE)
-        time_budget = max(time_budget - (time.perf_counter() - t0), 1e-9)
+        spent = _CLOCKS[clock]() - t0 + (cpu if clock == "cpu" else 0.0)
+        time_budget = max(time_budget - spent, 1e-9)
     if values is not None:
         exact_rows = [
             (a, float(v), 0.0, True, 0, st) for a, (v, st) in zip(actions, values)
@@ -491,13 +493,15 @@ def _exact(
     time_budget: float | None,
     sampled_opponents: bool,
     should_stop: Callable[[], bool] | None = None,
-) -> list[tuple[float, _Stats]] | None:
+    clock: str = "wall",
+) -> tuple[list[tuple[float, _Stats]] | None, float]:
     """The exact values and statistics of the moves, or None for a sampled search
-    (``exact`` "auto": no exact search fits, or the one started was stopped); a tree
-    larger than _EXACT_AT_ONCE is searched in a thread (:func:`_stoppable`) stopped
-    at the time budget (wall time), by ``should_stop`` or by Ctrl-C."""
+    (``exact`` "auto": no exact search fits, or the one started was stopped), and
+    the CPU seconds of the search's thread (0 if none); a tree larger than
+    _EXACT_AT_ONCE is searched in a thread (:func:`_stoppable`) stopped at its time
+    (:func:`_exact_limits`: in ``clock``'s time), by ``should_stop`` or by Ctrl-C."""
     if exact is False or (exact == "auto" and sampled_opponents):
-        return None
+        return None, 0.0
     if sampled_opponents:
         raise SearchError(  # (each starts with its keyword: ofc-fast names --exact)
             "exact: exact search models opponents that complete by the best "
@@ -506,7 +510,7 @@ def _exact(
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
     limit, seconds = _exact_limits(exact, time_budget)
     if exact == "auto" and not 0 < cost <= limit:
-        return None
+        return None, 0.0
     if cost == 0:
         raise SearchError(
             "exact: exact search needs the searcher to have at most one round "
@@ -521,15 +525,15 @@ def _exact(
     values = ffi.new("double[]", max(1, args[-1]))
     stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))
     call = (*args, limit, values, stats)
+    cpu = 0.0
     if cost <= _EXACT_AT_ONCE:
         st = lib.ofc_search_exact_stats(*call)
     else:
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        st, why = _stoppable(call, deadline, should_stop)
+        st, why, cpu = _stoppable(call, seconds, clock == "cpu", should_stop)
         if st == lib.OFC_E_STOPPED:
             if exact == "auto":
-                return None  # the advice of the samples the time left has room for
-            if deadline is not None and why.startswith("the time budget"):
+                return None, cpu  # the advice of the samples the time left has room for
+            if why.startswith("the time budget"):
                 why += (
                     f" (its estimate: {cost / _EXACT_NODES_PER_SECOND:.3g} s at "
                     f"{_EXACT_NODES_PER_SECOND:,} nodes a second; this machine searched "
@@ -543,7 +547,7 @@ def _exact(
             )
     if st != OK:
         raise_status(st, "advise")
-    return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])]
+    return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])], cpu
 
 
 def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, float | None]:
@@ -567,28 +571,35 @@ def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, fl
 
 def _stoppable(
     call: tuple[Any, ...],
-    deadline: float | None,
+    seconds: float | None,
+    cpu: bool,
     should_stop: Callable[[], bool] | None,
-) -> tuple[int, str]:
+) -> tuple[int, str, float]:
     """``ofc_search_exact_stop(*call, word)`` in a thread (the C call lets the GIL
-    go), this one asking every _POLL seconds whether to set its stop word: once the
-    ``time.perf_counter()`` ``deadline`` is past or ``should_stop()`` is True; on an
-    exception here (Ctrl-C's KeyboardInterrupt) the search is stopped, waited for and
-    the exception raised.  The status and why it was stopped ('' if not)."""
+    go), this one asking every _POLL seconds whether to set its stop word: once
+    ``seconds`` have passed (wall time, or with ``cpu`` the search thread's CPU
+    time: :func:`_thread_clock`) or ``should_stop()`` is True; on an exception here
+    (Ctrl-C's KeyboardInterrupt) the search is stopped, waited for and the exception
+    raised.  The status, why it was stopped ('' if not) and the thread's CPU time."""
     word = ffi.new("int32_t *")
     out: list[int] = []
-    worker = threading.Thread(
-        target=lambda: out.append(lib.ofc_search_exact_stop(*(*call, word))),
-        name="ofc-exact-search",
-        daemon=True,
-    )
+    used: list[float] = []
+
+    def search() -> None:
+        start = time.thread_time()
+        out.append(lib.ofc_search_exact_stop(*(*call, word)))
+        used.append(time.thread_time() - start)
+
+    worker = threading.Thread(target=search, name="ofc-exact-search", daemon=True)
     why = ""
     worker.start()
+    now = _thread_clock(worker) if cpu else time.perf_counter
+    deadline = None if seconds is None else now() + seconds
     try:
         while worker.is_alive():
             worker.join(_POLL)
             if not why and worker.is_alive():
-                if deadline is not None and time.perf_counter() >= deadline:
+                if deadline is not None and now() >= deadline:
                     why = "the time budget is spent"
                 elif should_stop is not None and should_stop():
                     why = "should_stop returned True"
@@ -597,7 +608,25 @@ def _stoppable(
         word[0] = 1
         worker.join()
         raise
-    return out[0], why
+    return out[0], why, used[0]
+
+
+def _thread_clock(worker: threading.Thread) -> Callable[[], float]:
+    """The CPU time of the running thread ``worker``, read from another thread
+    (0 once it has ended); where the platform has no clock per thread, this
+    process's CPU time (the caller waits: mostly the worker's)."""
+    try:
+        clock_id = time.pthread_getcpuclockid(worker.ident or 0)
+    except (AttributeError, OSError):  # (no such clock here)
+        return time.process_time
+
+    def now() -> float:
+        try:
+            return time.clock_gettime(clock_id)
+        except OSError:  # (the thread has just ended)
+            return 0.0
+
+    return now
 
 
 def _sampled(
