@@ -537,8 +537,8 @@ def _exact(
                 why += (
                     f" (its estimate: {cost / _EXACT_NODES_PER_SECOND:.3g} s at "
                     f"{_EXACT_NODES_PER_SECOND:,} nodes a second; this machine searched "
-                    "slower): exact True keeps to its time budget; leave time_budget "
-                    "out to search to the end (up to EXACT_NODES_MAX nodes), or let "
+                    "slower): exact True keeps to its time budget; give a larger one, or "
+                    "none to search to the end (up to EXACT_NODES_MAX nodes), or let "
                     "exact be 'auto' for sampled values in time"
                 )
             raise SearchError(
