@@ -284,11 +284,17 @@ def test_a_slow_sample_is_split_by_moves_and_stopped_within_it(
     slower than 0.05 s is now split across C calls by its moves (no call holds all
     232), the hook asked every 0.05 s within it: a stop asked for within the second
     sample drops the part of it taken, and the advice is that of the first sample
-    (which is always taken whole)."""
+    (which is always taken whole).  So that the second ask falls within the second
+    sample on any machine (where a sample took 0.09 s it came in two parts, the ask
+    after the second), the parts are of 0.01 s and the hook is asked after each
+    (the wall clock that paces the asks runs 1,000 times faster: _BusyTime)."""
     from ofc_fast.search import _advise
 
     counting = _CountingLib(_advise.lib)
     monkeypatch.setattr(_advise, "lib", counting)
+    monkeypatch.setattr(_advise, "_POLL", 0.01)
+    monkeypatch.setattr(_advise, "_SAMPLE_AT_ONCE", 0.01)
+    monkeypatch.setattr(_advise, "time", _BusyTime())
     g = ofc.Game(P, 2, seed=5)
     stopped, asked = _stop_at_ask(2, g, samples=256, seed=1, policy="best")
     assert asked == 2 and {a.samples for a in stopped} == {1}  # (was 2)
