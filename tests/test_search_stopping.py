@@ -302,6 +302,49 @@ def test_a_slow_sample_is_split_by_moves_and_stopped_within_it(
     assert stopped == advise(g, samples=1, seed=1, policy="best")
 
 
+class _VirtualLib:
+    """The C library on a virtual clock (``now``): each ``ofc_search_rollouts_stats``
+    call advances it by its moves' costs (``cost(action)`` seconds a sample), its
+    duration booked in ``took``."""
+
+    def __init__(self, lib: Any, cost: Any) -> None:
+        self.lib, self.cost, self.now, self.took = lib, cost, 0.0, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.lib, name)
+
+    def ofc_search_rollouts_stats(self, *args: Any) -> Any:
+        moves, step = args[5], args[10]
+        took = step * sum(self.cost(a) for a in moves)
+        self.now += took
+        self.took.append(took)
+        return self.lib.ofc_search_rollouts_stats(*args)
+
+
+def test_a_call_is_sized_by_the_whole_sample_not_its_cheap_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: the C calls of a slow sample were sized by the speed of the last
+    call alone, so where the last moves of the list are cheap (seen at a Pineapple
+    opening under the best policy: a whole 0.23 s sample in one call) the next
+    sample went in one call, ``should_stop`` unasked for its whole length.  Here
+    (a virtual clock) the last 52 of the 232 moves cost a tenth of the others: no
+    call after the first sample is to take more than twice 0.05 s."""
+    from ofc_fast.search import _advise
+
+    g = ofc.Game(P, 2, seed=5)
+    cheap = set(sorted(g.legal_actions())[180:])  # (of 232)
+    virtual = _VirtualLib(_advise.lib, lambda a: 0.0002 if a in cheap else 0.002)
+    monkeypatch.setattr(_advise, "lib", virtual)
+    monkeypatch.setattr(_advise, "_CLOCKS", {"wall": lambda: virtual.now})
+    advice = advise(g, samples=4, seed=1, policy="best", should_stop=lambda: False)
+    assert {a.samples for a in advice} == {4}
+    first = 0  # the calls of the first sample (taken whole, never asked)
+    while sum(virtual.took[: first + 1]) < 0.37 - 1e-9:
+        first += 1
+    assert max(virtual.took[first + 1 :]) <= 2 * 0.05  # (was 0.37: a whole sample)
+
+
 @pytest.mark.parametrize("prune", [False, True])
 def test_samples_split_into_moves_give_the_same_advice(
     monkeypatch: pytest.MonkeyPatch, prune: bool

@@ -679,7 +679,8 @@ def _sampled(
             for i in active:
                 survived[i] += 1
             if then is not None and len(active) <= _SWITCH:
-                policy, then, run.rate = then, None, None  # (its cost: measured again)
+                policy, then = then, None
+                run.rate = run.mean = None  # (its cost: measured again)
                 for i in active:
                     total[i] = squares[i] = counts[i] = 0
                     sums[i] = [0.0, 0.0, 0.0]
@@ -698,10 +699,11 @@ class _Batch:
     """The C calls of a sampled search's batches (:func:`_sampled`): each batch's
     sums over its samples of the moves (``sum``, ``sq``, ``stats``, one entry per
     move), added in C in sample order however the batch is split: whole samples of
-    the moves in a call of at most about _POLL seconds at the rate last measured,
-    or, where one sample of the moves is slower than _SAMPLE_AT_ONCE (an opening
-    under the best policy: about 0.3 s), one sample in parts of its moves (_PROBE
-    moves first, the speed unknown).  A search stopped (its time budget spent,
+    the moves in a call of at most about _POLL seconds at the rate last measured
+    (never below the last whole sample's: its cheap moves size no call), or, where
+    one sample of the moves is slower than _SAMPLE_AT_ONCE (an opening under the
+    best policy: about 0.3 s), one sample in parts of its moves (_PROBE moves
+    first, the speed unknown).  A search stopped (its time budget spent,
     ``should_stop`` True, asked every _POLL seconds) within a sample drops that
     sample's part (the sums as they were before it), except in the first sample of
     the moves (one at least)."""
@@ -721,6 +723,7 @@ class _Batch:
         self.sq = ffi.new("double[]", n)
         self.stats = ffi.new("ofc_search_stats[]", n)
         self.rate: float | None = None  # seconds per move and sample, last measured
+        self.mean: float | None = None  # ...over the last sample of the moves, all parts
         self.start, self.asked = clock(), time.perf_counter()  # (should_stop: last)
         self.stopped = False  # should_stop said so
 
@@ -740,12 +743,15 @@ class _Batch:
         for out, k in zip(outs, size):
             ffi.memmove(out, bytes(k), k)
         ran = part = 0  # samples taken; moves of the sample under way summed
+        spent = 0.0  # seconds of the sample under way
         saved: list[bytes] = []
         while ran < batch:
             left = (
                 _POLL if self.budget is None else self.budget - (self.clock() - self.start)
             )
             room, rate = min(left, _POLL), self.rate
+            if rate is not None and self.mean is not None:
+                rate = max(rate, self.mean)
             lo, step = part, 1
             if rate is None:  # (a first call: its speed unknown)
                 hi = min(m, _PROBE)
@@ -763,7 +769,10 @@ class _Batch:
             st = lib.ofc_search_rollouts_stats(*(*call, *outs_at))
             if st != OK:
                 raise_status(st, "advise")
-            self.rate = max(self.clock() - t, 1e-9) / (step * (hi - lo))
+            took = max(self.clock() - t, 1e-9)
+            self.rate, spent = took / (step * (hi - lo)), took + (spent if lo else 0.0)
+            if hi == m:
+                self.mean = spent / (step * m)
             part = hi % m
             ran += 0 if part else step
             if part and not ran and not sampled:
