@@ -106,9 +106,9 @@ def test_an_exact_search_stops_when_should_stop_says_so() -> None:
 
 def test_an_exact_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """An exact search the node estimate admitted under a time budget (here an
-    estimate of 10**12 nodes a second: any tree) but slower than it is stopped at the
-    budget: with ``exact="auto"`` the advice is sampled (one sample: no time left),
-    with ``exact=True`` a SearchError naming the budget."""
+    estimate of 10**12 nodes a second: any tree) but slower than it is stopped: with
+    ``exact="auto"`` at half the budget, the advice then sampled in the other half,
+    with ``exact=True`` at the budget, a SearchError naming the budget and why."""
     from ofc_fast.search import _advise
 
     obs = _big_exact()
@@ -117,8 +117,92 @@ def test_an_exact_search_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatc
     auto = advise(obs, time_budget=0.1)
     assert time.perf_counter() - t0 < 0.6 and not auto[0].exact
     assert auto == advise(obs, samples=auto[0].samples, exact=False)
-    with pytest.raises(SearchError, match="stopped before its end: the time budget"):
+    with pytest.raises(SearchError, match="stopped before its end: the time budget") as e:
         advise(obs, time_budget=0.1, exact=True)
+    assert "searched slower" in str(e.value) and "give a larger one" in str(e.value)
+
+
+BIG_EXACT_NODES = 12_337_920  # (ofc_search_exact_cost of BIG_EXACT's moves)
+
+
+def test_a_slow_machine_leaves_the_samples_half_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: the budget that admitted an exact search (its node estimate) was
+    the one that stopped it, so on a machine slower than the estimate (a busy
+    server, CI) the whole budget went on an exact search thrown away, and
+    ``exact="auto"`` gave the advice of ONE sample.  Here the machine is made
+    10**5 times slower than the estimate (the estimate 10**12 nodes a second): the
+    exact search is stopped at half the budget and the samples asked for (64, a
+    millisecond here) are all taken in the other half, within the budget."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", 10**12)
+    t0 = time.perf_counter()
+    slow = advise(obs, samples=64, seed=1, time_budget=0.2)  # (the search: ~1 s)
+    took = time.perf_counter() - t0
+    assert not slow[0].exact and {a.samples for a in slow} == {64}  # (was {1})
+    assert took < 0.2 + 0.3  # (the exact search stopped at 0.1 s, within 0.05 s)
+    assert slow == advise(obs, samples=64, seed=1, exact=False)
+
+
+def test_auto_exact_under_a_budget_needs_room_for_a_slower_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``exact="auto"`` under a time budget searches exactly only a tree estimated
+    to take at most a quarter of it (half the budget on a machine twice slower than
+    the estimate): one estimated at half the budget is sampled instead, from the
+    start (was: searched, and stopped at the budget on a machine 2x slower).
+    ``exact=True``, asked for, takes a tree estimated at the whole budget.  An ample
+    budget gives the exact values bit for bit those without one."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    unbounded = advise(obs, exact=True)
+    assert unbounded[0].exact
+    assert advise(obs, time_budget=60) == unbounded  # (an ample budget: 15 s estimated)
+    # a budget of 30 s at which BIG_EXACT is estimated at 15 s: half of it
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", BIG_EXACT_NODES // 15 + 1)
+    sampled = advise(obs, samples=16, seed=2, time_budget=30)
+    assert not sampled[0].exact and {a.samples for a in sampled} == {16}
+    assert sampled == advise(obs, samples=16, seed=2, exact=False)
+    assert advise(obs, exact=True, time_budget=30) == unbounded
+    # estimated at just under a quarter of the budget: searched exactly
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", BIG_EXACT_NODES // 7 + 1)
+    assert advise(obs, samples=16, seed=2, time_budget=30) == unbounded
+
+
+class _BusyTime:
+    """The time module as a machine busy with other work sees it: the wall clock
+    (``perf_counter``) runs 1,000 times faster than this process's CPU time."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+    @staticmethod
+    def perf_counter() -> float:
+        return time.perf_counter() * 1000
+
+
+def test_an_exact_search_under_a_cpu_budget_counts_its_cpu_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: under ``clock="cpu"`` (SearchBot's default: the same search
+    whatever else the machine runs) the exact search was stopped at the budget's
+    WALL time, so on a busy machine the advice was sampled where an idle one gave
+    exact values.  Its time is now its thread's CPU time: with the wall clock 1,000
+    times faster than the CPU's (a very busy machine), the exact values are those
+    of an idle machine, bit for bit; under ``clock="wall"`` it is stopped."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    idle = advise(obs, exact=True)
+    monkeypatch.setattr(_advise, "time", _BusyTime())
+    # 5 s of CPU: BIG_EXACT's 12.3M nodes estimated at 1 s, a fifth of it
+    assert advise(obs, time_budget=5, clock="cpu", samples=8) == idle  # (was sampled)
+    walled = advise(obs, time_budget=5, samples=8)
+    assert not walled[0].exact and {a.samples for a in walled} == {8}
 
 
 def _searching() -> bool:
@@ -200,16 +284,65 @@ def test_a_slow_sample_is_split_by_moves_and_stopped_within_it(
     slower than 0.05 s is now split across C calls by its moves (no call holds all
     232), the hook asked every 0.05 s within it: a stop asked for within the second
     sample drops the part of it taken, and the advice is that of the first sample
-    (which is always taken whole)."""
+    (which is always taken whole).  So that the second ask falls within the second
+    sample on any machine (where a sample took 0.09 s it came in two parts, the ask
+    after the second), the parts are of 0.01 s and the hook is asked after each
+    (the wall clock that paces the asks runs 1,000 times faster: _BusyTime)."""
     from ofc_fast.search import _advise
 
     counting = _CountingLib(_advise.lib)
     monkeypatch.setattr(_advise, "lib", counting)
+    monkeypatch.setattr(_advise, "_POLL", 0.01)
+    monkeypatch.setattr(_advise, "_SAMPLE_AT_ONCE", 0.01)
+    monkeypatch.setattr(_advise, "time", _BusyTime())
     g = ofc.Game(P, 2, seed=5)
     stopped, asked = _stop_at_ask(2, g, samples=256, seed=1, policy="best")
     assert asked == 2 and {a.samples for a in stopped} == {1}  # (was 2)
     assert len(stopped) == 232 and 0 < max(counting.moves) < 232
     assert stopped == advise(g, samples=1, seed=1, policy="best")
+
+
+class _VirtualLib:
+    """The C library on a virtual clock (``now``): each ``ofc_search_rollouts_stats``
+    call advances it by its moves' costs (``cost(action)`` seconds a sample), its
+    duration booked in ``took``."""
+
+    def __init__(self, lib: Any, cost: Any) -> None:
+        self.lib, self.cost, self.now, self.took = lib, cost, 0.0, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.lib, name)
+
+    def ofc_search_rollouts_stats(self, *args: Any) -> Any:
+        moves, step = args[5], args[10]
+        took = step * sum(self.cost(a) for a in moves)
+        self.now += took
+        self.took.append(took)
+        return self.lib.ofc_search_rollouts_stats(*args)
+
+
+def test_a_call_is_sized_by_the_whole_sample_not_its_cheap_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: the C calls of a slow sample were sized by the speed of the last
+    call alone, so where the last moves of the list are cheap (seen at a Pineapple
+    opening under the best policy: a whole 0.23 s sample in one call) the next
+    sample went in one call, ``should_stop`` unasked for its whole length.  Here
+    (a virtual clock) the last 52 of the 232 moves cost a tenth of the others: no
+    call after the first sample is to take more than twice 0.05 s."""
+    from ofc_fast.search import _advise
+
+    g = ofc.Game(P, 2, seed=5)
+    cheap = set(sorted(g.legal_actions())[180:])  # (of 232)
+    virtual = _VirtualLib(_advise.lib, lambda a: 0.0002 if a in cheap else 0.002)
+    monkeypatch.setattr(_advise, "lib", virtual)
+    monkeypatch.setattr(_advise, "_CLOCKS", {"wall": lambda: virtual.now})
+    advice = advise(g, samples=4, seed=1, policy="best", should_stop=lambda: False)
+    assert {a.samples for a in advice} == {4}
+    first = 0  # the calls of the first sample (taken whole, never asked)
+    while sum(virtual.took[: first + 1]) < 0.37 - 1e-9:
+        first += 1
+    assert max(virtual.took[first + 1 :]) <= 2 * 0.05  # (was 0.37: a whole sample)
 
 
 @pytest.mark.parametrize("prune", [False, True])

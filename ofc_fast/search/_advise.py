@@ -38,6 +38,10 @@ seconds; ``should_stop`` or Ctrl-C stop it); a larger one raises SearchError."""
 
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 
+_EXACT_SHARE = 0.5  # exact "auto" under a time budget: its longest part (then stopped)
+
+_EXACT_SLOWER = 2.0  # ...admitted if a machine this much slower than the estimate ends it
+
 _BATCH = 16
 
 _POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
@@ -277,12 +281,19 @@ def advise(
     whole; a sample under way at the end is dropped; then the sample count, and
     so the advice, depends on the machine: pass ``samples`` to reproduce); ``seed``:
     of the sampled futures (None: 0); ``clock``:
-    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
-    search whatever else the machine runs);
-    ``exact``: ``"auto"`` (exact when the tree fits the budget, or
-    :data:`EXACT_NODES_DEFAULT` without one), True (exact, or SearchError when the
-    position has no exact search or its tree is larger than the time budget allows,
-    or than :data:`EXACT_NODES_MAX` without one; it takes no ``samples``, ``seed``,
+    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (and an
+    exact search's, that of the thread it runs in: the same search whatever else
+    the machine runs);
+    ``exact``: ``"auto"`` (exact when the tree is estimated, at 12 million nodes
+    a second, to take at most a quarter of the time budget, so that a machine
+    twice slower than the estimate ends it within half; it is stopped at half
+    the budget and the samples that replace it get the other half; or
+    :data:`EXACT_NODES_DEFAULT` without a budget), True (exact, or SearchError when
+    the position has no exact search or its tree is estimated to take longer than
+    the whole time budget, or is larger than :data:`EXACT_NODES_MAX` without one,
+    or the budget is spent before its end on a machine slower than the estimate:
+    exact values were asked for within the budget, and sampled ones would not be
+    exact; leave ``time_budget`` out to search to the end; it takes no ``samples``, ``seed``,
     ``model``, ``policy`` other than ``"auto"``, ``prune=True`` nor ``clock`` other
     than ``"wall"``), False (always
     sampled); ``policy``: see :data:`POLICIES`;
@@ -313,12 +324,16 @@ def advise(
     of the samples completed (a sample under way is dropped; the first sample of
     the moves is always taken whole).  An exact search (in C)
     of more than about 0.1 s is asked every 0.05 s too, and stopped by the hook, by
-    its time budget (wall time: at a speed the estimate overrated) or by Ctrl-C
-    within about 0.05 s: with ``exact="auto"`` the advice is then sampled, with
-    the samples the time left has room for (one at least), with ``exact=True`` it
-    is a SearchError naming why.  ``ofc-fast serve`` stops an analysis whose client
+    its time budget (in the ``clock``'s time: at a speed the estimate overrated;
+    half the budget with ``exact="auto"``) or by Ctrl-C within about 0.05 s: with ``exact="auto"``
+    the advice is then sampled, with the samples the time left has room for (half
+    the budget, when the time budget stopped it), with ``exact=True`` it is a
+    SearchError naming why.  ``ofc-fast serve`` stops an analysis whose client
     went away.
-    The same arguments give the same advice.
+    The same arguments give the same advice, except where a time budget ends the
+    search: its sample count, and whether an exact search ends, then depend on the
+    machine (``Advice.samples`` and ``exact`` tell); pass ``samples`` without a
+    time budget to reproduce advice.
 
     >>> import ofc_fast as ofc
     >>> obs = ofc.Game("pineapple", players=2, seed=5).observation(1)
@@ -351,11 +366,12 @@ def advise(
         bytes(actions),
         len(actions),
     )
-    t0 = time.perf_counter()
+    t0 = _CLOCKS[clock]()
     opponents = model_.opp_random > 0 or model_.opp_self
-    values = _exact(args, pos, exact, time_budget, opponents, should_stop)
-    if time_budget is not None:  # what an exact search stopped at it left (the least)
-        time_budget = max(time_budget - (time.perf_counter() - t0), 1e-9)
+    values, cpu = _exact(args, pos, exact, time_budget, opponents, should_stop, clock)
+    if time_budget is not None:  # what an exact search left (at least 1 - _EXACT_SHARE)
+        spent = _CLOCKS[clock]() - t0 + (cpu if clock == "cpu" else 0.0)
+        time_budget = max(time_budget - spent, 1e-9)
     if values is not None:
         exact_rows = [
             (a, float(v), 0.0, True, 0, st) for a, (v, st) in zip(actions, values)
@@ -477,25 +493,24 @@ def _exact(
     time_budget: float | None,
     sampled_opponents: bool,
     should_stop: Callable[[], bool] | None = None,
-) -> list[tuple[float, _Stats]] | None:
+    clock: str = "wall",
+) -> tuple[list[tuple[float, _Stats]] | None, float]:
     """The exact values and statistics of the moves, or None for a sampled search
-    (``exact`` "auto": no exact search fits, or the one started was stopped); a tree
-    larger than _EXACT_AT_ONCE is searched in a thread (:func:`_stoppable`) stopped
-    at the time budget (wall time), by ``should_stop`` or by Ctrl-C."""
+    (``exact`` "auto": no exact search fits, or the one started was stopped), and
+    the CPU seconds of the search's thread (0 if none); a tree larger than
+    _EXACT_AT_ONCE is searched in a thread (:func:`_stoppable`) stopped at its time
+    (:func:`_exact_limits`: in ``clock``'s time), by ``should_stop`` or by Ctrl-C."""
     if exact is False or (exact == "auto" and sampled_opponents):
-        return None
+        return None, 0.0
     if sampled_opponents:
         raise SearchError(  # (each starts with its keyword: ofc-fast names --exact)
             "exact: exact search models opponents that complete by the best "
             "completion (opponent='best'); another opponent model is sampled"
         )
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
-    if time_budget is not None:
-        limit = int(time_budget * _EXACT_NODES_PER_SECOND)
-    else:
-        limit = EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX
+    limit, seconds = _exact_limits(exact, time_budget)
     if exact == "auto" and not 0 < cost <= limit:
-        return None
+        return None, 0.0
     if cost == 0:
         raise SearchError(
             "exact: exact search needs the searcher to have at most one round "
@@ -510,47 +525,81 @@ def _exact(
     values = ffi.new("double[]", max(1, args[-1]))
     stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))
     call = (*args, limit, values, stats)
+    cpu = 0.0
     if cost <= _EXACT_AT_ONCE:
         st = lib.ofc_search_exact_stats(*call)
     else:
-        deadline = None if time_budget is None else time.perf_counter() + time_budget
-        st, why = _stoppable(call, deadline, should_stop)
+        st, why, cpu = _stoppable(call, seconds, clock == "cpu", should_stop)
         if st == lib.OFC_E_STOPPED:
             if exact == "auto":
-                return None  # the advice of the samples the time left has room for
+                return None, cpu  # the advice of the samples the time left has room for
+            if why.startswith("the time budget"):
+                why += (
+                    f" (its estimate: {cost / _EXACT_NODES_PER_SECOND:.3g} s at "
+                    f"{_EXACT_NODES_PER_SECOND:,} nodes a second; this machine searched "
+                    "slower): exact True keeps to its time budget; give a larger one, or "
+                    "none to search to the end (up to EXACT_NODES_MAX nodes), or let "
+                    "exact be 'auto' for sampled values in time"
+                )
             raise SearchError(
                 f"exact: the exact search ({cost:,} nodes) was stopped before its "
                 f"end: {why}"
             )
     if st != OK:
         raise_status(st, "advise")
-    return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])]
+    return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])], cpu
+
+
+def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, float | None]:
+    """The largest exact tree (nodes) ``exact`` searches under ``time_budget``, and
+    the seconds after which it is stopped (None: not by time).  ``exact=True`` takes
+    the tree the whole budget is estimated to search (_EXACT_NODES_PER_SECOND) and
+    is stopped at the budget's end; ``exact="auto"`` takes one estimated to end
+    within _EXACT_SHARE of the budget on a machine _EXACT_SLOWER times slower than
+    the estimate, and is stopped at that share's end: the samples that replace it
+    (:func:`advise`) get the rest of the budget, never one sample after all of it."""
+    if time_budget is None:
+        return (EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX), None
+    seconds = time_budget if exact is True else time_budget * _EXACT_SHARE
+    speed = (
+        _EXACT_NODES_PER_SECOND
+        if exact is True
+        else _EXACT_NODES_PER_SECOND / _EXACT_SLOWER
+    )
+    return int(seconds * speed), seconds
 
 
 def _stoppable(
     call: tuple[Any, ...],
-    deadline: float | None,
+    seconds: float | None,
+    cpu: bool,
     should_stop: Callable[[], bool] | None,
-) -> tuple[int, str]:
+) -> tuple[int, str, float]:
     """``ofc_search_exact_stop(*call, word)`` in a thread (the C call lets the GIL
-    go), this one asking every _POLL seconds whether to set its stop word: once the
-    ``time.perf_counter()`` ``deadline`` is past or ``should_stop()`` is True; on an
-    exception here (Ctrl-C's KeyboardInterrupt) the search is stopped, waited for and
-    the exception raised.  The status and why it was stopped ('' if not)."""
+    go), this one asking every _POLL seconds whether to set its stop word: once
+    ``seconds`` have passed (wall time, or with ``cpu`` the search thread's CPU
+    time: :func:`_thread_clock`) or ``should_stop()`` is True; on an exception here
+    (Ctrl-C's KeyboardInterrupt) the search is stopped, waited for and the exception
+    raised.  The status, why it was stopped ('' if not) and the thread's CPU time."""
     word = ffi.new("int32_t *")
     out: list[int] = []
-    worker = threading.Thread(
-        target=lambda: out.append(lib.ofc_search_exact_stop(*(*call, word))),
-        name="ofc-exact-search",
-        daemon=True,
-    )
+    used: list[float] = []
+
+    def search() -> None:
+        start = time.thread_time()
+        out.append(lib.ofc_search_exact_stop(*(*call, word)))
+        used.append(time.thread_time() - start)
+
+    worker = threading.Thread(target=search, name="ofc-exact-search", daemon=True)
     why = ""
     worker.start()
+    now = _thread_clock(worker) if cpu else time.perf_counter
+    deadline = None if seconds is None else now() + seconds
     try:
         while worker.is_alive():
             worker.join(_POLL)
             if not why and worker.is_alive():
-                if deadline is not None and time.perf_counter() >= deadline:
+                if deadline is not None and now() >= deadline:
                     why = "the time budget is spent"
                 elif should_stop is not None and should_stop():
                     why = "should_stop returned True"
@@ -559,7 +608,25 @@ def _stoppable(
         word[0] = 1
         worker.join()
         raise
-    return out[0], why
+    return out[0], why, used[0]
+
+
+def _thread_clock(worker: threading.Thread) -> Callable[[], float]:
+    """The CPU time of the running thread ``worker``, read from another thread
+    (0 once it has ended); where the platform has no clock per thread, this
+    process's CPU time (the caller waits: mostly the worker's)."""
+    try:
+        clock_id = time.pthread_getcpuclockid(worker.ident or 0)
+    except (AttributeError, OSError):  # (no such clock here)
+        return time.process_time
+
+    def now() -> float:
+        try:
+            return time.clock_gettime(clock_id)
+        except OSError:  # (the thread has just ended)
+            return 0.0
+
+    return now
 
 
 def _sampled(
@@ -612,7 +679,8 @@ def _sampled(
             for i in active:
                 survived[i] += 1
             if then is not None and len(active) <= _SWITCH:
-                policy, then, run.rate = then, None, None  # (its cost: measured again)
+                policy, then = then, None
+                run.rate = run.mean = None  # (its cost: measured again)
                 for i in active:
                     total[i] = squares[i] = counts[i] = 0
                     sums[i] = [0.0, 0.0, 0.0]
@@ -631,10 +699,11 @@ class _Batch:
     """The C calls of a sampled search's batches (:func:`_sampled`): each batch's
     sums over its samples of the moves (``sum``, ``sq``, ``stats``, one entry per
     move), added in C in sample order however the batch is split: whole samples of
-    the moves in a call of at most about _POLL seconds at the rate last measured,
-    or, where one sample of the moves is slower than _SAMPLE_AT_ONCE (an opening
-    under the best policy: about 0.3 s), one sample in parts of its moves (_PROBE
-    moves first, the speed unknown).  A search stopped (its time budget spent,
+    the moves in a call of at most about _POLL seconds at the rate last measured
+    (never below the last whole sample's: its cheap moves size no call), or, where
+    one sample of the moves is slower than _SAMPLE_AT_ONCE (an opening under the
+    best policy: about 0.3 s), one sample in parts of its moves (_PROBE moves
+    first, the speed unknown).  A search stopped (its time budget spent,
     ``should_stop`` True, asked every _POLL seconds) within a sample drops that
     sample's part (the sums as they were before it), except in the first sample of
     the moves (one at least)."""
@@ -654,6 +723,7 @@ class _Batch:
         self.sq = ffi.new("double[]", n)
         self.stats = ffi.new("ofc_search_stats[]", n)
         self.rate: float | None = None  # seconds per move and sample, last measured
+        self.mean: float | None = None  # ...over the last sample of the moves, all parts
         self.start, self.asked = clock(), time.perf_counter()  # (should_stop: last)
         self.stopped = False  # should_stop said so
 
@@ -673,12 +743,15 @@ class _Batch:
         for out, k in zip(outs, size):
             ffi.memmove(out, bytes(k), k)
         ran = part = 0  # samples taken; moves of the sample under way summed
+        spent = 0.0  # seconds of the sample under way
         saved: list[bytes] = []
         while ran < batch:
             left = (
                 _POLL if self.budget is None else self.budget - (self.clock() - self.start)
             )
             room, rate = min(left, _POLL), self.rate
+            if rate is not None and self.mean is not None:
+                rate = max(rate, self.mean)
             lo, step = part, 1
             if rate is None:  # (a first call: its speed unknown)
                 hi = min(m, _PROBE)
@@ -696,7 +769,10 @@ class _Batch:
             st = lib.ofc_search_rollouts_stats(*(*call, *outs_at))
             if st != OK:
                 raise_status(st, "advise")
-            self.rate = max(self.clock() - t, 1e-9) / (step * (hi - lo))
+            took = max(self.clock() - t, 1e-9)
+            self.rate, spent = took / (step * (hi - lo)), took + (spent if lo else 0.0)
+            if hi == m:
+                self.mean = spent / (step * m)
             part = hi % m
             ran += 0 if part else step
             if part and not ran and not sampled:
