@@ -173,6 +173,29 @@ def test_auto_exact_under_a_budget_needs_room_for_a_slower_machine(
     assert advise(obs, samples=16, seed=2, time_budget=30) == unbounded
 
 
+def test_auto_exact_on_the_cpu_clock_takes_the_tree_of_the_whole_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On the ``"cpu"`` clock (SearchBot's), which a busy machine does not slow,
+    ``exact="auto"`` still searches exactly a tree estimated at up to the whole
+    budget, as a bot's decisions did before the exact search was stoppable (the
+    wall clock's quarter cut SearchBot's largest exact tree at 40 ms from 480,000
+    nodes to 120,000, changing its decisions); a tree estimated past it is sampled."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    unbounded = advise(obs, exact=True)
+    # estimated at 25 s of a 30 s budget: the wall clock samples, the CPU clock does not
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", BIG_EXACT_NODES // 25 + 1)
+    assert advise(obs, samples=4, seed=2, time_budget=30, clock="cpu") == unbounded
+    walled = advise(obs, samples=4, seed=2, time_budget=30)
+    assert not walled[0].exact and {a.samples for a in walled} == {4}
+    # estimated at 35 s of a 30 s budget: sampled on either clock
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", BIG_EXACT_NODES // 35 + 1)
+    cpu = advise(obs, samples=4, seed=2, time_budget=30, clock="cpu")
+    assert not cpu[0].exact and {a.samples for a in cpu} == {4}
+
+
 class _BusyTime:
     """The time module as a machine busy with other work sees it: the wall clock
     (``perf_counter``) runs 1,000 times faster than this process's CPU time."""
