@@ -20,6 +20,10 @@ import runpy
 import sys
 from pathlib import Path
 
+# tools/ itself, also under PYTHONSAFEPATH (the tests set it): the generators' writer
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_output
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "ofc_fast" / "_native" / "build.py"
 STUB = ROOT / "ofc_fast" / "_native" / "_ofc.pyi"
@@ -142,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"{STUB.relative_to(ROOT)} is up to date")
         return 0
-    STUB.write_text(text, encoding="utf-8")
+    gen_output.write_whole({STUB: text})
     print(f"wrote {STUB.relative_to(ROOT)}")
     return 0
 
