@@ -447,6 +447,17 @@ def compare_frameworks(seconds: float) -> dict[str, Any]:
     return out
 
 
+SERVER_ONLY = {
+    "only": "--only",
+    "workers": "--workers",
+    "seconds": "--seconds",
+    "analyze_requests": "--analyze-requests",
+}
+"""The options of the measurements of an ``ofc-fast serve`` (by their ``dest``),
+which ``--compare-frameworks`` (no such server) refuses rather than ignores."""
+_LEFT_OUT = object()  # (the value of an option with a default before the parse)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -464,9 +475,25 @@ def main() -> None:
     ap.add_argument(
         "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
     )
-    ap.add_argument("--compare-frameworks", action="store_true")
+    ap.add_argument(
+        "--compare-frameworks",
+        action="store_true",
+        help="only /v1/score's load (--score-seconds) on a plain ASGI app and on "
+        "Starlette, no ofc-fast server",
+    )
     ap.add_argument("--json", type=output_path, metavar="PATH")
-    args = ap.parse_args()
+    # an option given replaces its _LEFT_OUT (one without a default stays None)
+    defaulted = [dest for dest in SERVER_ONLY if ap.get_default(dest) is not None]
+    args = ap.parse_args(None, argparse.Namespace(**dict.fromkeys(defaulted, _LEFT_OUT)))
+    given = [o for d, o in SERVER_ONLY.items() if getattr(args, d) not in (None, _LEFT_OUT)]
+    for dest in defaulted:
+        if getattr(args, dest) is _LEFT_OUT:
+            setattr(args, dest, ap.get_default(dest))
+    if args.compare_frameworks and given:
+        ap.error(
+            f"argument --compare-frameworks: not allowed with {', '.join(given)} "
+            "(it measures no ofc-fast server)"
+        )
     try:  # (the server's own cap, refused here before it starts: exit status 2)
         check_workers(args.workers)
     except OfcError as exc:
