@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ofc_fast.timing import at_least, duration, require_extra
+from ofc_fast.timing import ScriptHelp, at_least, duration, require_extra
 
 
 def vector_run(seconds: float, seed: int, result: list[float]) -> None:
@@ -143,7 +143,7 @@ def run_cases(
 ) -> None:
     """Parse ``--repeats`` / ``--seconds`` (defaults as given) and print one line per
     case: median steps/s, per CPU-s, target, every run."""
-    ap = argparse.ArgumentParser(description=description)
+    ap = argparse.ArgumentParser(formatter_class=ScriptHelp, description=description)
     ap.add_argument("--repeats", type=at_least(1), default=repeats)
     ap.add_argument("--seconds", type=duration, default=seconds)
     args = ap.parse_args()

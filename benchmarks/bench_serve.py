@@ -38,7 +38,7 @@ import ofc_fast as ofc
 from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import OfcError
 from ofc_fast.parallel.cli import check_workers
-from ofc_fast.timing import at_least, duration, output_path
+from ofc_fast.timing import ScriptHelp, at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
     "rules": "pineapple",
@@ -459,18 +459,20 @@ _LEFT_OUT = object()  # (the value of an option with a default before the parse)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument(
         "--only",
         choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),
         action="append",
     )
     ap.add_argument(
-        "--seconds", type=duration, default=60, help="mixed load for memory (60)"
+        "--seconds", type=duration, default=60, help="seconds of mixed load for memory"
     )
     ap.add_argument("--score-seconds", type=duration, default=10)
     ap.add_argument(
-        "--analyze-requests", type=at_least(1), default=6, help="per client (6)"
+        "--analyze-requests", type=at_least(1), default=6, help="analyses per client"
     )
     ap.add_argument(
         "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
