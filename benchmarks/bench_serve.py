@@ -466,6 +466,7 @@ def main() -> None:
         "--only",
         choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),
         action="append",
+        help="a measurement to run (repeatable; default: all but loop)",
     )
     ap.add_argument(
         "--seconds", type=duration, default=60, help="seconds of mixed load for memory"
