@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from scripts import checkout_file, checkout_script, load_script
+from scripts import checkout_file, checkout_script, load_script, refuse_writes_in
 
 
 def _ctrl_c_while_writing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,3 +94,21 @@ def test_a_generated_file_keeps_its_mode_and_line_ends(
     os.umask(umask)
     assert write("new\n") == 0
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+@pytest.mark.parametrize("generator", ["gen_tables.py", "gen_native_stubs.py"])
+def test_a_file_that_cannot_be_written_is_named_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, generator: str
+) -> None:
+    """``gen_tables.py --out-dir /proc`` ended in a traceback naming a temporary file
+    (``/proc/.ofc_tables.h.8daeb2484460.tmp``): one line names the file the generator
+    could not write, and the folder is left as it was."""
+    path = tmp_path / "ofc_tables.c"
+    path.write_bytes(b"old\n")
+    write = _generators(monkeypatch, path)[generator]
+    refuse_writes_in(monkeypatch, tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        write("new\n")
+    target = os.path.realpath(path)  # (the file a link leads to)
+    assert stopped.value.code == f"cannot write {target}: Permission denied"
+    assert path.read_bytes() == b"old\n" and os.listdir(tmp_path) == ["ofc_tables.c"]

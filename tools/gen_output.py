@@ -74,8 +74,11 @@ def write_whole(files: dict[Path, str]) -> None:
     only when every one is there are they renamed over the paths (a file keeps its
     mode; a new one gets the umask's; a symbolic link stays one, the file it leads
     to replaced).  An error or Ctrl-C before the renames removes the temporary files
-    and leaves every path as it was."""
+    and leaves every path as it was; a file that cannot be written stops the
+    generator with one line naming it (exit status 1), not a traceback naming its
+    temporary file."""
     staged: list[tuple[Path, Path]] = []
+    target = Path()
     try:
         for path, text in files.items():
             target = Path(os.path.realpath(path))
@@ -84,10 +87,12 @@ def write_whole(files: dict[Path, str]) -> None:
             _write_beside(tmp, target, text.encode("utf-8"))
         for tmp, target in staged:
             os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         for tmp, _ in staged:
             with contextlib.suppress(OSError):
                 tmp.unlink()
+        if isinstance(exc, OSError):
+            raise SystemExit(f"cannot write {target}: {exc.strerror}") from None
         raise
 
 
