@@ -7,6 +7,7 @@ import builtins
 import io
 import os
 import stat
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -112,3 +113,17 @@ def test_a_file_that_cannot_be_written_is_named_in_one_line(
     target = os.path.realpath(path)  # (the file a link leads to)
     assert stopped.value.code == f"cannot write {target}: Permission denied"
     assert path.read_bytes() == b"old\n" and os.listdir(tmp_path) == ["ofc_tables.c"]
+
+
+def test_native_stubs_check_of_a_missing_stub_says_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``gen_native_stubs.py --check`` without the stub (deleted to regenerate it)
+    ended in a FileNotFoundError traceback: it is stale, exit status 1, as the other
+    generators' ``--check`` says of a missing file; nothing is written."""
+    _generators(monkeypatch, tmp_path / "_ofc.pyi")
+    stubs = sys.modules["gen_native_stubs"]
+    monkeypatch.setattr(stubs, "render", lambda: "lib: _Lib\n")
+    assert stubs.main(["--check"]) == 1
+    assert capsys.readouterr().out.startswith(f"stale: {tmp_path / '_ofc.pyi'} differs")
+    assert os.listdir(tmp_path) == []

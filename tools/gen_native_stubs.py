@@ -135,20 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         help="exit 1 if the committed stub differs from a fresh run",
     )
     args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if STUB.read_text(encoding="utf-8") != text:
-            print(
-                f"{STUB.relative_to(ROOT)} is out of date: run "
-                f"python tools/gen_native_stubs.py",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"{STUB.relative_to(ROOT)} is up to date")
-        return 0
-    gen_output.write_whole({STUB: text})
-    print(f"wrote {STUB.relative_to(ROOT)}")
-    return 0
+    return gen_output.write_or_check(
+        {STUB: render()}, "tools/gen_native_stubs.py", args.check
+    )
 
 
 if __name__ == "__main__":
