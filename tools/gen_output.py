@@ -1,8 +1,9 @@
-"""The one output step of the generators of ``csrc/generated/`` (``gen_tables.py``,
-``gen_opponent_rows.py``): the same ``--check`` / ``--out-dir`` options, and either
-write the files or compare them byte for byte with a fresh generation; and the one
-writer of every generator (``gen_native_stubs.py`` too), :func:`write_whole`: a
-file is the old one or the new one, never a part (Ctrl-C half-way, a full disk).
+"""The one output step of the generators (``gen_tables.py``, ``gen_opponent_rows.py``
+of ``csrc/generated/``, ``gen_native_stubs.py``): the same ``--check`` /
+``--out-dir`` options (``--check`` only for the stub), and either write the files
+or compare them byte for byte with a fresh generation, the writing through one
+writer, :func:`write_whole`: a file is the old one or the new one, never a part
+(Ctrl-C half-way, a full disk).
 Standard library only: the generators run before the extension is built.
 
     import gen_output
