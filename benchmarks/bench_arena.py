@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from ofc_fast.arena import Arena, parse_bot_spec
-from ofc_fast.timing import at_least
+from ofc_fast.timing import ScriptHelp, at_least
 
 TINY = Path(__file__).resolve().parents[1] / "tests" / "arena_clients" / "tiny_client.py"
 
@@ -82,7 +82,9 @@ def throughput(bots: list[str], hands: int) -> float:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.splitlines()[0]
+    )
     p.add_argument("--hands", type=at_least(1), default=200)
     p.add_argument("--tcp-only", action="store_true", help="only the TCP latency")
     args = p.parse_args()

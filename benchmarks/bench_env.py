@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ofc_fast.timing import at_least, duration, require_extra
+from ofc_fast.timing import ScriptHelp, at_least, duration, require_extra
 
 
 def vector_run(seconds: float, seed: int, result: list[float]) -> None:
@@ -143,9 +143,11 @@ def run_cases(
 ) -> None:
     """Parse ``--repeats`` / ``--seconds`` (defaults as given) and print one line per
     case: median steps/s, per CPU-s, target, every run."""
-    ap = argparse.ArgumentParser(description=description)
-    ap.add_argument("--repeats", type=at_least(1), default=repeats)
-    ap.add_argument("--seconds", type=duration, default=seconds)
+    ap = argparse.ArgumentParser(formatter_class=ScriptHelp, description=description)
+    ap.add_argument(
+        "--repeats", type=at_least(1), default=repeats, help="runs of each case (median)"
+    )
+    ap.add_argument("--seconds", type=duration, default=seconds, help="seconds a run")
     args = ap.parse_args()
     print(f"{'what':<66} {'median steps/s':>15} {'per CPU-s':>11} {'target':>11}  runs")
     for name, fn, target in cases:

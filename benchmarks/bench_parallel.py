@@ -42,7 +42,7 @@ from ofc_fast.parallel import (
     play_parallel,
     run_chunk,
 )
-from ofc_fast.timing import at_least, output_path
+from ofc_fast.timing import ScriptHelp, at_least, output_path
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -106,7 +106,9 @@ def _warm_rows(
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--deals", type=at_least(1), default=2000)
     ap.add_argument("--chunk", type=at_least(1), default=50, help="deals per chunk")
     ap.add_argument("--reps", type=at_least(1), default=3)

@@ -71,6 +71,7 @@ import numpy as np
 from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import (
     MAX_N,
+    ScriptHelp,
     at_least,
     deal,
     machine_info,
@@ -641,6 +642,7 @@ def format_table(rows: list[Row]) -> list[str]:
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp,
         prog="benchmarks/bench_python.py",
         allow_abbrev=False,
         description="Time ofc_fast (batch and per call) against peer evaluators on "
@@ -650,29 +652,27 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "--n",
         type=at_least(1, MAX_N),
         default=None,
-        help="hands (and board pairs) to time (default 200000; --quick 20000; at "
+        help="hands (and board pairs) to time (default: 200000; --quick 20000; at "
         f"most {MAX_N:,}: the hands are held in memory, as Python lists too)",
     )
-    ap.add_argument(
-        "--seed", type=at_least(0, SEED_MAX), default=1, help="random seed (default 1)"
-    )
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=1, help="random seed")
     ap.add_argument(
         "--reps",
         type=at_least(1),
         default=None,
-        help="repetitions per row; median and min reported (default 7; --quick 5)",
+        help="repetitions per row; median and min reported (default: 7; --quick 5)",
     )
     ap.add_argument(
         "--slow-n",
         type=at_least(1),
         default=None,
-        help="hands for slow peers (pokerkit) (default 50000; --quick 5000)",
+        help="hands for slow peers (pokerkit) (default: 50000; --quick 5000)",
     )
     ap.add_argument(
         "--check-n",
         type=at_least(1),
         default=None,
-        help="hands in the agreement sample (default 20000; --quick 5000)",
+        help="hands in the agreement sample (default: 20000; --quick 5000)",
     )
     ap.add_argument(
         "--skip",

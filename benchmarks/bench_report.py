@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ofc_fast.timing import at_least
+from ofc_fast.timing import ScriptHelp, at_least
 
 
 def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Path]:
@@ -53,7 +53,9 @@ def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Pat
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--deals", type=at_least(1), default=100_000)
     ap.add_argument("--source-hands", type=at_least(1), default=300)
     ap.add_argument(

@@ -18,12 +18,14 @@ import timeit
 import ofc_fast as ofc
 from ofc_fast import Board
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import at_least
+from ofc_fast.timing import ScriptHelp, at_least
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the median and the minimum of ``--reps`` runs."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--reps", type=at_least(1), default=7, help="runs (median reported)")
     p.add_argument("--seed", type=at_least(0, SEED_MAX), default=1)
     args = p.parse_args(argv)

@@ -56,7 +56,14 @@ from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import at_least, duration, json_object, output_path, seed_offset
+from ofc_fast.timing import (
+    ScriptHelp,
+    at_least,
+    duration,
+    json_object,
+    output_path,
+    seed_offset,
+)
 
 PRESET = rules.PINEAPPLE
 
@@ -290,7 +297,9 @@ def _strength(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--random-deals", type=at_least(0), default=2000)
     ap.add_argument("--duplicate-deals", type=at_least(0), default=2000)
     ap.add_argument(

@@ -38,7 +38,7 @@ import ofc_fast as ofc
 from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import OfcError
 from ofc_fast.parallel.cli import check_workers
-from ofc_fast.timing import at_least, duration, output_path
+from ofc_fast.timing import ScriptHelp, at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
     "rules": "pineapple",
@@ -447,26 +447,56 @@ def compare_frameworks(seconds: float) -> dict[str, Any]:
     return out
 
 
+SERVER_ONLY = {
+    "only": "--only",
+    "workers": "--workers",
+    "seconds": "--seconds",
+    "analyze_requests": "--analyze-requests",
+}
+"""The options of the measurements of an ``ofc-fast serve`` (by their ``dest``),
+which ``--compare-frameworks`` (no such server) refuses rather than ignores."""
+_LEFT_OUT = object()  # (the value of an option with a default before the parse)
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument(
         "--only",
         choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),
         action="append",
+        help="a measurement to run (repeatable; default: all but loop)",
     )
     ap.add_argument(
-        "--seconds", type=duration, default=60, help="mixed load for memory (60)"
+        "--seconds", type=duration, default=60, help="seconds of mixed load for memory"
     )
     ap.add_argument("--score-seconds", type=duration, default=10)
     ap.add_argument(
-        "--analyze-requests", type=at_least(1), default=6, help="per client (6)"
+        "--analyze-requests", type=at_least(1), default=6, help="analyses per client"
     )
     ap.add_argument(
         "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
     )
-    ap.add_argument("--compare-frameworks", action="store_true")
+    ap.add_argument(
+        "--compare-frameworks",
+        action="store_true",
+        help="only /v1/score's load (--score-seconds) on a plain ASGI app and on "
+        "Starlette, no ofc-fast server",
+    )
     ap.add_argument("--json", type=output_path, metavar="PATH")
-    args = ap.parse_args()
+    # an option given replaces its _LEFT_OUT (one without a default stays None)
+    defaulted = [dest for dest in SERVER_ONLY if ap.get_default(dest) is not None]
+    args = ap.parse_args(None, argparse.Namespace(**dict.fromkeys(defaulted, _LEFT_OUT)))
+    given = [o for d, o in SERVER_ONLY.items() if getattr(args, d) not in (None, _LEFT_OUT)]
+    for dest in defaulted:
+        if getattr(args, dest) is _LEFT_OUT:
+            setattr(args, dest, ap.get_default(dest))
+    if args.compare_frameworks and given:
+        ap.error(
+            f"argument --compare-frameworks: not allowed with {', '.join(given)} "
+            "(it measures no ofc-fast server)"
+        )
     try:  # (the server's own cap, refused here before it starts: exit status 2)
         check_workers(args.workers)
     except OfcError as exc:

@@ -55,7 +55,14 @@ from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.parallel.cli import check_workers
 from ofc_fast.table import SEED_MAX, check_players
-from ofc_fast.timing import at_least, duration, output_path, preset_name, seed_offset
+from ofc_fast.timing import (
+    ScriptHelp,
+    at_least,
+    duration,
+    output_path,
+    preset_name,
+    seed_offset,
+)
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -250,7 +257,9 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
     ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)

@@ -27,11 +27,13 @@ from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.solver import ev_tables
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import at_least, preset_name
+from ofc_fast.timing import ScriptHelp, at_least, preset_name
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--rules", type=preset_name, default="pineapple")
     ap.add_argument("--bot", choices=("heuristic", "value"), default="heuristic")
     ap.add_argument("--deals", type=at_least(1), default=3000)

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ofc_fast.table import SEED_MAX  # the installed package (pip install -e .)
-from ofc_fast.timing import at_least
+from ofc_fast.timing import ScriptHelp, at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
@@ -120,22 +120,26 @@ def run_python(argv: list[str], out: TextIO) -> int:
     return int(_bench_python().main(argv))
 
 
+class _Help(ScriptHelp, argparse.RawDescriptionHelpFormatter):
+    """The scripts' --help (each default said), the description as it is written."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Help,
         allow_abbrev=False,
         epilog="Other arguments go to benchmarks/bench_python.py.",
     )
-    ap.add_argument("--cc", help="C compiler (default $CC, gcc, cc)")
+    ap.add_argument("--cc", help="C compiler (default: $CC, gcc, cc)")
     ap.add_argument(
-        "--c-hands", type=at_least(1), help="hands for bench_c (default 10000000)"
+        "--c-hands", type=at_least(1), help="hands for bench_c (default: 10000000)"
     )
     ap.add_argument(
-        "--c-pairs", type=at_least(1), help="board pairs for bench_c (default 10000000)"
+        "--c-pairs", type=at_least(1), help="board pairs for bench_c (default: 10000000)"
     )
     ap.add_argument(
-        "--c-reps", type=at_least(1), help="repetitions for bench_c (default --reps or 7)"
+        "--c-reps", type=at_least(1), help="repetitions for bench_c (default: --reps or 7)"
     )
     ap.add_argument("--no-c", action="store_true", help="skip the C benchmark")
     ap.add_argument("--no-python", action="store_true", help="skip the Python benchmark")
@@ -143,9 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         "--seed",
         type=at_least(0, SEED_MAX),
         default=1,
-        help="random seed for both (default 1)",
+        help="random seed for both",
     )
-    ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default 7)")
+    ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default: 7)")
     ap.add_argument("--quick", action="store_true", help="small, fast run of both")
     ap.add_argument(
         "--strict",

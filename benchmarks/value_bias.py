@@ -22,13 +22,15 @@ from ofc_fast.bots import HeuristicBot, ValueBot
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.learned import shipped_model
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import at_least
+from ofc_fast.timing import ScriptHelp, at_least
 
 PRESET = rules.PINEAPPLE
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--pairs", type=at_least(1), default=150)
     ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=99)
     args = ap.parse_args(argv)

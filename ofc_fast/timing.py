@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import gc
 import importlib
 import json
@@ -42,6 +43,7 @@ import numpy as np
 
 __all__ = [
     "TARGETS",
+    "ScriptHelp",
     "at_least",
     "duration",
     "json_object",
@@ -267,6 +269,46 @@ def require_extra(extra: str, *modules: str) -> None:
                 file=sys.stderr,
             )
             raise SystemExit(2) from None
+
+
+class ScriptHelp(argparse.HelpFormatter):
+    """The ``formatter_class`` of the scripts in benchmarks/ and tools/: the ``--help``
+    of each option that has a default ends with it, ``(default: 5)``, a list's items
+    as they are typed (``(default: 14 15)``), an option without a help text too.  Not
+    for a flag, an option whose default is ``None`` or empty (its help says what
+    leaving it out does), or a help text that places its ``%(default)s`` itself.
+
+    >>> ap = argparse.ArgumentParser(prog="x", formatter_class=ScriptHelp)
+    >>> _ = ap.add_argument("--reps", type=int, default=5, help="repetitions")
+    >>> _ = ap.add_argument("--cards", type=int, nargs="+", default=[14, 15])
+    >>> _ = ap.add_argument("--quick", action="store_true", help="a small run")
+    >>> text = " ".join(ap.format_help().split())
+    >>> "repetitions (default: 5)" in text, "[CARDS ...] (default: 14 15)" in text
+    (True, True)
+    >>> "a small run (default" in text
+    False
+    """
+
+    def add_argument(self, action: argparse.Action) -> None:
+        """``action``'s line, its default said (on a copy: the parser's is kept)."""
+        default = action.default
+        if not (
+            not action.option_strings
+            or action.help is argparse.SUPPRESS
+            or default is None
+            or default is argparse.SUPPRESS
+            or isinstance(default, bool)
+            or default in ("", [], (), {})
+            or "%(default)" in (action.help or "")
+        ):
+            if isinstance(default, (list, tuple)):
+                shown = " ".join(str(item) for item in default)
+            else:
+                shown = str(default)
+            said = f"(default: {shown.replace('%', '%%')})"
+            action = copy.copy(action)
+            action.help = f"{action.help} {said}" if action.help else said
+        super().add_argument(action)
 
 
 def machine_info() -> dict[str, Any]:

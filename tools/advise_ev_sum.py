@@ -20,7 +20,7 @@ import time
 import ofc_fast as ofc
 from ofc_fast.errors import OfcError
 from ofc_fast.search import POLICIES, advise, make_observation, search_model
-from ofc_fast.timing import at_least
+from ofc_fast.timing import ScriptHelp, at_least
 
 
 def opening_hands(seed: int) -> dict[int, list[int]]:
@@ -36,7 +36,9 @@ def opening_hands(seed: int) -> dict[int, list[int]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--deals", type=at_least(1), default=8)
     ap.add_argument("--samples", type=at_least(1), default=256)
     ap.add_argument("--fl-value", type=float, default=None, help="default: the model's")

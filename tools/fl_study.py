@@ -223,13 +223,26 @@ def main(argv: list[str] | None = None) -> int:
     from ofc_fast.parallel import cpu_count  # (the CPUs this process may use)
     from ofc_fast.parallel.cli import check_workers
     from ofc_fast.table import SEED_MAX
-    from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
+    from ofc_fast.timing import (  # (before a run)
+        ScriptHelp,
+        at_least,
+        output_path,
+        preset_name,
+    )
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
     p.add_argument("--cards", type=at_least(13, 17), nargs="+", default=list(CARDS))
     p.add_argument("--rules", type=preset_name, nargs="+", default=list(RULES))
-    p.add_argument("--workers", type=at_least(1), default=cpu_count())
+    p.add_argument(
+        "--workers",
+        type=at_least(1),
+        default=cpu_count(),
+        help="processes, at most 4 per CPU (default: %(default)s, the CPUs this "
+        "process may use)",
+    )
     p.add_argument("--seed", type=at_least(0, SEED_MAX), default=SEED)
     p.add_argument(
         "--stay-values",

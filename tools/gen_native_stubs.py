@@ -20,6 +20,10 @@ import runpy
 import sys
 from pathlib import Path
 
+# tools/ itself, also under PYTHONSAFEPATH (the tests set it): the generators' writer
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_output
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "ofc_fast" / "_native" / "build.py"
 STUB = ROOT / "ofc_fast" / "_native" / "_ofc.pyi"
@@ -131,20 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         help="exit 1 if the committed stub differs from a fresh run",
     )
     args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if STUB.read_text(encoding="utf-8") != text:
-            print(
-                f"{STUB.relative_to(ROOT)} is out of date: run "
-                f"python tools/gen_native_stubs.py",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"{STUB.relative_to(ROOT)} is up to date")
-        return 0
-    STUB.write_text(text, encoding="utf-8")
-    print(f"wrote {STUB.relative_to(ROOT)}")
-    return 0
+    return gen_output.write_or_check(
+        {STUB: render()}, "tools/gen_native_stubs.py", args.check
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,10 @@
-"""The one output step of the generators of ``csrc/generated/`` (``gen_tables.py``,
-``gen_opponent_rows.py``): the same ``--check`` / ``--out-dir`` options, and either
-write the files or compare them byte for byte with a fresh generation.
+"""The one output step of the generators (``gen_tables.py``, ``gen_opponent_rows.py``
+of ``csrc/generated/``, ``gen_native_stubs.py``): the same ``--check`` /
+``--out-dir`` options (``--check`` only for the stub), and either write the files
+or compare them byte for byte with a fresh generation, the writing through one
+writer, :func:`write_whole`: a file is the old one or the new one, never a part
+(Ctrl-C half-way, a full disk).
+Standard library only: the generators run before the extension is built.
 
     import gen_output
     gen_output.add_arguments(parser, "ofc_tables.c / .h")
@@ -10,6 +14,9 @@ write the files or compare them byte for byte with a fresh generation.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import uuid
 from pathlib import Path
 
 GENERATED = Path(__file__).resolve().parent.parent / "csrc" / "generated"
@@ -56,7 +63,47 @@ def write_or_check(files: dict[Path, str], generator: str, check: bool) -> int:
         if not stale:
             print("unchanged")
         return 1 if stale else 0
-    for path, text in files.items():
-        path.write_text(text, encoding="utf-8", newline="\n")
+    write_whole(files)
+    for path in files:
         print(f"wrote {path}")
     return 0
+
+
+def write_whole(files: dict[Path, str]) -> None:
+    """Write ``files`` (path -> text; UTF-8, the line ends as they are) whole or not
+    at all: each text goes to a temporary file beside its path, flushed to disk, and
+    only when every one is there are they renamed over the paths (a file keeps its
+    mode; a new one gets the umask's; a symbolic link stays one, the file it leads
+    to replaced).  An error or Ctrl-C before the renames removes the temporary files
+    and leaves every path as it was; a file that cannot be written stops the
+    generator with one line naming it (exit status 1), not a traceback naming its
+    temporary file."""
+    staged: list[tuple[Path, Path]] = []
+    target = Path()
+    try:
+        for path, text in files.items():
+            target = Path(os.path.realpath(path))
+            tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:12]}.tmp")
+            staged.append((tmp, target))
+            _write_beside(tmp, target, text.encode("utf-8"))
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    except BaseException as exc:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        if isinstance(exc, OSError):
+            raise SystemExit(f"cannot write {target}: {exc.strerror}") from None
+        raise
+
+
+def _write_beside(tmp: Path, target: Path, data: bytes) -> None:
+    """``data`` in the new file ``tmp``, with the mode of ``target`` where it is
+    there, on disk when this returns."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # (less the umask)
+    with open(fd, "wb") as f:
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
