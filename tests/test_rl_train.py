@@ -691,6 +691,76 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     assert np.array_equal(env.reset(), first)
 
 
+def test_sb3_vec_env_reset_mask_is_refused_when_set_not_at_every_later_reset(
+    sb3: Any,
+) -> None:
+    """A ``reset_mask`` deals on started matches and takes no seed (SB3's seed() and
+    set_options() are both for the next reset only).  Before, set_options() took one
+    after seed() or before the first reset(), and every later reset() raised: it
+    raised before clearing the pending seeds and options (SB3's model.learn() calls
+    env.seed()).  Now the call that makes the pair impossible is the GameError,
+    nothing set (set_options with seeds pending or no reset yet, seed() with a mask
+    pending), and a reset() that fails clears them: the next one deals."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    mask = {"reset_mask": np.array([True, False])}
+    reference = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes")
+    reference.seed(5)
+    seeded = reference.reset().copy()  # tables dealt from seeds 5 and 6
+    env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes", seed=0)
+    with pytest.raises(GameError, match=r"needs a reset\(\) first"):
+        env.set_options(mask)  # never reset: no match to deal on
+    first = env.reset().copy()  # nothing was set: seed 0's deals
+    assert not np.array_equal(first, seeded)
+    assert env.seed(5) == [5, 6]
+    with pytest.raises(GameError, match="seed"):
+        env.set_options(mask)
+    assert np.array_equal(env.reset(), seeded)  # the seeds held, the mask was not set
+    env.step(env.action_masks().argmax(axis=1))
+    env.set_options(mask)
+    with pytest.raises(GameError, match="reset_mask"):
+        env.seed(7)
+    obs = env.reset()  # the mask, no seed: table 1 keeps its decision
+    assert env.tables.venv.observation(0, 0)["boards"][0] == [[], [], []]
+    assert env.tables.venv.observation(1, 0)["boards"][0] != [[], [], []]
+    assert not np.array_equal(obs[0], seeded[0])
+    assert np.array_equal(env.reset(), seeded)  # cleared: seed 5's tables again
+    env.set_options(mask)
+    env.set_options(None)  # cleared: seed() may follow
+    assert env.seed(9) == [9, 10]
+
+
+def test_sb3_vec_env_reset_that_fails_leaves_nothing_pending(sb3: Any) -> None:
+    """A reset() that raises clears the options it was to use (SB3's: for the next
+    reset only), as a reset() that deals does.  Here a reset_mask set while the
+    matches were started, then an opponent that failed a step (the tables then need
+    a full reset): the reset() with the mask is the GameError, and the next reset()
+    starts every match again.  Before, the mask stayed: every reset() raised."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    failing = [False]
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if failing[0]:
+            raise GameError("the opponent failed")
+        return np.asarray(masks.argmax(axis=1), np.int64)
+
+    reference = VecEnv("pineapple", num_envs=2, opponent=policy, obs_type="bytes", seed=0)
+    env = VecEnv("pineapple", num_envs=2, opponent=policy, obs_type="bytes", seed=0)
+    first = env.reset().copy()
+    assert np.array_equal(first, reference.reset())
+    env.set_options({"reset_mask": np.array([True, False])})
+    failing[0] = True
+    with pytest.raises(GameError, match="the opponent failed"):
+        env.step(env.action_masks().argmax(axis=1))
+    failing[0] = False
+    with pytest.raises(GameError, match="reset"):
+        env.reset()  # no started match to deal on
+    assert np.array_equal(env.reset(), first)  # a full reset: seed 0's first deals
+
+
 def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
     documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a

@@ -33,6 +33,7 @@ from ..bots.policy import MlpPolicy
 from ..errors import GameError, quote
 from ..search import flag
 from ..table import check_seed
+from ._guard import check_open
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import reset_mask
 from ._single import check_render_mode
@@ -127,11 +128,17 @@ class VecEnv(_Adapter, _SB3VecEnv):
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """SB3's: table ``i`` deals from ``seed + i`` at the next :meth:`reset` (None:
         drawn at random); ``seed`` an int with ``seed + num_envs - 1`` at most
-        2**64-1, else TableError naming it."""
+        2**64-1, else TableError naming it; GameError while :meth:`set_options` holds
+        a ``reset_mask`` for that reset (it takes no seed), nothing set."""
         if seed is not None:
             seed = check_seed(seed, "seed")
             check_seed(
                 seed + self.num_envs - 1, f"seed + {self.num_envs - 1} (the last table's)"
+            )
+        if reset_mask(self._options[0], self.num_envs) is not None:
+            raise GameError(
+                "seed() with a reset_mask set for the next reset(): a reset_mask takes "
+                "no seed (set_options(None) clears it)"
             )
         return super().seed(seed)
 
@@ -142,10 +149,12 @@ class VecEnv(_Adapter, _SB3VecEnv):
         self, options: list[dict[str, Any]] | dict[str, Any] | None = None
     ) -> None:
         """SB3's: options for the next :meth:`reset` only (it clears them).
-        ``{"reset_mask": m}`` (``num_envs`` booleans, no :meth:`seed` before): the
-        tables ``m`` marks where the learner played a step of its deal abandon it for
-        their match's next one (a deal not begun is kept, as
-        :meth:`GymVectorEnv.reset` keeps it), the others keep their pending decision.
+        ``{"reset_mask": m}`` (``num_envs`` booleans; it takes no seed: GameError
+        before the first :meth:`reset` or with :meth:`seed` pending, as :meth:`seed`
+        is while a mask is set): the tables ``m`` marks where the learner played a
+        step of its deal abandon it for their match's next one (a deal not begun is
+        kept, as :meth:`GymVectorEnv.reset` keeps it), the others keep their pending
+        decision.
         Options are shared by every table: one dict, or SB3's list of ``num_envs``
         dicts all alike; None clears them.  Anything else (an option not in
         :attr:`RESET_OPTIONS` included) is a GameError, nothing set."""
@@ -171,19 +180,37 @@ class VecEnv(_Adapter, _SB3VecEnv):
                 f"reset() takes the option {', '.join(self.RESET_OPTIONS)} only, got "
                 + ", ".join(unknown)
             )
-        reset_mask(options, self.num_envs)  # GameError unless num_envs booleans
+        if reset_mask(options, self.num_envs) is not None:  # else: num_envs booleans
+            self._check_mask_applies()
         super().set_options(options)
+
+    def _check_mask_applies(self) -> None:
+        """GameError unless the next :meth:`reset` can take a ``reset_mask``: it deals
+        on started matches (a reset before), with no seed (none pending)."""
+        check_open(self.tables.venv, "set_options()")
+        if not self.tables.venv.started:
+            raise GameError(
+                "a reset_mask deals the next deals of started matches: it needs a "
+                "reset() first (again after a step that failed)"
+            )
+        if any(s is not None for s in self._seeds):
+            raise GameError(
+                "a reset_mask takes no seed: seed() was called for the next reset() "
+                "(reset() first, then set_options)"
+            )
 
     def reset(self) -> np.ndarray:
         """Deal every table again: after :meth:`seed` ``(s)``, table ``i`` from seed
         ``s + i`` (SB3's rule: the match a one-table adapter seeded ``s + i`` plays),
-        else the tables dealt last time; after :meth:`set_options`, as they say (then
-        cleared)."""
+        else the tables dealt last time; after :meth:`set_options`, as they say.  The
+        seeds and options are for this reset only: cleared, even when it raises."""
         seeds = list(self._seeds) if any(s is not None for s in self._seeds) else None
         options = self._options[0] or None
-        obs = self.tables.reset(seed=seeds, options=options)
-        self._reset_seeds()
-        self._reset_options()
+        try:
+            obs = self.tables.reset(seed=seeds, options=options)
+        finally:  # for this reset only, dealt or not: a failed one leaves none behind
+            self._reset_seeds()
+            self._reset_options()
         masked = reset_mask(options, self.num_envs)
         restarted = slice(None) if masked is None else masked
         self._ret[restarted] = 0
