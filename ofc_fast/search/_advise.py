@@ -40,8 +40,6 @@ _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time b
 
 _EXACT_SHARE = 0.5  # exact "auto" under a time budget: its longest part (then stopped)
 
-_EXACT_SLOWER = 2.0  # ...admitted if a machine this much slower than the estimate ends it
-
 _BATCH = 16
 
 _POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
@@ -285,11 +283,9 @@ def advise(
     exact search's, that of the thread it runs in: the same search whatever else
     the machine runs);
     ``exact``: ``"auto"`` (exact when the tree is estimated, at 12 million nodes
-    a second, to take at most a quarter of the time budget, so that a machine
-    twice slower than the estimate ends it within half; it is stopped at half
-    the budget and the samples that replace it get the other half; on the
-    ``"cpu"`` clock, which a busy machine does not slow, a tree estimated at the
-    whole budget, stopped past twice the budget; or
+    a second, a conservative speed, to take at most the time budget; it is
+    stopped at half the budget on a machine slower than that, and the samples
+    that replace it get the other half; or
     :data:`EXACT_NODES_DEFAULT` without a budget), True (exact, or SearchError when
     the position has no exact search or its tree is estimated to take longer than
     the whole time budget, or is larger than :data:`EXACT_NODES_MAX` without one,
@@ -510,7 +506,7 @@ def _exact(
             "completion (opponent='best'); another opponent model is sampled"
         )
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
-    limit, seconds = _exact_limits(exact, time_budget, clock)
+    limit, seconds = _exact_limits(exact, time_budget)
     if exact == "auto" and not 0 < cost <= limit:
         return None, 0.0
     if cost == 0:
@@ -552,28 +548,17 @@ def _exact(
     return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])], cpu
 
 
-def _exact_limits(
-    exact: str | bool, time_budget: float | None, clock: str = "wall"
-) -> tuple[int, float | None]:
+def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, float | None]:
     """The largest exact tree (nodes) ``exact`` searches under ``time_budget``, and
-    the seconds after which it is stopped (None: not by time).  ``exact=True`` takes
-    the tree the whole budget is estimated to search (_EXACT_NODES_PER_SECOND) and
-    is stopped at the budget's end.  ``exact="auto"`` on the wall clock takes one
-    estimated to end within _EXACT_SHARE of the budget on a machine _EXACT_SLOWER
-    times slower than the estimate, and is stopped at that share's end: the samples
-    that replace it (:func:`advise`) get the rest of the budget, never one sample
-    after all of it.  On the ``"cpu"`` clock (SearchBot's), which a busy machine does
-    not slow, it takes the tree the whole budget is estimated to search, as a bot's
-    decisions did before searches were stoppable, and is stopped only past
-    _EXACT_SLOWER budgets (a processor that much slower than the estimate)."""
+    the seconds after which it is stopped (None: not by time): the tree the whole
+    budget is estimated to search (_EXACT_NODES_PER_SECOND, a conservative speed),
+    stopped at the budget's end with ``exact=True`` and at _EXACT_SHARE of it with
+    ``exact="auto"``, whose samples (:func:`advise`) then get the rest of the
+    budget, never one sample after all of it."""
     if time_budget is None:
         return (EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX), None
-    if exact is True:
-        return int(time_budget * _EXACT_NODES_PER_SECOND), time_budget
-    if clock == "cpu":
-        return int(time_budget * _EXACT_NODES_PER_SECOND), time_budget * _EXACT_SLOWER
-    seconds = time_budget * _EXACT_SHARE
-    return int(seconds * _EXACT_NODES_PER_SECOND / _EXACT_SLOWER), seconds
+    seconds = time_budget if exact is True else time_budget * _EXACT_SHARE
+    return int(time_budget * _EXACT_NODES_PER_SECOND), seconds
 
 
 def _stoppable(
