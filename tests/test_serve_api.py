@@ -3803,6 +3803,12 @@ def test_a_problem_s_instance_resolves_to_the_request_behind_a_prefix_too() -> N
             ("GET", "/a:b", None, "/a:b"),  # (a first segment with a colon)
             ("POST", "/", None, "/"),  # 405 at the root
             ("POST", "//v1/score", {"nope": 1}, "/v1/score"),  # a run: as one
+            # encoded as sent: the decoded ? # / and space made a query, a fragment,
+            # another folder, or no URI reference at all
+            ("POST", "/v1/games/a%3Fb/moves", bad_move, "/v1/games/a%3Fb/moves"),
+            ("GET", "/v1/games/%23x", None, "/v1/games/%23x"),
+            ("POST", "/v1/games/a%2Fb/moves", bad_move, "/v1/games/a%2Fb/moves"),
+            ("GET", "/v1/games/a%20b", None, "/v1/games/a%20b"),
         ]
         for method, path, body, asked in cases:
             status, headers, out = s.request(method, path, body)

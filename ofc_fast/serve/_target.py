@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from typing import Any, NamedTuple
-from urllib.parse import unquote_to_bytes
+from urllib.parse import quote, unquote_to_bytes
 
 __all__ = ["Target", "relative", "target"]
 
 _RUN = re.compile("//+")
 _RAW_RUN = re.compile(b"//+")
+_PCHAR = "/%:@!$&'()*+,;=-._~"  # (RFC 3986's path characters, and escapes as sent)
 
 
 def relative(depth: int, ref: str) -> str:
@@ -43,10 +44,13 @@ class Target(NamedTuple):
     A run counts as one folder since resolvers differ on one (Python's ``urljoin``
     drops its empty segments, RFC 3986 keeps them), and a reference climbing one
     folder from ``/ofc//v1/score`` gives ``/ofc/v1/score`` by the first and
-    ``/ofc//v1/score``, the same path to nginx and to this server, by the second."""
+    ``/ofc//v1/score``, the same path to nginx and to this server, by the second.
+    ``sent``: the path as sent, its percent-encoding kept (a run of slashes one),
+    what a URL reference to it is written with ("" : ``path`` encoded)."""
 
     path: str
     depth: int
+    sent: str = ""
 
     def relative(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) relative
@@ -54,8 +58,17 @@ class Target(NamedTuple):
         return relative(self.depth, ref)
 
     def instance(self) -> str:
-        """The request's own path relative to its URL: a problem's ``instance``."""
-        return self.relative(self.path[1:] if self.path.startswith("/") else self.path)
+        """The request's own path relative to its URL: a problem's ``instance``,
+        written as sent (an encoded ``?``, ``#``, ``/`` or space stays encoded, so
+        that it resolves to the path asked for, never to a query or a fragment).
+
+        >>> target({"path": "/v1/games/a?b/moves", "raw_path": b"/v1/games/a%3Fb/moves"}).instance()
+        '../../../v1/games/a%3Fb/moves'
+        >>> Target("/v1/games/a b", 2).instance()
+        '../../v1/games/a%20b'
+        """
+        ref = self.sent or quote(self.path, safe=_PCHAR.replace("%", ""))
+        return self.relative(ref[1:] if ref.startswith("/") else ref)
 
 
 def target(scope: dict[str, Any]) -> Target:
@@ -65,11 +78,11 @@ def target(scope: dict[str, Any]) -> Target:
     decoded as the server decoded it; else, a run of the decoded ``path``.
 
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
-    Target(path='/v1//health', depth=1)
+    Target(path='/v1//health', depth=1, sent='/v1/%2Fhealth')
     >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"})
-    Target(path='/v1/games/a b', depth=2)
+    Target(path='/v1/games/a b', depth=2, sent='/v1/games/a%20b')
     >>> target({"path": "//openapi.json"}), target({"path": "*", "raw_path": b"*"})
-    (Target(path='/openapi.json', depth=0), Target(path='*', depth=0))
+    (Target(path='/openapi.json', depth=0, sent=''), Target(path='*', depth=0, sent='*'))
     """
     path: str = scope.get("path", "")
     raw = scope.get("raw_path")
@@ -80,4 +93,4 @@ def target(scope: dict[str, Any]) -> Target:
     sent = _RAW_RUN.sub(b"/", asked)
     if sent != asked:
         path = unquote_to_bytes(sent).decode("utf-8", "replace")
-    return Target(path, max(sent.count(b"/") - 1, 0))
+    return Target(path, max(sent.count(b"/") - 1, 0), quote(sent, safe=_PCHAR))
