@@ -915,6 +915,21 @@ def test_a_file_taken_for_an_option_is_named(
     assert f"'{word}'" in last and f"./{word}" in last and f"-- {word}" in last, last
 
 
+@pytest.mark.parametrize("words", [["--json"], ["--deal", "2", "--verbose"]])
+def test_a_mistyped_option_gets_no_hint_to_write_it_as_a_file(
+    capsys: pytest.CaptureFixture, words: list[str]
+) -> None:
+    """``ofc-fast replay --json`` (an option replay does not have, FILE left out)
+    was told "'--json' was read as an option: write -- --json, or ./--json for a
+    file so named": a word with no ``.`` or ``/`` that names no file is a mistyped
+    option, and the error says only what is missing."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["replay", *words])
+    assert stop.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == "ofc-fast replay: error: the following arguments are required: FILE"
+
+
 def test_a_missing_option_gets_no_hint_of_a_file(capsys: pytest.CaptureFixture) -> None:
     """Only a missing positional argument gets the hint: ``arena -x`` lacks
     ``--bot``, which no word written ``./-x`` would give."""

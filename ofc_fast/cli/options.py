@@ -95,6 +95,18 @@ _ActionT = TypeVar("_ActionT", bound=argparse.Action)
 """An action's own class (:meth:`Parser._add_action` gives it back)."""
 
 
+def _file_like(word: str) -> bool:
+    """Whether ``word``, read as an unknown option, may be a file's name: it has a
+    ``.`` or ``/`` past its dashes (``-x.jsonl``) or names a file there is; a
+    mistyped option (``--json``, ``--verbose``) gets no hint to write it as a file.
+
+    >>> _file_like("-x.jsonl"), _file_like("--json"), _file_like("-d/h")
+    (True, False, True)
+    """
+    name = word.lstrip("-")
+    return "." in name or "/" in name or os.path.exists(word)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
     its options by the keyword the Python API calls them (:attr:`options`:
@@ -142,7 +154,7 @@ class Parser(argparse.ArgumentParser):
                 f" ({option} took {value!r} for its PATH: put {option} after the "
                 f"arguments, or write {option}=PATH)"
             )
-        taken = self.unknown_options()
+        taken = [w for w in self.unknown_options() if _file_like(w)]
         if message.startswith(required) and taken and missing[-1][:1] != "-":
             word = quote(taken[0])[1:-1]  # (a file named -x.jsonl: replay -x.jsonl)
             message += (
