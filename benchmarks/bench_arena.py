@@ -85,7 +85,12 @@ def main() -> None:
     p = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.splitlines()[0]
     )
-    p.add_argument("--hands", type=at_least(1), default=200)
+    p.add_argument(
+        "--hands",
+        type=at_least(1),
+        default=200,
+        help="hands per measurement (the heuristic row: a quarter, at least 10)",
+    )
     p.add_argument("--tcp-only", action="store_true", help="only the TCP latency")
     args = p.parse_args()
     p50, p99, _ = tcp_latency(args.hands)

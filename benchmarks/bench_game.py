@@ -199,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--reps", type=at_least(1), default=5, help="repetitions (median reported)"
     )
-    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=1)
+    p.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=1, help="seed of the deals"
+    )
     p.add_argument("--quick", action="store_true", help="small run (smoke test)")
     p.add_argument("--only", default="", help="run rows whose label contains this")
     p.add_argument(

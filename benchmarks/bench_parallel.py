@@ -109,14 +109,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
-    ap.add_argument("--deals", type=at_least(1), default=2000)
+    ap.add_argument("--deals", type=at_least(1), default=2000, help="deals per run")
     ap.add_argument("--chunk", type=at_least(1), default=50, help="deals per chunk")
-    ap.add_argument("--reps", type=at_least(1), default=3)
+    ap.add_argument(
+        "--reps", type=at_least(1), default=3, help="repetitions (median reported)"
+    )
     ap.add_argument(
         "--empty", type=at_least(1), default=200, help="empty chunks for the overhead"
     )
-    ap.add_argument("--no-ray", action="store_true")
-    ap.add_argument("--json", type=output_path, metavar="PATH")
+    ap.add_argument("--no-ray", action="store_true", help="skip the Ray rows")
+    ap.add_argument(
+        "--json", type=output_path, metavar="PATH", help="write the figures as JSON"
+    )
     args = ap.parse_args()
     spec = RunSpec.make(  # independent deals: the README's figures (one deal per unit)
         "pineapple",

@@ -56,8 +56,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.splitlines()[0]
     )
-    ap.add_argument("--deals", type=at_least(1), default=100_000)
-    ap.add_argument("--source-hands", type=at_least(1), default=300)
+    ap.add_argument(
+        "--deals", type=at_least(1), default=100_000, help="deals in the history reported"
+    )
+    ap.add_argument(
+        "--source-hands",
+        type=at_least(1),
+        default=300,
+        help="hands of the real match whose lines are repeated",
+    )
     ap.add_argument(
         "--dir",
         default=None,

@@ -27,7 +27,9 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
     p.add_argument("--reps", type=at_least(1), default=7, help="runs (median reported)")
-    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=1)
+    p.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=1, help="seed of the random pairs"
+    )
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     pairs = []

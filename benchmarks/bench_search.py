@@ -300,8 +300,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
-    ap.add_argument("--random-deals", type=at_least(0), default=2000)
-    ap.add_argument("--duplicate-deals", type=at_least(0), default=2000)
+    ap.add_argument(
+        "--random-deals", type=at_least(0), default=2000, help="deals against RandomBot"
+    )
+    ap.add_argument(
+        "--duplicate-deals",
+        type=at_least(0),
+        default=2000,
+        help="duplicate deals against HeuristicBot",
+    )
     ap.add_argument(
         "--budget",
         type=duration,
@@ -333,12 +340,27 @@ def main(argv: list[str] | None = None) -> int:
         default=100,
         help="print the running figure every N deals (0: never)",
     )
-    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)
-    ap.add_argument("--reps", type=at_least(1), default=5)
-    ap.add_argument("--seconds", type=duration, default=0.5, help="per rollout repetition")
-    ap.add_argument("--skip-strength", action="store_true")
-    ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--json", type=output_path, metavar="PATH")
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=2026, help="seed of the deals"
+    )
+    ap.add_argument(
+        "--reps",
+        type=at_least(1),
+        default=5,
+        help="repetitions of each rollouts/s row (median reported)",
+    )
+    ap.add_argument(
+        "--seconds", type=duration, default=0.5, help="seconds per rollout repetition"
+    )
+    ap.add_argument(
+        "--skip-strength", action="store_true", help="no matches (only rollouts/s)"
+    )
+    ap.add_argument(
+        "--skip-speed", action="store_true", help="no rollouts/s rows (only the matches)"
+    )
+    ap.add_argument(
+        "--json", type=output_path, metavar="PATH", help="write the figures as JSON"
+    )
     args = ap.parse_args(argv)
     if not args.max_minutes > 0:
         ap.error(f"--max-minutes: must be above 0, got {args.max_minutes}")

@@ -471,12 +471,17 @@ def main() -> None:
     ap.add_argument(
         "--seconds", type=duration, default=60, help="seconds of mixed load for memory"
     )
-    ap.add_argument("--score-seconds", type=duration, default=10)
+    ap.add_argument(
+        "--score-seconds", type=duration, default=10, help="seconds of /v1/score load"
+    )
     ap.add_argument(
         "--analyze-requests", type=at_least(1), default=6, help="analyses per client"
     )
     ap.add_argument(
-        "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
+        "--workers",
+        type=at_least(1),
+        default=None,
+        help="the server's worker processes (default: its own)",
     )
     ap.add_argument(
         "--compare-frameworks",
@@ -484,7 +489,9 @@ def main() -> None:
         help="only /v1/score's load (--score-seconds) on a plain ASGI app and on "
         "Starlette, no ofc-fast server",
     )
-    ap.add_argument("--json", type=output_path, metavar="PATH")
+    ap.add_argument(
+        "--json", type=output_path, metavar="PATH", help="write the figures as JSON"
+    )
     # an option given replaces its _LEFT_OUT (one without a default stays None)
     defaulted = [dest for dest in SERVER_ONLY if ap.get_default(dest) is not None]
     args = ap.parse_args(None, argparse.Namespace(**dict.fromkeys(defaulted, _LEFT_OUT)))

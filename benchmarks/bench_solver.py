@@ -181,7 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--hands", type=at_least(1), default=10_000, help="random hands per line"
     )
-    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=20240611)
+    p.add_argument(
+        "--seed",
+        type=at_least(0, SEED_MAX),
+        default=20240611,
+        help="seed of the random hands",
+    )
     p.add_argument("--json", type=output_path, help="also write the rows as JSON")
     args = p.parse_args(argv)
     rows = lines(args.hands, args.seed)

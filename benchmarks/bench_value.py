@@ -262,10 +262,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
-    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=2026, help="seed of the deals"
+    )
     ap.add_argument("--budget", type=duration, default=0.04, help="search seconds/decision")
     ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
-    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--players", type=int, default=2, help="seats at the table")
     ap.add_argument(
         "--carry",
         type=at_least(0),
@@ -278,7 +280,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="C",
         help="also play bot C in A's place on the same deals; print A less C",
     )
-    ap.add_argument("--workers", type=at_least(1), default=1)
+    ap.add_argument(
+        "--workers", type=at_least(1), default=1, help="processes, at most 4 per CPU"
+    )
     ap.add_argument(
         "--json", type=output_path, metavar="PATH", help="write every figure here"
     )

@@ -34,10 +34,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
-    ap.add_argument("--rules", type=preset_name, default="pineapple")
-    ap.add_argument("--bot", choices=("heuristic", "value"), default="heuristic")
-    ap.add_argument("--deals", type=at_least(1), default=3000)
-    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=4242)
+    ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
+    ap.add_argument(
+        "--bot",
+        choices=("heuristic", "value"),
+        default="heuristic",
+        help="the bot playing against itself",
+    )
+    ap.add_argument("--deals", type=at_least(1), default=3000, help="heads-up deals")
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=4242, help="seed of the deals"
+    )
     args = ap.parse_args(argv)
     preset = rules.get(args.rules)
     kind = HeuristicBot if args.bot == "heuristic" else ValueBot

@@ -291,8 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--fl-deals", type=at_least(1), default=300, help="Fantasyland deals (F, s)"
     )
-    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=777)
-    ap.add_argument("--workers", type=at_least(1), default=2)
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=777, help="seed of the deals"
+    )
+    ap.add_argument(
+        "--workers", type=at_least(1), default=2, help="processes, at most 4 per CPU"
+    )
     ap.add_argument(
         "--config",
         action="append",

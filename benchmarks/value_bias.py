@@ -31,8 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
-    ap.add_argument("--pairs", type=at_least(1), default=150)
-    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=99)
+    ap.add_argument("--pairs", type=at_least(1), default=150, help="duplicate deal pairs")
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=99, help="seed of the deals"
+    )
     args = ap.parse_args(argv)
     model = shipped_model(PRESET, 2)
     if model is None:

@@ -95,3 +95,24 @@ def test_every_parsing_script_is_walked() -> None:
     for script in ("benchmarks/bench_env.py", "benchmarks/bench_rl_train.py"):
         assert script in scripts
     assert "tools/gen_tables.py" in scripts and len(scripts) >= 20
+
+
+_SAYS_DEFAULT = re.compile(r"\(?default:.*|%\(default\)s")
+
+
+@pytest.mark.parametrize("script", _scripts())
+def test_every_option_says_what_it_is(script: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each option but ``-h`` has a help text of its own: ``bench_search.py --help``
+    showed ``--random-deals RANDOM_DEALS (default: 2000)``, nothing saying what the
+    2000 are; a help that only says the default, ``default: the model's``, says
+    nothing more."""
+    parser = _parser(script, monkeypatch)
+    bare = [
+        "/".join(action.option_strings)
+        for action in parser._actions
+        if action.option_strings
+        and not isinstance(action, argparse._HelpAction)
+        and action.help != argparse.SUPPRESS
+        and not _SAYS_DEFAULT.sub("", action.help or "").strip(" ()")
+    ]
+    assert bare == []

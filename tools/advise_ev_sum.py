@@ -39,10 +39,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
-    ap.add_argument("--deals", type=at_least(1), default=8)
-    ap.add_argument("--samples", type=at_least(1), default=256)
-    ap.add_argument("--fl-value", type=float, default=None, help="default: the model's")
-    ap.add_argument("--policy", choices=POLICIES, default="auto")
+    ap.add_argument(
+        "--deals", type=at_least(1), default=8, help="deals (game seeds 100, 101, ...)"
+    )
+    ap.add_argument(
+        "--samples", type=at_least(1), default=256, help="advise's sampled futures per seat"
+    )
+    ap.add_argument(
+        "--fl-value",
+        type=float,
+        default=None,
+        help="a Fantasyland entry's worth in points (default: the model's)",
+    )
+    ap.add_argument(
+        "--policy", choices=POLICIES, default="auto", help="advise's completion policy"
+    )
     args = ap.parse_args()
     rules = ofc.rules.PINEAPPLE
     try:  # the value checked before the run, as advise checks it

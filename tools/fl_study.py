@@ -234,8 +234,20 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
     )
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
-    p.add_argument("--cards", type=at_least(13, 17), nargs="+", default=list(CARDS))
-    p.add_argument("--rules", type=preset_name, nargs="+", default=list(RULES))
+    p.add_argument(
+        "--cards",
+        type=at_least(13, 17),
+        nargs="+",
+        default=list(CARDS),
+        help="Fantasyland card counts (a line each)",
+    )
+    p.add_argument(
+        "--rules",
+        type=preset_name,
+        nargs="+",
+        default=list(RULES),
+        help="preset names (a line each)",
+    )
     p.add_argument(
         "--workers",
         type=at_least(1),
@@ -243,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         help="processes, at most 4 per CPU (default: %(default)s, the CPUs this "
         "process may use)",
     )
-    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=SEED)
+    p.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=SEED, help="seed of the hands"
+    )
     p.add_argument(
         "--stay-values",
         action="store_true",
