@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -2570,3 +2571,86 @@ def test_gymnasium_makes_the_ids_by_module_prefix_without_an_import() -> None:
     assert out.stdout.split() == ["ofc_fast/Pineapple-v0", "232"]
     doc = checkout_file("docs/environments.md").read_text("utf-8")
     assert 'gymnasium.make("ofc_fast.env:ofc_fast/Pineapple-v0")' in doc
+
+
+def _reset_with_options() -> list[
+    tuple[str, Callable[..., object], Callable[[], object], tuple[str, ...] | None]
+]:
+    """Each environment, started and one step in: (its name, its ``reset(options=o)``,
+    a view of its state, the options its reset takes; None: any key, PettingZoo's)."""
+    gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    sb3 = pytest.importorskip("ofc_fast.env.sb3", reason="pip install .[rl-train]")
+    vec = VectorEnv("pineapple", num_envs=2, seed=3)
+    vec.reset()
+    vec.step(vec.legal_actions[:, 0].astype(np.int64))
+    one = gymnasium.make("ofc_fast/Pineapple-v0")
+    one.reset(seed=3)
+    one.step(int(one.unwrapped.action_masks().argmax()))
+    made = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=2)
+    obs, _ = made.reset(seed=3)
+    made.step(obs["action_mask"].argmax(axis=1))
+    aec = pettingzoo_env("pineapple", 2, seed=3)
+    aec.reset(seed=3)
+    adapter = sb3.GymVectorEnv("pineapple", num_envs=2, seed=3)
+    adapter.reset()
+    adapter.step(adapter.action_masks().argmax(axis=1))
+    sb3_vec = sb3.VecEnv("pineapple", num_envs=2, seed=3)
+    sb3_vec.reset()
+
+    def sb3_reset(options: object) -> object:  # SB3's way: set, then reset
+        sb3_vec.set_options(options)  # type: ignore[arg-type]
+        return sb3_vec.reset()
+
+    mask = ("reset_mask",)
+    return [
+        ("VectorEnv", vec.reset, lambda: vec.observations.copy(), mask),
+        ("gymnasium.make", one.reset, lambda: one.unwrapped._obs()["observation"], ()),
+        (
+            "gymnasium.make_vec",
+            made.reset,
+            lambda: made.unwrapped._venv.observations.copy(),
+            mask,
+        ),
+        (
+            "pettingzoo_env",
+            aec.reset,
+            lambda: aec.observe(aec.agent_selection)["observation"],
+            None,
+        ),
+        ("GymVectorEnv", adapter.reset, lambda: adapter.tables.observations.copy(), mask),
+        ("SB3 VecEnv", sb3_reset, lambda: sb3_vec.tables.observations.copy(), mask),
+    ]
+
+
+def test_every_env_reset_refuses_an_option_it_does_not_take() -> None:
+    """``reset(options=...)`` with a key the env does not take (a misspelt
+    ``reset_mask``: ``{"mask": m}``), or options that are not a dict, was taken as a
+    plain reset (every table dealt again: the mask meant to keep some was ignored) by
+    every env but the SB3 VecEnv's ``set_options``: now a GameError naming the key and
+    the options the env's reset takes, nothing changed.  None, ``{}`` and the
+    documented keys still work (checked by the Gymnasium, PettingZoo and SB3 env
+    checkers elsewhere); the PettingZoo env takes any key, as PettingZoo's
+    ``api_test`` resets with ``options={"options": 1}``, but a dict only."""
+    for name, reset, view, takes in _reset_with_options():
+        before = np.array(view())
+        if takes is None:  # PettingZoo's: any key, a dict only
+            with pytest.raises(GameError, match="options must be a dict"):
+                reset(options=3)
+            assert np.array_equal(np.array(view()), before), name
+            reset(options={"options": 1})
+            continue
+        taken = "the option reset_mask only" if takes else "no options"
+        for bad, named in (
+            ({"mask": np.array([True, False])}, "'mask'"),
+            ({"reset_mask": np.array([True, False]), "seed": 1, 2: 0}, "'seed', 2"),
+        ):
+            if not takes:
+                bad.pop("reset_mask", None)
+            with pytest.raises(GameError, match=re.escape(f"takes {taken}, got {named}")):
+                reset(options=bad)
+            assert np.array_equal(np.array(view()), before), name
+        with pytest.raises(GameError, match="options must be a dict"):
+            reset(options=3)
+        assert np.array_equal(np.array(view()), before), name
+        for fine in (None, {}):
+            reset(options=fine)

@@ -1,10 +1,12 @@
 """The environments a :class:`~ofc_fast.env.VectorEnv` call reads rows of: indices or a
 mask of ``num_envs`` booleans (``terminations``), checked before any row is read; the
-arrays a call takes, a ragged list among them (:func:`as_array`); the vector adapters'
-rule for a ``reset_mask`` (:func:`deal_on_masked`)."""
+arrays a call takes, a ragged list among them (:func:`as_array`); a reset's options,
+checked for every env (:func:`check_options`); the vector adapters' rule for a
+``reset_mask`` (:func:`deal_on_masked`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -57,19 +59,43 @@ def env_indices(envs: object, num_envs: int) -> np.ndarray:
     return idx.astype(np.intp)
 
 
+RESET_OPTIONS = ("reset_mask",)
+"""The options a vector env's ``reset`` takes (the one-table envs' take none)."""
+
+
+def check_options(options: object, takes: Sequence[str] | None = ()) -> dict[str, Any]:
+    """A ``reset(options=...)``'s ``options`` (None: ``{}``), the one check of every
+    env: GameError unless a dict of the options its reset ``takes`` (a misspelt key
+    would else be ignored), naming the keys it does not take and those it does;
+    ``takes`` None: any key (PettingZoo's API, whose ``api_test`` resets with
+    ``options={"options": 1}``), a dict still.
+
+    >>> check_options(None), check_options({"reset_mask": None}, RESET_OPTIONS)
+    ({}, {'reset_mask': None})
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise GameError(f"options must be a dict or None, got {quote(options)}")
+    if takes is None:  # PettingZoo's: any key
+        return options
+    unknown = sorted(map(repr, set(options) - set(takes)))  # repr: keys of any type
+    if unknown:
+        taken = f"the option {', '.join(takes)} only" if takes else "no options"
+        raise GameError(f"reset() takes {taken}, got {', '.join(unknown)}")
+    return options
+
+
 def reset_mask(options: object, num_envs: int) -> np.ndarray | None:
     """The environments that a reset's ``options`` mark with Gymnasium's
     ``reset_mask`` (``num_envs`` booleans; the indices of the True ones), None when
     ``options`` is None or holds no mask; GameError naming the problem otherwise (a
-    mask of ints too: indices or flags?).
+    mask of ints too: indices or flags?; another option, :func:`check_options`).
 
     >>> reset_mask({"reset_mask": np.array([True, False, True])}, 3), reset_mask(None, 3)
     (array([0, 2]), None)
     """
-    if options is None:
-        return None
-    if not isinstance(options, dict):
-        raise GameError(f"options must be a dict or None, got {quote(options)}")
+    options = check_options(options, RESET_OPTIONS)
     if "reset_mask" not in options:
         return None
     mask = as_array(options["reset_mask"])

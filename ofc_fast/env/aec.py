@@ -35,6 +35,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError, UnknownAgentError, quote
 from ..rules import RuleSet
+from ._rows import check_options
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
 from .gym import RENDER_MODES, action_id, observation_space, render_human, render_text
@@ -121,7 +122,9 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand (``seed``: start the match again from it, and reseed
-        :attr:`np_random`)."""
+        :attr:`np_random`; ``options`` a dict, whose keys it ignores as PettingZoo's
+        ``api_test`` wants, or None, else GameError and nothing changes)."""
+        check_options(options, None)
         v = self._venv
         if seed is not None or not v.started:
             v.reset(seed=seed)

@@ -33,7 +33,7 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._rows import as_array, deal_on_masked
+from ._rows import as_array, check_options, deal_on_masked
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
@@ -251,7 +251,9 @@ class OfcEnv(gymnasium.Env):
         with a seed the match starts again; without one, after a deal ended, the next
         deal's first decision (already dealt) is returned again, and in the middle of a
         deal (a truncation) that deal is abandoned for the next one.  ``seed``: an int
-        0..2**64-1 (a NumPy int too), else TableError and nothing changes."""
+        0..2**64-1 (a NumPy int too), else TableError and nothing changes; ``options``
+        None or ``{}`` (it takes none), else GameError and nothing changes."""
+        check_options(options)
         seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         v = self._venv

@@ -35,7 +35,7 @@ from ..search import flag
 from ..table import check_seed
 from ._guard import check_open
 from ._learner import LearnerTables, OpponentPolicy
-from ._rows import reset_mask
+from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
@@ -142,7 +142,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
             )
         return super().seed(seed)
 
-    RESET_OPTIONS = ("reset_mask",)
+    RESET_OPTIONS = RESET_OPTIONS
     """The options :meth:`set_options` takes for the next :meth:`reset`."""
 
     def set_options(
@@ -174,12 +174,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
                         "reset options are shared by every table: give one dict, or "
                         f"the same one for each, got {quote(per_table)}"
                     )
-        unknown = sorted(map(repr, set(options) - set(self.RESET_OPTIONS)))
-        if unknown:
-            raise GameError(
-                f"reset() takes the option {', '.join(self.RESET_OPTIONS)} only, got "
-                + ", ".join(unknown)
-            )
+        check_options(options, self.RESET_OPTIONS)
         if reset_mask(options, self.num_envs) is not None:  # else: num_envs booleans
             self._check_mask_applies()
         super().set_options(options)
