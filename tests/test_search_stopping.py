@@ -176,6 +176,31 @@ def test_auto_exact_under_a_budget_takes_the_tree_of_the_whole_budget(
     assert sampled == advise(obs, samples=4, seed=2, exact=False)
 
 
+def test_exact_true_under_a_budget_tries_the_tree_a_fast_machine_searches_in_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``exact=True`` under a time budget refused, before searching, any
+    tree estimated at the conservative speed (12 million nodes a second, a third of
+    the development machine's) to take longer than the budget, so a ``/v1/analyze``
+    client, whose budget is at most the server's cap (2 s), got a 422 for a tree
+    searched in a third of it (24 to about 70 million nodes), though the search
+    is now stopped at the budget's end where a machine is slower.  Here the
+    conservative speed is made a million nodes a second (BIG_EXACT's 12.3 million
+    nodes: 12 s, more than the 10 s budget): the tree is searched (about 0.4 s),
+    and its values are those without a budget, bit for bit; a budget too short
+    for any machine is refused before searching, naming the budget."""
+    from ofc_fast.search import _advise
+
+    obs = _big_exact()
+    unbounded = advise(obs, exact=True)
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND", 1_000_000)
+    assert advise(obs, exact=True, time_budget=10) == unbounded  # (was SearchError)
+    t0 = time.perf_counter()
+    with pytest.raises(SearchError, match=r"more than the .* the time budget allows"):
+        advise(obs, exact=True, time_budget=0.01)  # (12.3M nodes in 0.01 s: none)
+    assert time.perf_counter() - t0 < 0.5  # (refused, not searched)
+
+
 class _BusyTime:
     """The time module as a machine busy with other work sees it: the wall clock
     (``perf_counter``) runs 1,000 times faster than this process's CPU time."""

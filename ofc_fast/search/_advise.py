@@ -38,6 +38,11 @@ seconds; ``should_stop`` or Ctrl-C stop it); a larger one raises SearchError."""
 
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 
+_EXACT_NODES_PER_SECOND_FAST = 48_000_000  # a fast machine's speed (this one: ~35M):
+# exact=True under a time budget tries the tree it would search within the budget,
+# stopped at the budget's end (the conservative speed refused trees searched in a
+# third of it)
+
 _EXACT_SHARE = 0.5  # exact "auto" under a time budget: its longest part (then stopped)
 
 _BATCH = 16
@@ -287,9 +292,10 @@ def advise(
     stopped at half the budget on a machine slower than that, and the samples
     that replace it get the other half; or
     :data:`EXACT_NODES_DEFAULT` without a budget), True (exact, or SearchError when
-    the position has no exact search or its tree is estimated to take longer than
-    the whole time budget, or is larger than :data:`EXACT_NODES_MAX` without one,
-    or the budget is spent before its end on a machine slower than the estimate:
+    the position has no exact search or its tree would take longer than the
+    whole time budget even on a fast machine, at 48 million nodes a second, or is
+    larger than :data:`EXACT_NODES_MAX` without one, or the budget is spent before
+    its end on a slower machine (the tree is searched till then):
     exact values were asked for within the budget, and sampled ones would not be
     exact; leave ``time_budget`` out to search to the end; it takes no ``samples``, ``seed``,
     ``model``, ``policy`` other than ``"auto"``, ``prune=True`` nor ``clock`` other
@@ -524,7 +530,9 @@ def _exact(
     stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))
     call = (*args, limit, values, stats)
     cpu = 0.0
-    if cost <= _EXACT_AT_ONCE:
+    if cost <= _EXACT_AT_ONCE and (
+        time_budget is None or cost <= time_budget * _EXACT_NODES_PER_SECOND
+    ):  # (a short call, within the budget at the conservative speed)
         st = lib.ofc_search_exact_stats(*call)
     else:
         st, why, cpu = _stoppable(call, seconds, clock == "cpu", should_stop)
@@ -534,7 +542,9 @@ def _exact(
             if why.startswith("the time budget"):
                 why += (
                     f" (its estimate: {cost / _EXACT_NODES_PER_SECOND:.3g} s at "
-                    f"{_EXACT_NODES_PER_SECOND:,} nodes a second; this machine searched "
+                    f"{_EXACT_NODES_PER_SECOND:,} nodes a second, a conservative "
+                    f"speed, {cost / _EXACT_NODES_PER_SECOND_FAST:.3g} s at a fast "
+                    "machine's; this machine searched "
                     "slower): exact True keeps to its time budget; give a larger one, or "
                     "none to search to the end (up to EXACT_NODES_MAX nodes), or let "
                     "exact be 'auto' for sampled values in time"
@@ -550,15 +560,18 @@ def _exact(
 
 def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, float | None]:
     """The largest exact tree (nodes) ``exact`` searches under ``time_budget``, and
-    the seconds after which it is stopped (None: not by time): the tree the whole
-    budget is estimated to search (_EXACT_NODES_PER_SECOND, a conservative speed),
-    stopped at the budget's end with ``exact=True`` and at _EXACT_SHARE of it with
-    ``exact="auto"``, whose samples (:func:`advise`) then get the rest of the
-    budget, never one sample after all of it."""
+    the seconds after which it is stopped (None: not by time): with ``exact="auto"``
+    the tree the whole budget is estimated to search (_EXACT_NODES_PER_SECOND, a
+    conservative speed), stopped at _EXACT_SHARE of it, its samples
+    (:func:`advise`) then getting the rest of the budget, never one sample after
+    all of it; with ``exact=True`` the tree a fast machine searches within the
+    budget (_EXACT_NODES_PER_SECOND_FAST), stopped at its end."""
     if time_budget is None:
         return (EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX), None
-    seconds = time_budget if exact is True else time_budget * _EXACT_SHARE
-    return int(time_budget * _EXACT_NODES_PER_SECOND), seconds
+    if exact is True:  # (nothing sampled after it: a slower machine is stopped)
+        speed = max(_EXACT_NODES_PER_SECOND, _EXACT_NODES_PER_SECOND_FAST)
+        return int(time_budget * speed), time_budget
+    return int(time_budget * _EXACT_NODES_PER_SECOND), time_budget * _EXACT_SHARE
 
 
 def _stoppable(
