@@ -188,7 +188,8 @@ def test_exact_true_under_a_budget_tries_the_tree_a_fast_machine_searches_in_it(
     conservative speed is made a million nodes a second (BIG_EXACT's 12.3 million
     nodes: 12 s, more than the 10 s budget): the tree is searched (about 0.4 s),
     and its values are those without a budget, bit for bit; a budget too short
-    for any machine is refused before searching, naming the budget."""
+    for any machine is refused before searching, naming the budget; a search
+    admitted past the conservative estimate is stopped at the budget's end."""
     from ofc_fast.search import _advise
 
     obs = _big_exact()
@@ -199,6 +200,14 @@ def test_exact_true_under_a_budget_tries_the_tree_a_fast_machine_searches_in_it(
     with pytest.raises(SearchError, match=r"more than the .* the time budget allows"):
         advise(obs, exact=True, time_budget=0.01)  # (12.3M nodes in 0.01 s: none)
     assert time.perf_counter() - t0 < 0.5  # (refused, not searched)
+    # a tree small enough for one C call (here any) but past the conservative
+    # estimate of the budget is searched where it can be stopped, and is
+    monkeypatch.setattr(_advise, "_EXACT_AT_ONCE", 10**12)
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND_FAST", 10**12)
+    t0 = time.perf_counter()
+    with pytest.raises(SearchError, match="stopped before its end: the time budget"):
+        advise(obs, exact=True, time_budget=0.1)  # (the search: about 0.4 s)
+    assert time.perf_counter() - t0 < 0.1 + 0.3
 
 
 class _BusyTime:
