@@ -107,7 +107,8 @@ extern "C" {
 #define OFC_E_GAME_OVER (-30)    /* no decision is pending: the deal is over */
 #define OFC_E_NOT_DEALT (-31)    /* a card of the move was not dealt to the seat */
 #define OFC_E_ROW_FULL (-32)     /* the move puts more cards in a row than it has room */
-#define OFC_E_DISCARDS (-33)     /* the move discards the wrong number of cards */
+#define OFC_E_DISCARDS (-33)     /* the move discards the wrong number of cards (an
+                                    observation: more discards than made) */
 #define OFC_E_ACTION (-34)       /* an action id that is not legal here */
 #define OFC_E_FULL_SET (-35)     /* a full set (13..17 cards) has no action ids */
 #define OFC_E_NOT_CLASSIC (-36)  /* declare / surrender outside a classic set */
