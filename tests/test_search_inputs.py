@@ -298,23 +298,6 @@ def test_advise_observation_with_too_many_rounds_is_refused() -> None:
         advise(obs, samples=2)
 
 
-def test_advise_refuses_more_discards_than_the_deal_has_made() -> None:
-    """Seat 0 has played its Pineapple opening only (5 cards, no discard; the
-    opponent likewise): discards, its own or counted for the other seat, are
-    impossible there and refused, naming them, not advised on."""
-    ok = observation()
-    ok["discard_counts"] = [0, 0]
-    assert advise(ok, samples=2)
-    own = observation()
-    own["discards"] = [ofc.parse_card("3c")]
-    with pytest.raises(ObservationError, match="discards"):
-        advise(own, samples=2)
-    other = observation()
-    other["discard_counts"] = [0, 1]
-    with pytest.raises(ObservationError, match="discard_counts"):
-        advise(other, samples=2)
-
-
 def test_advise_missing_field_is_named() -> None:
     obs = observation()
     del obs["face_down_counts"]

@@ -336,8 +336,6 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
         obs["dealt"],
         fantasyland=obs["fantasyland"],
         face_down_counts=obs["face_down_counts"],
-        discard_counts=obs.get("discard_counts"),
-        discards=obs["discards"],
         error=ObservationError,
     )
     said = (obs["to_discard"], obs["future_cards"], obs["future_discards"])
