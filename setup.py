@@ -71,7 +71,16 @@ class build_py(_build_py):
 
 class build_ext(_build_ext):
     """``build_ext`` that builds the static C library first (also for
-    ``build_ext --inplace`` and editable installs, which skip ``build``)."""
+    ``build_ext --inplace`` and editable installs, which skip ``build``), and
+    relinks each extension when a C source or header of the library is newer than it
+    (setuptools compares an extension with its own sources and depends only)."""
+
+    def finalize_options(self) -> None:
+        """Make every extension depend on the library's sources and headers."""
+        super().finalize_options()
+        inputs = BUILD["library_inputs"]()
+        for ext in self.extensions:
+            ext.depends = [*ext.depends, *(f for f in inputs if f not in ext.depends)]
 
     def run(self) -> None:
         """Build the C library, then the extensions that link it."""

@@ -8,6 +8,7 @@ outside a checkout (a wheel's test run) they skip.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -122,6 +123,51 @@ def test_the_version_string_spells_the_version_number() -> None:
     spelled = f"{n // 10000}.{n // 100 % 100}.{n % 100}"
     assert ffi.string(lib.ofc_version_string()).decode("ascii") == spelled
     assert ofc_fast.__version__ == spelled
+
+
+# What setuptools' build_ext compares with a built extension to decide it is stale:
+# each extension's sources and depends, as `python setup.py build_ext` finalizes them.
+_EXTENSION_INPUTS = """
+import json, runpy, setuptools
+from setuptools.dist import Distribution
+given = {}
+setuptools.setup = lambda **kw: given.update(kw)
+runpy.run_path("setup.py")
+dist = Distribution(given)
+cmd = dist.get_command_obj("build_ext")
+cmd.inplace = 1
+cmd.ensure_finalized()
+print(json.dumps({e.name: [*e.sources, *e.depends] for e in cmd.extensions}))
+"""
+
+
+@needs_csrc
+def test_build_ext_rebuilds_the_extensions_after_a_c_change() -> None:
+    """`python setup.py build_ext --inplace` after a change of csrc/ (CONTRIBUTING.md)
+    recompiled the static library but left both extension modules as they were
+    ("skipping ... up-to-date": the change not taken); each extension's inputs now
+    hold every C source and header of the library, so it is relinked."""
+    result = subprocess.run(
+        [sys.executable, "-c", _EXTENSION_INPUTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    inputs = json.loads(result.stdout.strip().splitlines()[-1])
+    c_files = sorted(
+        p.relative_to(ROOT).as_posix()
+        for layer in ("include", "src", "generated")
+        for p in (ROOT / "csrc" / layer).glob("ofc_*.[ch]")
+    )
+    assert c_files and sorted(inputs) == [
+        "ofc_fast._native._ofc",
+        "ofc_fast._native._speedups",
+    ]
+    for name, given in inputs.items():
+        missing = [f for f in c_files if f not in given]
+        assert not missing, f"{name} is not rebuilt after a change of {missing[:3]}"
 
 
 @needs_csrc

@@ -89,6 +89,27 @@ def test_a_position_no_schedule_reaches_is_refused() -> None:
         observation_record(rules.PINEAPPLE, 0, [[[1, 2, 3, 4], [], []], [[], [], []]])
 
 
+def test_record_refuses_more_discards_than_the_decisions_made() -> None:
+    """A Pineapple seat discards none in its opening and one per 3-card round, OFC
+    none (the rule text): more discards than that, for any seat, are refused; fewer
+    (counts a caller does not know) are not.  Button 0: seat 1 has played its
+    opening and a round (7 cards), seat 0 its opening (5) and is to act."""
+    table = [[[1], [2, 3], [4, 5]], [[7], [8, 9, 15], [10, 11, 16]]]
+    record = observation_record(
+        rules.PINEAPPLE, 0, table, [12, 13, 14], discard_counts=[0, 1]
+    )
+    assert (record.discard_count[1], record.k) == (1, 1)
+    assert observation_record(rules.PINEAPPLE, 0, table, [12, 13, 14]).k == 1
+    with pytest.raises(GameError, match="discards"):
+        observation_record(rules.PINEAPPLE, 0, table, [12, 13, 14], discards=[20])
+    with pytest.raises(GameError, match="discards"):
+        observation_record(rules.PINEAPPLE, 0, table, [12, 13, 14], discard_counts=[0, 2])
+    table[1][2].pop()  # OFC: 6 cards, an opening and one single card
+    assert observation_record(rules.OFC, 0, table, [12]).n == 1
+    with pytest.raises(GameError, match="discards"):
+        observation_record(rules.OFC, 0, table, [12], discard_counts=[0, 1])
+
+
 def test_no_python_rederivation_of_the_schedule() -> None:
     """The schedule (rounds per seat, cards per round) lives in C: the search and the
     arena client no longer work it out."""

@@ -54,8 +54,10 @@
  *
  * Validation: every call validates what a caller chooses (seats, actions,
  * placements, naturals, decks, rules at ofc_game_init()) and leaves the state
- * byte-identical on an error; the state `g` itself must be one ofc_game_init() made
- * and the rules `r` ones that passed ofc_game_rules_check() (each function's @pre).
+ * byte-identical on an error; a NULL state or output is refused with OFC_E_COUNT and
+ * NULL rules with OFC_E_RULES (each function's @return); the state `g` itself must be
+ * one ofc_game_init() made and the rules `r` ones that passed ofc_game_rules_check()
+ * (each function's @pre).
  * State bytes from elsewhere (a saved environment, a file) must pass
  * ofc_game_state_check() first.
  *
@@ -105,7 +107,8 @@ extern "C" {
 #define OFC_E_GAME_OVER (-30)    /* no decision is pending: the deal is over */
 #define OFC_E_NOT_DEALT (-31)    /* a card of the move was not dealt to the seat */
 #define OFC_E_ROW_FULL (-32)     /* the move puts more cards in a row than it has room */
-#define OFC_E_DISCARDS (-33)     /* the move discards the wrong number of cards */
+#define OFC_E_DISCARDS (-33)     /* the move discards the wrong number of cards (an
+                                    observation: more discards than made) */
 #define OFC_E_ACTION (-34)       /* an action id that is not legal here */
 #define OFC_E_FULL_SET (-35)     /* a full set (13..17 cards) has no action ids */
 #define OFC_E_NOT_CLASSIC (-36)  /* declare / surrender outside a classic set */
@@ -297,35 +300,42 @@ typedef struct ofc_decision {
 } ofc_decision;
 
 /*! @brief The pending decision of `g`.
- * @param g    a state made by ofc_game_init().
- * @param out  receives it (seat OFC_NO_SEAT and n 0 when the deal is over).
- * @pre g and out are not NULL.
- * @return OFC_OK, or OFC_E_GAME_OVER when the deal is over. */
+ * @param g    a state made by ofc_game_init() (NULL is refused).
+ * @param out  receives it (seat OFC_NO_SEAT and n 0 when the deal is over; NULL is
+ *             refused).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return OFC_OK, OFC_E_GAME_OVER when the deal is over, or OFC_E_COUNT when g or
+ *         out is NULL (out untouched). */
 OFC_API int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out);
 
 /*! @brief Seat to act.
- * @param g  a state made by ofc_game_init().
- * @pre g is not NULL.
- * @return 0..players-1, or -1 when the deal is over. */
+ * @param g  a state made by ofc_game_init() (NULL is refused).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return 0..players-1, -1 when the deal is over, or OFC_E_COUNT when g is NULL. */
 OFC_API int32_t ofc_game_to_act(const ofc_game *g);
 
 /*! @brief Whether the deal is over.
- * @param g  a state made by ofc_game_init().
- * @pre g is not NULL.
- * @return 1 when every decision is made, else 0. */
+ * @param g  a state made by ofc_game_init() (NULL is refused).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return 1 when every decision is made, 0 when not, OFC_E_COUNT when g is NULL. */
 OFC_API int32_t ofc_game_is_over(const ofc_game *g);
 
 /*! @brief Legal action ids of the pending normal decision, increasing.
- * @param g    a state made by ofc_game_init() (not NULL).
+ * @param g    a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
  * @param out  receives up to OFC_ACTION_SPACE ids (may be NULL to count only).
- * @return the number of legal actions (1..243), OFC_E_GAME_OVER, or OFC_E_FULL_SET. */
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return the number of legal actions (1..243), OFC_E_GAME_OVER, OFC_E_FULL_SET, or
+ *         OFC_E_COUNT (g NULL). */
 OFC_API int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
 
 /*! @brief Action mask of the pending normal decision.
- * @param g     a state made by ofc_game_init() (not NULL).
- * @param mask  OFC_ACTION_SPACE bytes (not NULL), 1 for a legal action, else 0 (all 0 when the
- *              deal is over or the decision is a full set).
- * @return the number of legal actions, OFC_E_GAME_OVER or OFC_E_FULL_SET. */
+ * @param g     a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
+ * @param mask  OFC_ACTION_SPACE bytes (NULL is refused: OFC_E_COUNT), 1 for a legal
+ *              action, else 0 (all 0 when the deal is over or the decision is a full
+ *              set).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return the number of legal actions, OFC_E_GAME_OVER, OFC_E_FULL_SET, or
+ *         OFC_E_COUNT (g or mask NULL: mask untouched). */
 OFC_API int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
 
 /*! @brief Destinations of an action id: what it does with each dealt card.
@@ -359,41 +369,52 @@ OFC_API int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3],
                                   uint8_t *out, uint8_t *mask);
 
 /*! @brief Play an action id of the pending normal decision, then deal on.
- * @param g       a state made by ofc_game_init() (not NULL).
+ * @param g       a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
  * @param action  the action id (validated).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_FULL_SET or OFC_E_ACTION (then g is
- *         unchanged). */
+ *         unchanged); OFC_E_COUNT (g NULL). */
 OFC_API int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
 
 /*! @brief Play an explicit placement of the pending decision (normal or full set).
- * @param g     a state made by ofc_game_init() (not NULL).
+ * @param g     a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
  * @param dest  one destination per dealt card, in deal order: 0 front, 1 middle,
  *              2 back, OFC_DISCARD (NULL is refused: OFC_E_COUNT).
  * @param n     the number of entries; must equal the cards dealt.
- * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_COUNT (n, or dest NULL), OFC_E_DESTINATION,
- *         OFC_E_DISCARDS, OFC_E_ROW_FULL (then g is unchanged). */
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_COUNT (n, or g or dest NULL),
+ *         OFC_E_DESTINATION, OFC_E_DISCARDS, OFC_E_ROW_FULL (then g is unchanged). */
 OFC_API int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
 
 /*! @brief Classic: show a natural instead of setting (R-NAT-2).  The hand is laid out
  * as the natural's own board for the three split naturals, else highest cards in the
  * back, then the middle, then the front.
- * @param r        the rules g was made with (not NULL).
- * @param g        a state made by ofc_game_init() (not NULL).
+ * @param r        the rules g was made with (NULL is refused: OFC_E_RULES).
+ * @param g        a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
  * @param natural  an ofc_natural id that the rules pay and the cards make.
- * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_NATURAL (g unchanged). */
+ * @pre r and g, where not NULL, are rules that passed ofc_game_rules_check() and a
+ *      state ofc_game_init() made with them.
+ * @return OFC_OK; OFC_E_RULES (r NULL), OFC_E_COUNT (g NULL), OFC_E_GAME_OVER,
+ *         OFC_E_NOT_CLASSIC, OFC_E_NATURAL (g unchanged). */
 OFC_API int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural);
 
 /*! @brief Classic: surrender the hand (R-VAR-SUR-*); it is never shown.
- * @param r  the rules g was made with (not NULL).
- * @param g  a state made by ofc_game_init() (not NULL).
- * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_SURRENDER (g unchanged). */
+ * @param r  the rules g was made with (NULL is refused: OFC_E_RULES).
+ * @param g  a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
+ * @pre r and g, where not NULL, are rules that passed ofc_game_rules_check() and a
+ *      state ofc_game_init() made with them.
+ * @return OFC_OK; OFC_E_RULES (r NULL), OFC_E_COUNT (g NULL), OFC_E_GAME_OVER,
+ *         OFC_E_NOT_CLASSIC, OFC_E_SURRENDER (g unchanged). */
 OFC_API int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g);
 
 /*! @brief Naturals a classic seat to act may declare: those its cards make and the
  * rules pay.
- * @param r  the rules g was made with (not NULL).
- * @param g  a state made by ofc_game_init() (not NULL).
- * @return a bit mask (OFC_NAT_BIT(n)), 0 when none or not a classic set. */
+ * @param r  the rules g was made with (may be NULL: then 0).
+ * @param g  a state made by ofc_game_init() (may be NULL: then 0).
+ * @pre r and g, where not NULL, are rules that passed ofc_game_rules_check() and a
+ *      state ofc_game_init() made with them.
+ * @return a bit mask (OFC_NAT_BIT(n)), 0 when none, not a classic set, or r or g
+ *         NULL. */
 OFC_API uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g);
 
 /* ------------------------------------------------------------- observation */
@@ -428,11 +449,12 @@ typedef struct ofc_observation {
 } ofc_observation;
 
 /*! @brief Write `seat`'s view of `g` into `out`.
- * @param g     a state made by ofc_game_init().
+ * @param g     a state made by ofc_game_init() (NULL is refused).
  * @param seat  the observing seat (validated).
- * @param out   receives the view.
- * @pre g and out are not NULL.
- * @return OFC_OK, or OFC_E_SEAT when seat >= players. */
+ * @param out   receives the view (NULL is refused; untouched on an error).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return OFC_OK, OFC_E_SEAT when seat >= players, or OFC_E_COUNT when g or out is
+ *         NULL. */
 OFC_API int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
 
 /*! @brief Complete the observation of a caller that has no game (a position typed in,
@@ -444,8 +466,10 @@ OFC_API int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observati
  * OFC_NO_CARD after), count, face_down_count, discard_count, discards, surrendered
  * and declared as ofc_game_observe() would, and n and dealt: the observer's dealt
  * cards (n = 0 when it has no decision to make).  Each seat's placed cards (count +
- * face_down_count) must end one of its decisions in the schedule; the observer's
- * next decision must deal n cards.  When every seat has made all its decisions (n
+ * face_down_count) must end one of its decisions in the schedule, and its
+ * discard_count be at most the discards those decisions make (a caller that does not
+ * know another seat's discards may give fewer, 0 say); the observer's next decision
+ * must deal n cards.  When every seat has made all its decisions (n
  * 0), the deal is over: is_over 1, to_act OFC_NO_SEAT, street the last one + 1 and
  * no rounds to come, as ofc_game_observe() writes a finished deal.
  * @param r  the rules (kind and Fantasyland; checked with ofc_game_rules_check()).
@@ -458,7 +482,8 @@ OFC_API int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observati
  *         OFC_E_SEATS (players,
  *         seat, button or a Fantasyland count out of range); OFC_E_COUNT (counts that
  *         overflow a row, or fit no point of the schedule, or n is not the number of
- *         cards the observer's next decision deals). */
+ *         cards the observer's next decision deals); OFC_E_DISCARDS (a seat's
+ *         discard_count over the discards its decisions so far make). */
 OFC_API int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o);
 
 /* ------------------------------------------------------------------ result */
@@ -473,13 +498,15 @@ typedef struct ofc_game_result {
 } ofc_game_result;
 
 /*! @brief Settle a finished deal.
- * @param r       the rules g was made with.
- * @param g       a state made by ofc_game_init().
+ * @param r       the rules g was made with (NULL is refused: OFC_E_RULES).
+ * @param g       a state made by ofc_game_init() (NULL is refused: OFC_E_COUNT).
  * @param stacks  chips per seat for table stakes, or NULL.
  * @param flags   ofc_settle() flags (e.g. OFC_SETTLE_ITEMS for the itemised list).
- * @param out     receives the result.
- * @pre r, g and out are not NULL; r passed ofc_game_rules_check().
- * @return OFC_OK, OFC_E_NOT_OVER, or an ofc_settle() error. */
+ * @param out     receives the result (NULL is refused: OFC_E_COUNT).
+ * @pre r, where not NULL, passed ofc_game_rules_check(); g, where not NULL, is a
+ *      state ofc_game_init() made with r.
+ * @return OFC_OK, OFC_E_RULES (r NULL), OFC_E_COUNT (g or out NULL), OFC_E_NOT_OVER,
+ *         or an ofc_settle() error. */
 OFC_API int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
                                     const int32_t *stacks, uint32_t flags,
                                     ofc_game_result *out);

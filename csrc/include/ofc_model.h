@@ -129,6 +129,8 @@ typedef struct ofc_vmodel {
  * @brief FNV-1a 64 of bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
  * @param data  the bytes (may be NULL when n is 0).
  * @param n     how many.
+ * @pre data holds n readable bytes (not checked: a NULL data with n > 0 reads
+ *      through NULL; there is no error to return).
  * @return the hash. */
 OFC_API uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
 

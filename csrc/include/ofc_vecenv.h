@@ -214,13 +214,15 @@ typedef struct ofc_vecenv_out {
  * without tie-break tables, stay values 0, no shaping, autoreset, learner 0, the
  * button moving after every deal (set button_frozen to freeze it for Fantasyland),
  * lowball from the rules.
- * @param c         the configuration to fill.
+ * @param c         the configuration to fill (NULL is refused: OFC_E_RULES, as
+ *                  ofc_vecenv_config_check()).
  * @param rules     the rules (kept by pointer; must outlive c).
  * @param num_envs  environments.
  * @param players   seats per table.
  * @param seed      the run seed.
- * @pre c != NULL.
- * @return OFC_OK, or what ofc_vecenv_config_check() returns. */
+ * @pre rules passed ofc_game_rules_check(), or is NULL (refused: OFC_E_RULES).
+ * @return OFC_OK, or what ofc_vecenv_config_check() returns (OFC_E_RULES when c is
+ *         NULL). */
 OFC_API int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules,
                                        uint32_t num_envs, uint32_t players, uint64_t seed);
 
@@ -347,8 +349,9 @@ OFC_API void ofc_encode(const ofc_observation *o, uint32_t lowball,
  * @param seat     the observing seat.
  * @param lowball  1 for a 2-7 middle.
  * @param out      OFC_ENC_SIZE bytes (untouched on error).
- * @pre g, out != NULL.
- * @return OFC_OK, or OFC_E_SEAT when seat >= g->players. */
+ * @pre g is NULL or a state ofc_game_init() made.
+ * @return OFC_OK, OFC_E_SEAT when seat >= g->players, or OFC_E_COUNT when g or out is
+ *         NULL. */
 OFC_API int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
                                 uint8_t out[OFC_ENC_SIZE]);
 

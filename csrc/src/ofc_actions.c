@@ -171,7 +171,10 @@ static int32_t list_actions(const ofc_game *g, const ofc_game_step *st, uint8_t 
 
 int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st;
+    if (g == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
     if (st == NULL)
         return OFC_E_GAME_OVER;
     if (st->full)
@@ -181,7 +184,10 @@ int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out)
 
 int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE])
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st;
+    if (g == NULL || mask == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
     memset(mask, 0, OFC_ACTION_SPACE);
     if (st == NULL)
         return OFC_E_GAME_OVER;

@@ -398,12 +398,17 @@ const ofc_game_step *ofc_gm_pending(const ofc_game *g)
 
 int32_t ofc_game_to_act(const ofc_game *g)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st;
+    if (g == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
     return st ? (int32_t)st->seat : -1;
 }
 
 int32_t ofc_game_is_over(const ofc_game *g)
 {
+    if (g == NULL)
+        return OFC_E_COUNT;
     return g->step >= g->nsteps;
 }
 
@@ -414,8 +419,11 @@ void ofc_gm_free_slots(const ofc_game *g, uint32_t seat, uint8_t free_[3])
 
 int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st;
     uint32_t i;
+    if (g == NULL || out == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
     memset(out, 0, sizeof *out);
     memset(out->dealt, OFC_NO_CARD, sizeof out->dealt);
     if (st == NULL) {
@@ -505,9 +513,12 @@ void ofc_gm_unplace(ofc_game *g)
 
 int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st;
     uint8_t local[OFC_GAME_MAX_DEALT];
     int32_t rc;
+    if (g == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
     if (st == NULL)
         return OFC_E_GAME_OVER;
     if (dest == NULL || n != st->n)
@@ -521,9 +532,12 @@ int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)
 
 int32_t ofc_game_apply_action(ofc_game *g, uint32_t action)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st;
     uint8_t dest[5];
     uint8_t free_[3];
+    if (g == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
     if (st == NULL)
         return OFC_E_GAME_OVER;
     if (st->full)
@@ -539,11 +553,18 @@ int32_t ofc_game_apply_action(ofc_game *g, uint32_t action)
 
 /* ------------------------------------------------------- classic specials */
 
-static const ofc_game_step *classic_set(const ofc_game *g, int32_t *rc)
+/* The pending classic set of g under the rules r, or NULL with *rc the refusal (NULL
+ * rules or state included). */
+static const ofc_game_step *classic_set(const ofc_game_rules *r, const ofc_game *g,
+                                        int32_t *rc)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
+    const ofc_game_step *st = NULL;
     *rc = OFC_OK;
-    if (st == NULL)
+    if (r == NULL)
+        *rc = OFC_E_RULES;
+    else if (g == NULL)
+        *rc = OFC_E_COUNT;
+    else if ((st = ofc_gm_pending(g)) == NULL)
         *rc = OFC_E_GAME_OVER;
     else if (g->kind != OFC_KIND_CLASSIC || !st->full)
         *rc = OFC_E_NOT_CLASSIC;
@@ -595,7 +616,7 @@ uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g)
 {
     ofc_naturals_result nat;
     int32_t rc;
-    const ofc_game_step *st = classic_set(g, &rc);
+    const ofc_game_step *st = classic_set(r, g, &rc);
     if (st == NULL || ofc_naturals(g->deck + st->start, &nat) != OFC_OK)
         return 0;
     return nat.mask & r->table.natural_mask;
@@ -607,7 +628,7 @@ int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural)
     uint8_t board[13];
     const uint8_t *shown;
     int32_t rc;
-    const ofc_game_step *st = classic_set(g, &rc);
+    const ofc_game_step *st = classic_set(r, g, &rc);
     if (st == NULL)
         return rc;
     if (natural >= OFC_NAT_COUNT
@@ -628,7 +649,7 @@ int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g)
 {
     uint8_t board[13];
     int32_t rc;
-    const ofc_game_step *st = classic_set(g, &rc);
+    const ofc_game_step *st = classic_set(r, g, &rc);
     if (st == NULL)
         return rc;
     if (r->table.surrender_cost < 0)
@@ -647,6 +668,10 @@ int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
     ofc_settle_input in;
     uint32_t s;
     int32_t rc;
+    if (r == NULL)
+        return OFC_E_RULES;
+    if (g == NULL || out == NULL)
+        return OFC_E_COUNT;
     if (!ofc_game_is_over(g))
         return OFC_E_NOT_OVER;
     memset(&in, 0, sizeof in);

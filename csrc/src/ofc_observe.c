@@ -56,9 +56,13 @@ static void observe_rounds(const ofc_game_step *steps, uint32_t nsteps, uint32_t
 
 int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out)
 {
-    const ofc_game_step *st = ofc_gm_pending(g);
-    uint32_t o, over = st == NULL;
+    const ofc_game_step *st;
+    uint32_t o, over;
     ofc_decision d;
+    if (g == NULL || out == NULL)
+        return OFC_E_COUNT;
+    st = ofc_gm_pending(g);
+    over = st == NULL;
     if (seat >= g->players)
         return OFC_E_SEAT;
     memset(out, 0, sizeof *out);
@@ -147,7 +151,7 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *given
     o->k = o->full = o->face_down = o->future_cards = o->future_discards = 0;
     clear_rounds(o);
     for (s = 0; s < o->players; s++) {
-        uint32_t placed = 0;
+        uint32_t placed = 0, discarded = 0;
         int32_t open;
         for (row = 0; row < 3; row++) {
             uint32_t cards = (uint32_t)o->count[s][row] + o->face_down_count[s][row];
@@ -164,6 +168,8 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *given
             const ofc_game_step *st = &tmp.steps[i];
             if (st->seat != s)
                 continue;
+            if ((int32_t)i < open)
+                discarded += st->k;
             if (s == o->seat) {
                 if ((int32_t)i == open && o->n)
                     own = (int32_t)i;
@@ -173,6 +179,8 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *given
                 add_round(o, s, st);
             }
         }
+        if (o->discard_count[s] > discarded) /* more than its decisions made discard */
+            return OFC_E_DISCARDS;
     }
     if (over && !o->n) { /* every decision made: as ofc_game_observe() of a deal over */
         ofc_decision d;

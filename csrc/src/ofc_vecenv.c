@@ -98,7 +98,7 @@ int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
                         uint8_t out[OFC_ENC_SIZE])
 {
     ofc_observation o;
-    int32_t rc = ofc_game_observe(g, seat, &o);
+    int32_t rc = out == NULL ? OFC_E_COUNT : ofc_game_observe(g, seat, &o);
     if (rc == OFC_OK)
         ofc_encode(&o, lowball, out);
     return rc;
@@ -170,6 +170,8 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c)
 int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules,
                                uint32_t num_envs, uint32_t players, uint64_t seed)
 {
+    if (c == NULL)
+        return ofc_vecenv_config_check(NULL);
     memset(c, 0, sizeof *c);
     c->rules = rules;
     c->seed = seed;

@@ -116,10 +116,25 @@ def library_sources(root: str = ROOT) -> list[str]:
     >>> "csrc/src/ofc_rank.c" in library_sources()
     True
     """
+    return _layer_files(root, "ofc_*.c")
+
+
+def library_inputs(root: str = ROOT) -> list[str]:
+    """Every file the library is compiled from, relative to ``root``: its sources and
+    every header of csrc/ (what an extension linking it must be rebuilt after).
+
+    >>> "csrc/include/ofc_game.h" in library_inputs()
+    True
+    """
+    return library_sources(root) + _layer_files(root, "ofc_*.h")
+
+
+def _layer_files(root: str, pattern: str) -> list[str]:
+    """The files of csrc/'s layers matching ``pattern``, relative to ``root``."""
     return sorted(
         os.path.relpath(p, root).replace(os.sep, "/")
         for layer in LAYERS
-        for p in glob.glob(os.path.join(root, "csrc", layer, "ofc_*.c"))
+        for p in glob.glob(os.path.join(root, "csrc", layer, pattern))
     )
 
 

@@ -176,6 +176,10 @@ _COMPLETE_ERRORS = {
         "row, cards placed so far, or the number of cards dealt)"
     ),
     lib.OFC_E_RULES: "the rules deal no game",
+    lib.OFC_E_DISCARDS: (
+        "a seat's discards (discard_counts, or the observer's discards) are more "
+        "than its decisions so far discard under the rules"
+    ),
 }
 
 

@@ -196,6 +196,55 @@ static void test_game(void)
     CHECK_EQ(ofc_rng_below(NULL, 5), 0);
 }
 
+/* The game engine given a NULL state, rules or output (ofc_game.h: OFC_E_COUNT for a
+ * NULL state or output, OFC_E_RULES for NULL rules, 0 naturals declarable), the deal
+ * left as it was; a classic set and a finished deal reach the code that reads r. */
+static void test_game_null(void)
+{
+    static ofc_game_rules classic; /* about 100 KB: not on the stack */
+    static ofc_game_result res;
+    ofc_game g, before;
+    ofc_decision d;
+    ofc_observation o;
+    ofc_rng rng = {3, 0};
+    uint8_t mask[OFC_ACTION_SPACE], enc[OFC_ENC_SIZE], dest[5] = {2, 2, 2, 1, 1};
+    CHECK_EQ(ofc_game_init(&game_rules, &g, 2, 0, NULL, 1, NULL), OFC_OK);
+    before = g;
+    CHECK_EQ(ofc_game_decision(NULL, &d), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_decision(&g, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_to_act(NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_is_over(NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_legal_actions(NULL, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_action_mask(NULL, mask), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_action_mask(&g, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_apply_action(NULL, 0), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_apply_placement(NULL, dest, 5), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_observe(NULL, 0, &o), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_observe(&g, 0, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_encode_game(NULL, 0, 0, enc), OFC_E_COUNT);
+    CHECK_EQ(ofc_encode_game(&g, 0, 0, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_result_get(&game_rules, NULL, NULL, 0, &res), OFC_E_COUNT);
+    CHECK(memcmp(&g, &before, sizeof g) == 0);
+    CHECK_EQ(ofc_game_playout(&g, &rng, NULL), OFC_OK);
+    CHECK_EQ(ofc_game_result_get(NULL, &g, NULL, 0, &res), OFC_E_RULES);
+    CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, &res), OFC_OK);
+    classic = game_rules;
+    classic.kind = OFC_KIND_CLASSIC;
+    classic.fl.enabled = 0;
+    classic.face_down_final = 0;
+    CHECK_EQ(ofc_game_rules_check(&classic), OFC_OK);
+    CHECK_EQ(ofc_game_init(&classic, &g, 2, 0, NULL, 1, NULL), OFC_OK);
+    before = g;
+    CHECK_EQ(ofc_game_declarable(NULL, &g), 0);
+    CHECK_EQ(ofc_game_declarable(&classic, NULL), 0);
+    CHECK_EQ(ofc_game_declare(NULL, &g, OFC_NAT_SIX_PAIRS), OFC_E_RULES);
+    CHECK_EQ(ofc_game_declare(&classic, NULL, OFC_NAT_SIX_PAIRS), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_surrender(NULL, &g), OFC_E_RULES);
+    CHECK_EQ(ofc_game_surrender(&classic, NULL), OFC_E_COUNT);
+    CHECK(memcmp(&g, &before, sizeof g) == 0);
+}
+
 /* The searcher's first decision of a heads-up Pineapple deal: 5 cards, 0 discards. */
 static void opening_position(ofc_search_pos *pos)
 {
@@ -344,6 +393,7 @@ static void test_vecenv(void)
     static ofc_game_rules kind; /* about 100 KB: not on the stack */
     ofc_vecenv_config c;
     CHECK_EQ(ofc_vecenv_config_check(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_vecenv_config_init(NULL, &game_rules, 1, 2, 0), OFC_E_RULES);
     CHECK_EQ(ofc_vecenv_config_init(&c, NULL, 1, 2, 0), OFC_E_RULES);
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_RULES); /* c->rules NULL */
     kind = game_rules;
@@ -415,6 +465,7 @@ int main(void)
     test_solvers();
     test_settlement();
     test_game();
+    test_game_null();
     test_search();
     test_value_and_model();
     test_heuristic_and_features();

@@ -463,6 +463,61 @@ static void test_observation_complete_errors(void)
     CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_SEATS);
 }
 
+/* Discard counts the deal cannot have made are refused (OFC_E_DISCARDS), o left as it
+ * is.  Reference, from the rule text: a Pineapple opening (5 cards) discards none and
+ * each 3-card round one, so a seat with 5 + 2r cards placed has made r discards; OFC
+ * discards none; a 14-card Fantasyland set discards 1 once it is made. */
+static void test_observation_complete_discards(void)
+{
+    static const uint8_t rows5[3] = {1, 2, 2}, rows7[3] = {1, 3, 3}, rows13[3] = {3, 5, 5};
+    uint8_t fl14[4] = {14, 0, 0, 0};
+    ofc_observation o, before;
+    memset(&o, 0, sizeof o);
+    memset(o.board, OFC_NO_CARD, sizeof o.board);
+    o.players = 2; /* button 0: seat 1 acts first; seat 0 to play its first round */
+    memcpy(o.count[0], rows5, 3);
+    memcpy(o.count[1], rows7, 3);
+    o.n = 3;
+    o.discard_count[1] = 1;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_OK);
+    CHECK_EQ(o.k, 1);
+    o.discard_count[1] = 2; /* seat 1 has played one round: one discard */
+    before = o;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_DISCARDS);
+    CHECK(memcmp(&before, &o, sizeof o) == 0);
+    o.discard_count[1] = 1;
+    o.discard_count[0] = 1; /* the observer has played its opening only */
+    o.discards[0] = 40;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_DISCARDS);
+    o.discard_count[0] = 0;
+    o.discard_count[1] = 0; /* fewer than made: counts a caller does not know */
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_OK);
+    memset(&o, 0, sizeof o); /* OFC, seat 0 on its second single card: no discards */
+    memset(o.board, OFC_NO_CARD, sizeof o.board);
+    o.players = 2; /* 6 cards placed each: an opening and one round */
+    o.count[0][0] = 1;
+    o.count[0][2] = 5;
+    memcpy(o.count[1], rows5, 3);
+    o.count[1][0] = 2;
+    o.n = 1;
+    CHECK_EQ(ofc_observation_complete(&ofc_r, &o), OFC_OK);
+    o.discard_count[1] = 1;
+    CHECK_EQ(ofc_observation_complete(&ofc_r, &o), OFC_E_DISCARDS);
+    memset(&o, 0, sizeof o); /* seat 0 has set its 14-card Fantasyland hand: 1 discard */
+    memset(o.board, OFC_NO_CARD, sizeof o.board);
+    o.players = 2;
+    memcpy(o.fl, fl14, 4);
+    o.seat = 1;
+    memcpy(o.face_down_count[0], rows13, 3);
+    o.n = 5;
+    o.discard_count[0] = 1;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_OK);
+    o.discard_count[0] = 2;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_DISCARDS);
+    o.discard_count[0] = 255;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_DISCARDS);
+}
+
 static void test_random_deals(void)
 {
     uint8_t fl14[4] = {0, 14, 0, 0}, fl17[4] = {17, 0, 0, 0};
@@ -818,6 +873,7 @@ int main(void)
     test_cards_per_seat();
     test_actions();
     test_observation_complete_errors();
+    test_observation_complete_discards();
     test_random_deals();
     test_playout();
     test_random_move();
