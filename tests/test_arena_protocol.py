@@ -218,6 +218,25 @@ def test_a_renamed_preset_is_the_preset() -> None:
             assert resolve_arena_rules(mine) is preset
 
 
+def test_the_arena_refuses_what_is_no_rules_as_every_taker_of_rules() -> None:
+    """``Arena(5, ...)``, ``Arena(None, ...)`` or a dict of rules read ``str(rules)``
+    as a preset name ("unknown rule set '5'", "'None'"), where every other function
+    that takes rules says what it takes; ``play_bot(rules="")`` played without
+    rules, where ``ofc-fast bot --rules ''`` refuses the empty name."""
+    from ofc_fast.arena import Arena
+    from ofc_fast.arena.client import play_bot
+
+    spec = parse_bot_spec("random")
+    for bad in (5, None, {"sweep_bonus": 3}, b"ofc", ["pineapple"]):
+        for call in (resolve_arena_rules, lambda r: Arena(r, [spec, spec], 1)):
+            with pytest.raises(ArenaError) as info:
+                call(bad)
+            assert "rules must be a RuleSet, a preset name or a game id" in str(info.value)
+            assert "unknown rule set" not in str(info.value)
+    with pytest.raises(ArenaError, match="unknown rule set ''"):
+        play_bot("random", rules="", connect=1)  # (no arena there: never reached)
+
+
 def test_documented_difference_pineapple_stay() -> None:
     """_games.py documents it: our PINEAPPLE (ofc-pineapple) also stays on a middle full
     house; the document's ofc-pineapple stays on top trips or bottom quads only."""
