@@ -218,6 +218,26 @@ def test_a_renamed_preset_is_the_preset() -> None:
             assert resolve_arena_rules(mine) is preset
 
 
+def test_rules_named_as_a_preset_but_edited_say_what_differs() -> None:
+    """A rules file of ``ofc-fast rules pineapple`` edited (sweep_bonus 4), its name
+    kept, was refused as "rules 'PINEAPPLE' are not a preset": a preset's name said to
+    be no preset, with no word of why."""
+    edited = RuleSet.from_json(
+        PINEAPPLE.to_json().replace('"sweep_bonus": 3', '"sweep_bonus": 4')
+    )
+    assert edited.name == "PINEAPPLE" and edited != PINEAPPLE
+    for call in (game_id_of, resolve_arena_rules):
+        with pytest.raises(ArenaError) as info:
+            call(edited)
+        assert "differ from the preset PINEAPPLE in sweep_bonus):" in str(info.value)
+    # two fields changed: both named; a rule set of no preset's name: as before
+    both = edited.replace(name="PINEAPPLE", description="", overall_bonus=1)
+    with pytest.raises(ArenaError, match=r"PINEAPPLE in sweep_bonus, overall_bonus\):"):
+        game_id_of(both)
+    with pytest.raises(ArenaError, match=r"^rules 'MINE' are not a preset: the wire"):
+        game_id_of(edited.replace(name="MINE", description=""))
+
+
 def test_the_arena_refuses_what_is_no_rules_as_every_taker_of_rules() -> None:
     """``Arena(5, ...)``, ``Arena(None, ...)`` or a dict of rules read ``str(rules)``
     as a preset name ("unknown rule set '5'", "'None'"), where every other function

@@ -65,13 +65,19 @@ def _preset_of(rules: RuleSet) -> RuleSet | None:
     if preset is not None and preset == rules:  # (a preset itself: the fast way)
         return preset
     for preset in PRESETS.values():
-        if all(
-            getattr(rules, f.name) == getattr(preset, f.name)
-            for f in dataclasses.fields(RuleSet)
-            if f.name not in LABEL_FIELDS
-        ):
+        if not _differences(rules, preset):
             return preset
     return None
+
+
+def _differences(rules: RuleSet, preset: RuleSet) -> list[str]:
+    """The fields, labels aside (:data:`~ofc_fast.rules.LABEL_FIELDS`), where
+    ``rules`` differs from ``preset``."""
+    return [
+        f.name
+        for f in dataclasses.fields(RuleSet)
+        if f.name not in LABEL_FIELDS and getattr(rules, f.name) != getattr(preset, f.name)
+    ]
 
 
 def game_id_of(rules: RulesLike) -> str:
@@ -89,8 +95,15 @@ def game_id_of(rules: RulesLike) -> str:
     preset = _preset_of(rules)
     gid = None if preset is None else game_id(preset.name)
     if gid is None:
+        named = PRESETS.get(rules.name)  # (an edited copy of a preset's rules file)
+        differ = (
+            ""
+            if named is None
+            else f" (they differ from the preset {named.name} in "
+            f"{', '.join(_differences(rules, named))})"
+        )
         raise ArenaError(
-            f"rules {rules.name!r} are not a preset: the wire protocol can "
+            f"rules {rules.name!r} are not a preset{differ}: the wire protocol can "
             f"only name presets ({', '.join(GAME_IDS)})"
         )
     return gid
