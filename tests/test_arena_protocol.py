@@ -257,6 +257,26 @@ def test_the_arena_refuses_what_is_no_rules_as_every_taker_of_rules() -> None:
         play_bot("random", rules="", connect=1)  # (no arena there: never reached)
 
 
+def test_rules_the_arena_cannot_resolve_are_a_rules_error() -> None:
+    """``Game("pinapple")`` raises a GameRulesError and ``advise(rules="pinapple")`` a
+    SearchRulesError, both RulesErrors; ``Arena("pinapple", ...)`` an ArenaError
+    alone, which ``except RulesError`` missed: now an ArenaRulesError, both."""
+    from ofc_fast.arena import Arena
+    from ofc_fast.errors import ArenaRulesError, RulesError
+
+    spec = parse_bot_spec("random")
+    for bad in ("pinapple", "", 5, None):
+        for call in (resolve_arena_rules, lambda r: Arena(r, [spec, spec], 1)):
+            with pytest.raises(RulesError) as info:
+                call(bad)
+            assert isinstance(info.value, ArenaError)
+            assert type(info.value) is ArenaRulesError
+    # rules of no preset: the wire protocol's limit, an ArenaError as before
+    with pytest.raises(ArenaError) as info:
+        resolve_arena_rules(PINEAPPLE.replace(sweep_bonus=0))
+    assert not isinstance(info.value, RulesError)
+
+
 def test_documented_difference_pineapple_stay() -> None:
     """_games.py documents it: our PINEAPPLE (ofc-pineapple) also stays on a middle full
     house; the document's ofc-pineapple stays on top trips or bottom quads only."""

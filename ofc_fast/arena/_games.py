@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import ArenaError, RulesError
+from ..errors import ArenaError, ArenaRulesError, RulesError
 from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
@@ -112,8 +112,9 @@ def game_id_of(rules: RulesLike) -> str:
 def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
     """A RuleSet from a game id (``ofc-pineapple``) or a preset name (``pineapple``);
     a RuleSet holding a preset's rules (renamed, described anew) is that preset.
-    ArenaError for anything else, with the message of
-    :func:`~ofc_fast.rules.as_rules` (an unknown name, a value that is no rules).
+    ArenaRulesError (a RulesError and an ArenaError) for anything else, with the
+    message of :func:`~ofc_fast.rules.as_rules` (an unknown name, a value that is no
+    rules); ArenaError for rules of no preset (:func:`game_id_of`).
 
     >>> resolve_arena_rules("pineapple") is resolve_arena_rules("ofc-pineapple")
     True
@@ -121,5 +122,5 @@ def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
     try:  # the one resolver: a preset name or a game id (one table), else refused
         rules = as_rules(value, "arena")  # as every taker of rules (not str(5): '5')
     except RulesError as exc:
-        raise ArenaError(str(exc)) from None
+        raise ArenaRulesError(str(exc)) from None
     return rules_for_game_id(game_id_of(rules))
