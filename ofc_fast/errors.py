@@ -12,6 +12,7 @@ import numpy as np
 
 __all__ = [
     "ArenaError",
+    "ArenaRulesError",
     "ArrayError",
     "BoardError",
     "BotError",
@@ -306,6 +307,16 @@ class ArenaError(OfcError):
     """An arena that cannot run: a bad ``--bot`` spec, a game id or preset the wire
     protocol cannot carry, a port that cannot be listened on, a bad report or hand
     history file."""
+
+
+class ArenaRulesError(RulesError, ArenaError):
+    """What ``Arena(rules)`` and :func:`ofc_fast.arena.resolve_arena_rules` cannot
+    read as rules (an unknown name, a value that is no RuleSet, preset name or game
+    id), caught by ``except RulesError`` as by ``except ArenaError``.
+
+    >>> issubclass(ArenaRulesError, RulesError), issubclass(ArenaRulesError, ArenaError)
+    (True, True)
+    """
 
 
 class ProtocolError(ArenaError):

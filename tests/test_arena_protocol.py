@@ -218,6 +218,65 @@ def test_a_renamed_preset_is_the_preset() -> None:
             assert resolve_arena_rules(mine) is preset
 
 
+def test_rules_named_as_a_preset_but_edited_say_what_differs() -> None:
+    """A rules file of ``ofc-fast rules pineapple`` edited (sweep_bonus 4), its name
+    kept, was refused as "rules 'PINEAPPLE' are not a preset": a preset's name said to
+    be no preset, with no word of why."""
+    edited = RuleSet.from_json(
+        PINEAPPLE.to_json().replace('"sweep_bonus": 3', '"sweep_bonus": 4')
+    )
+    assert edited.name == "PINEAPPLE" and edited != PINEAPPLE
+    for call in (game_id_of, resolve_arena_rules):
+        with pytest.raises(ArenaError) as info:
+            call(edited)
+        assert "differ from the preset PINEAPPLE in sweep_bonus):" in str(info.value)
+    # two fields changed: both named; a rule set of no preset's name: as before
+    both = edited.replace(name="PINEAPPLE", description="", overall_bonus=1)
+    with pytest.raises(ArenaError, match=r"PINEAPPLE in sweep_bonus, overall_bonus\):"):
+        game_id_of(both)
+    with pytest.raises(ArenaError, match=r"^rules 'MINE' are not a preset: the wire"):
+        game_id_of(edited.replace(name="MINE", description=""))
+
+
+def test_the_arena_refuses_what_is_no_rules_as_every_taker_of_rules() -> None:
+    """``Arena(5, ...)``, ``Arena(None, ...)`` or a dict of rules read ``str(rules)``
+    as a preset name ("unknown rule set '5'", "'None'"), where every other function
+    that takes rules says what it takes; ``play_bot(rules="")`` played without
+    rules, where ``ofc-fast bot --rules ''`` refuses the empty name."""
+    from ofc_fast.arena import Arena
+    from ofc_fast.arena.client import play_bot
+
+    spec = parse_bot_spec("random")
+    for bad in (5, None, {"sweep_bonus": 3}, b"ofc", ["pineapple"]):
+        for call in (resolve_arena_rules, lambda r: Arena(r, [spec, spec], 1)):
+            with pytest.raises(ArenaError) as info:
+                call(bad)
+            assert "rules must be a RuleSet, a preset name or a game id" in str(info.value)
+            assert "unknown rule set" not in str(info.value)
+    with pytest.raises(ArenaError, match="unknown rule set ''"):
+        play_bot("random", rules="", connect=1)  # (no arena there: never reached)
+
+
+def test_rules_the_arena_cannot_resolve_are_a_rules_error() -> None:
+    """``Game("pinapple")`` raises a GameRulesError and ``advise(rules="pinapple")`` a
+    SearchRulesError, both RulesErrors; ``Arena("pinapple", ...)`` an ArenaError
+    alone, which ``except RulesError`` missed: now an ArenaRulesError, both."""
+    from ofc_fast.arena import Arena
+    from ofc_fast.errors import ArenaRulesError, RulesError
+
+    spec = parse_bot_spec("random")
+    for bad in ("pinapple", "", 5, None):
+        for call in (resolve_arena_rules, lambda r: Arena(r, [spec, spec], 1)):
+            with pytest.raises(RulesError) as info:
+                call(bad)
+            assert isinstance(info.value, ArenaError)
+            assert type(info.value) is ArenaRulesError
+    # rules of no preset: the wire protocol's limit, an ArenaError as before
+    with pytest.raises(ArenaError) as info:
+        resolve_arena_rules(PINEAPPLE.replace(sweep_bonus=0))
+    assert not isinstance(info.value, RulesError)
+
+
 def test_documented_difference_pineapple_stay() -> None:
     """_games.py documents it: our PINEAPPLE (ofc-pineapple) also stays on a middle full
     house; the document's ofc-pineapple stays on top trips or bottom quads only."""

@@ -8,6 +8,7 @@ stands for (huge and odd arguments), the documented card forms (card text).
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -630,3 +631,27 @@ def test_score_pairs_names_the_array_and_row_of_a_bad_card():
     twice[1, 0] = a[1, 4]
     with pytest.raises(CardError, match=r"pair 1: a\[1\] and b\[1\] repeat a card: "):
         ofc.score_pairs(a, twice)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"sweep_bonus": 1' + "9" * 5000 + "}", "sweep_bonus"),
+        ('{"aces_bet": [0, 1, 2, 6, -' + "9" * 5000 + "]}", r"aces_bet\[4\]"),
+        ('{"fantasyland": {"stay_cards": ' + "9" * 700 + "}}", r"fantasyland\.stay_cards"),
+        ('{"name": ' + "9" * 700 + "}", "name"),
+    ],
+)
+def test_a_rules_file_with_a_number_too_long_to_read_names_its_key(
+    text: str, key: str
+) -> None:
+    """A number of more digits than Python reads as an int (4300 by default) was
+    refused as "rules JSON: Exceeds the limit (4300 digits) for integer string
+    conversion ...; use sys.set_int_max_str_digits() to increase the limit": no key
+    named, and a hint for Python programmers, not for the author of a rules file
+    (``ofc-fast play --rules``)."""
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_json(text)
+    message = str(info.value)
+    assert re.match(rf"{key}: .*digits", message), message
+    assert "sys." not in message and len(message) < 200

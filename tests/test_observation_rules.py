@@ -151,3 +151,40 @@ def test_a_memo_never_returns_the_rules_of_a_dict_changed_since() -> None:
     assert rules_of(obs, None, memo).sweep_bonus == 5
     obs["rule_set"]["sweep_bonus"] = 2
     assert rules_of(obs, None, memo).sweep_bonus == 2
+
+
+def test_own_rules_named_as_a_preset_never_replace_a_preset_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rules file written by ``ofc-fast rules pineapple`` and edited (sweep_bonus 9)
+    keeps the name PINEAPPLE: a bot made with it, at a table of the real preset (whose
+    observations carry no rule_set), played by its own edited rules, taken for the
+    preset by their name alone."""
+    edited = RuleSet.from_json(
+        rules.PINEAPPLE.to_json().replace('"sweep_bonus": 3', '"sweep_bonus": 9')
+    )
+    assert edited.name == "PINEAPPLE" and edited.sweep_bonus == 9
+    g = ofc.Game(rules.PINEAPPLE, seed=1)
+    assert g.to_act is not None
+    obs = _json(g.observation(g.to_act))
+    assert "rule_set" not in obs
+    assert rules_of(obs, edited) == rules.PINEAPPLE
+    assert rules_of(obs, edited).sweep_bonus == 3
+    # the preset itself, and rules equal to it, are still taken as they are
+    assert rules_of(obs, rules.PINEAPPLE) is rules.PINEAPPLE
+    assert rules_of(obs, RuleSet.from_json(rules.PINEAPPLE.to_json())) == rules.PINEAPPLE
+    # the edited table's own game carries its rule set: played by it
+    mine = _json(ofc.Game(edited, seed=1).observation(0))
+    assert rules_of(mine, rules.PINEAPPLE).sweep_bonus == 9
+    # a bot made with the edited rules plays the preset's game by the preset's rules
+    bot = HeuristicBot(edited, seed=1, samples=2, arrangements=2)
+    seen: list[RuleSet] = []
+    import ofc_fast.bots.heuristic as heuristic
+
+    def spy(*args: Any) -> RuleSet:
+        seen.append(rules_of(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(heuristic, "rules_of", spy)
+    bot.act(obs)
+    assert seen and all(r.sweep_bonus == 3 for r in seen)

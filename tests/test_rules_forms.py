@@ -59,6 +59,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         make_bot,
         make_bots,
     )
+    from ofc_fast.bots._warm import warm_table
     from ofc_fast.bots.model import value_model
     from ofc_fast.bots.policy import PolicyBot
     from ofc_fast.env import VectorEnv
@@ -177,6 +178,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "play_data": None,
         "train": None,
         "rehearse": None,
+        "warm_table": lambda r: warm_table(r, None, "test"),
         # The training data's tasks and features (ofc_fast.learned._data): fed by
         # train, whose --rules went through load_rules.
         "EvalTask": None,
@@ -302,3 +304,19 @@ def test_bad_rules_are_refused_alike() -> None:
         ofc.score_pair(BOARD, OTHER, 3)  # type: ignore[arg-type]
     with pytest.raises(ofc.GameError, match="unknown rule set"):
         ofc.Game("no-such-game")
+
+
+def test_warm_up_refuses_bad_rules_alike() -> None:
+    """``warm_up(rules)`` read an empty name, 0 or an empty list as no rules (``rules or
+    the bot's own``) and rehearsed the bot's own table, where every other taker of
+    rules refuses them; ``players=0`` rehearsed 2 seats."""
+    from ofc_fast.bots import HeuristicBot, SearchBot
+
+    for bot in (HeuristicBot(rules.OFC, seed=0), SearchBot(rules.OFC, seed=0)):
+        with pytest.raises(ofc.RulesError, match="unknown rule set ''"):
+            bot.warm_up("")
+        for bad in (0, []):
+            with pytest.raises(ofc.RulesError, match="RuleSet, a preset name or a game id"):
+                bot.warm_up(bad)
+    with pytest.raises(ofc.TableError, match="got 0"):
+        HeuristicBot(seed=0).warm_up("ofc", players=0)

@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import ArenaError, RulesError
+from ..errors import ArenaError, ArenaRulesError, RulesError
 from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
-from ..rules import get as get_preset
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
 __all__ = [
@@ -66,13 +65,19 @@ def _preset_of(rules: RuleSet) -> RuleSet | None:
     if preset is not None and preset == rules:  # (a preset itself: the fast way)
         return preset
     for preset in PRESETS.values():
-        if all(
-            getattr(rules, f.name) == getattr(preset, f.name)
-            for f in dataclasses.fields(RuleSet)
-            if f.name not in LABEL_FIELDS
-        ):
+        if not _differences(rules, preset):
             return preset
     return None
+
+
+def _differences(rules: RuleSet, preset: RuleSet) -> list[str]:
+    """The fields, labels aside (:data:`~ofc_fast.rules.LABEL_FIELDS`), where
+    ``rules`` differs from ``preset``."""
+    return [
+        f.name
+        for f in dataclasses.fields(RuleSet)
+        if f.name not in LABEL_FIELDS and getattr(rules, f.name) != getattr(preset, f.name)
+    ]
 
 
 def game_id_of(rules: RulesLike) -> str:
@@ -90,8 +95,15 @@ def game_id_of(rules: RulesLike) -> str:
     preset = _preset_of(rules)
     gid = None if preset is None else game_id(preset.name)
     if gid is None:
+        named = PRESETS.get(rules.name)  # (an edited copy of a preset's rules file)
+        differ = (
+            ""
+            if named is None
+            else f" (they differ from the preset {named.name} in "
+            f"{', '.join(_differences(rules, named))})"
+        )
         raise ArenaError(
-            f"rules {rules.name!r} are not a preset: the wire protocol can "
+            f"rules {rules.name!r} are not a preset{differ}: the wire protocol can "
             f"only name presets ({', '.join(GAME_IDS)})"
         )
     return gid
@@ -100,13 +112,15 @@ def game_id_of(rules: RulesLike) -> str:
 def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
     """A RuleSet from a game id (``ofc-pineapple``) or a preset name (``pineapple``);
     a RuleSet holding a preset's rules (renamed, described anew) is that preset.
+    ArenaRulesError (a RulesError and an ArenaError) for anything else, with the
+    message of :func:`~ofc_fast.rules.as_rules` (an unknown name, a value that is no
+    rules); ArenaError for rules of no preset (:func:`game_id_of`).
 
     >>> resolve_arena_rules("pineapple") is resolve_arena_rules("ofc-pineapple")
     True
     """
-    if isinstance(value, RuleSet):
-        return rules_for_game_id(game_id_of(value))
-    try:
-        return get_preset(str(value))  # a preset name or a game id (one table)
+    try:  # the one resolver: a preset name or a game id (one table), else refused
+        rules = as_rules(value, "arena")  # as every taker of rules (not str(5): '5')
     except RulesError as exc:
-        raise ArenaError(str(exc)) from None
+        raise ArenaRulesError(str(exc)) from None
+    return rules_for_game_id(game_id_of(rules))

@@ -527,7 +527,7 @@ def play_bot(
     settings: dict[str, Any] = {}
     if time_budget is not None:
         settings["time_budget"] = time_budget
-    table = resolve_arena_rules(rules) if rules else None
+    table = None if rules is None else resolve_arena_rules(rules)  # ("": refused)
 
     def made(**kw: Any) -> Bot:
         return make_bot(name, table, seed=DEFAULT_SEED if seed is None else seed, **kw)

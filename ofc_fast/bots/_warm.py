@@ -5,9 +5,28 @@ clock (``ofc-fast bot`` calls a bot's ``warm_up(rules, players)`` after ``hello`
 from __future__ import annotations
 
 from ..game import Game, play_out
-from ..rules import RuleSet
+from ..rules import PINEAPPLE, RuleSet, as_rules
 
-__all__ = ["rehearse"]
+__all__ = ["rehearse", "warm_table"]
+
+
+def warm_table(rules: object, own: RuleSet | None, who: str) -> RuleSet:
+    """The rules a bot's ``warm_up(rules)`` rehearses: ``rules`` (None: the bot's
+    ``own``, else PINEAPPLE) resolved as every taker of rules resolves them
+    (:func:`~ofc_fast.rules.as_rules`, its RulesError naming ``who``): an empty name,
+    0 or an empty list is refused, not read as none.
+
+    >>> from ofc_fast import rules
+    >>> warm_table(None, None, "a bot") is rules.PINEAPPLE
+    True
+    >>> warm_table("", rules.OFC, "a bot")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.RulesError: unknown rule set ''; presets: OFC, ...
+    """
+    if rules is None:
+        return PINEAPPLE if own is None else own
+    return as_rules(rules, who)
 
 
 def rehearse(bot: object, rules: RuleSet, players: int = 2) -> None:

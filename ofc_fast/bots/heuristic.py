@@ -57,7 +57,7 @@ from ..game import Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..search import decision_actions, flag, given_actions
 from ..table import as_int
-from ._warm import rehearse
+from ._warm import rehearse, warm_table
 from .base import (
     ObservationLike,
     SeparateCopies,
@@ -341,8 +341,9 @@ class HeuristicBot(SeparateCopies):
 
         >>> HeuristicBot(seed=0).warm_up("ofc", players=3)
         """
-        table = as_rules(rules or self.rules or "pineapple", "heuristic bot warm_up")
-        rehearse(HeuristicBot(table, 0, **self.settings()), table, players or 2)
+        table = warm_table(rules, self.rules, "heuristic bot warm_up")
+        seats = 2 if players is None else players  # (0 is refused, not 2)
+        rehearse(HeuristicBot(table, 0, **self.settings()), table, seats)
 
     # -- the interface
     def act(self, observation: ObservationLike) -> Move:

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import BotError, ObservationError, OfcError, quote
 from ..game import Move
 from ..learned.model import ModelSpec, spec_setting
-from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
+from ..rules import PINEAPPLE, RuleSet, RulesLike
 from ..search import (
     Opponent,
     advise,
@@ -43,7 +43,7 @@ from ._sets import (
     model_setting,
     table_model,
 )
-from ._warm import rehearse
+from ._warm import rehearse, warm_table
 from .base import ObservationLike, SeparateCopies, names_bad_observations
 from .heuristic import HeuristicBot, rules_setting, seed_setting
 
@@ -213,7 +213,7 @@ class SearchBot(SeparateCopies):
         >>> sorted(bot.overruns())
         [3, 5]
         """
-        table = as_rules(rules or self.rules or "pineapple", "search bot warm_up")
+        table = warm_table(rules, self.rules, "search bot warm_up")
         seats = model_seats(self.model, "search bot") if players is None else players
         start = time.monotonic()
         self._sets.warm_up(table)

@@ -81,8 +81,34 @@ def _type_name(tp: Any) -> str:
     return names.get(tp) or getattr(tp, "__name__", None) or str(tp)
 
 
+class _LongNumber:
+    """An integer of a rules JSON document too long to read (:func:`_read_int`): kept
+    as its number of digits, refused where its key is known (:func:`_convert`)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits} digits>"
+
+
+_MAX_DIGITS = 640
+"""Most digits of an integer :meth:`RuleData.from_json` reads as one (the least
+limit ``sys.set_int_max_str_digits`` allows, so never refused by Python itself)."""
+
+
+def _read_int(text: str) -> int | _LongNumber:
+    """A JSON integer (``json.loads``' ``parse_int``): an int, or a longer one as a
+    :class:`_LongNumber` (``int()`` refused it, naming no key, with a hint to call
+    ``sys.set_int_max_str_digits``)."""
+    digits = len(text) - text.startswith("-")
+    return int(text) if digits <= _MAX_DIGITS else _LongNumber(digits)
+
+
 def _convert(value: Any, tp: Any, key: str) -> Any:
     """``value`` as type ``tp``, or RulesError naming ``key``."""
+    if isinstance(value, _LongNumber):  # outside every rule's range
+        raise RulesError(f"{key}: {value!r}, longer than any rule's value")
     if _is_union(tp):
         args = typing.get_args(tp)
         if value is None and type(None) in args:
@@ -296,16 +322,16 @@ class RuleData:
 
     @classmethod
     def from_json(cls: type[_R], text: str) -> _R:
-        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply, holds
-        numbers too long to read or gives a key twice in one object raises
-        :class:`RulesError`.  A leading byte-order mark (as Windows editors save one)
-        is read as nothing, in text as in bytes."""
+        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply or
+        gives a key twice in one object raises :class:`RulesError`; so does a number
+        beyond a field's range, however long, naming its key.  A leading byte-order
+        mark (as Windows editors save one) is read as nothing, in text as in bytes."""
         if not isinstance(text, (str, bytes, bytearray)):
             raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
         if isinstance(text, str):  # json.loads drops it from bytes only
             text = text.removeprefix("\ufeff")
         try:
-            data = json.loads(text, object_pairs_hook=unique_keys)
+            data = json.loads(text, object_pairs_hook=unique_keys, parse_int=_read_int)
         except RecursionError:  # the parser's own limit (CPython before 3.13)
             raise RulesError("rules JSON: nested too deeply") from None
         except ValueError as exc:  # JSONDecodeError, digits beyond the int limit

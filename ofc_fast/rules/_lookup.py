@@ -100,7 +100,8 @@ def observation_rules(
 ) -> RuleSet:
     """The rule set an observation is played under: the ``"rule_set"`` it carries
     (a game whose rules are not exactly a preset), else ``own`` when its name is the
-    observation's ``"rules"``, else the preset of that name (:func:`get`); a carried
+    observation's ``"rules"`` and no preset's (or ``own`` is that preset), else the
+    preset of that name (:func:`get`); a carried
     dict that is no rule set is a RulesError naming ``rule_set``.  ``memo`` (a list
     the caller keeps, e.g. on a bot) holds the last carried dict and its rule set, so
     that a bot parses each distinct dict once.
@@ -125,6 +126,8 @@ def observation_rules(
         if memo is not None:  # a copy: a caller that mutates the dict gets a new parse
             memo[:] = (copy.deepcopy(data), rules)
         return rules
-    if own is not None and own.name == name:
+    # own only when it is the rules so named: a preset's name (an edited copy of a
+    # preset's rules file keeps it) names the preset, which carries no rule_set
+    if own is not None and own.name == name and own is PRESETS.get(name, own):
         return own
     return get(name)
