@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from ..errors import BoardError, CardError, RulesError, TableError, match_choice
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
-from ..table import as_int, check_players, check_seat, check_stacks
+from ..table import as_int, check_players, check_seat, check_stacks, per_seat
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
@@ -408,7 +408,7 @@ def settle(
     (or a natural declared that the cards do not make, or a declaration that is
     neither True nor a natural's name), CardError for bad cards, RulesError for
     unknown rules or what they do not allow (surrender, naturals), TableError for a
-    bad seat count, button, seat or stacks.
+    bad seat count, button, seat or stacks, or boards in no seat order (a set, a dict).
 
     >>> boards = ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
     ...           "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]
@@ -416,13 +416,12 @@ def settle(
     [50, -50]
     """
     rules = as_rules(rules, "settle")
-    if not is_many(boards):
-        raise BoardError(
-            f"boards: expected a sequence of one board per seat, got {quote(boards)}"
-        )
-    if not isinstance(boards, Sequence):
-        boards = list(boards)  # an iterator, a NumPy array: one board per item
-    n = check_players(len(boards), rules)
+    # in seat order (an iterator, a NumPy array: one board per item); no set or dict;
+    # each board is checked by _seat_cards
+    seats = cast(
+        "tuple[BoardLike | None, ...]", per_seat(boards, "boards", "one board per seat")
+    )
+    n = check_players(len(seats), rules)
     seat_button = check_seat(button, n)
     if not is_many(surrendered):
         raise BoardError(
@@ -439,7 +438,7 @@ def settle(
     role = [
         "surrendered" if i in sur else "declared" if i in decl else "rows" for i in range(n)
     ]
-    cards = [_seat_cards(boards[i], i, role[i]) for i in range(n)]
+    cards = [_seat_cards(seats[i], i, role[i]) for i in range(n)]
     given = bytearray([_NO_CARD]) * 52
     for i, c in enumerate(cards):
         given[13 * i : 13 * i + len(c)] = bytes(c)
