@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -168,9 +169,9 @@ def apply_stakes(
     * CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
       most both capacities and uses up that much of each.
 
-    Raises BoardError for transfers of another shape, seats outside 0..255 or a seat
-    paying itself, RulesError for an unknown stakes model, TableError for stacks that
-    are not a chip count per seat.
+    Raises BoardError for transfers of another shape or in no order (a set, a dict),
+    seats outside 0..255 or a seat paying itself, RulesError for an unknown stakes
+    model, TableError for stacks that are not a chip count per seat.
 
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
@@ -208,8 +209,9 @@ def apply_stakes(
 
 def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
     """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
-    the first item of another shape (so no TypeError or unpacking ValueError escapes)."""
-    if isinstance(transfers, Mapping) or not is_many(transfers):
+    the first item of another shape (so no TypeError or unpacking ValueError escapes),
+    or transfers in no order (a dict, a set: the caps depend on the order)."""
+    if isinstance(transfers, (Mapping, AbstractSet)) or not is_many(transfers):
         raise BoardError(
             f"transfers: expected a sequence of ((seat, seat), amount), "
             f"got {quote(transfers)}"
