@@ -385,8 +385,9 @@ def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
     then the middle ones, then the back ones (each group ascending); N = n! / (front!
     middle! back!).  The default is every setting of 13 cards (72,072); the same list
     serves the bots' searches and the engine's enumeration of full sets (built once
-    per sizes: the same array each call).  Sizes are ints (NumPy's too) >= 0, at most
-    17 positions in all, else BoardError, checked on every call.
+    per sizes: the same array each call).  Sizes are ints (NumPy's too) from 0 to
+    what the row holds (3, 5, 5: at most the 72,072 settings of 13 cards), else
+    BoardError, checked on every call.
 
     >>> s = row_splits()
     >>> s.shape, s[0].tolist()
@@ -400,8 +401,10 @@ def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
         raise BoardError(
             f"row_splits: row sizes must be integers >= 0, got {(front, middle, back)}"
         )
-    if sum(ints) > 17:
-        raise BoardError(f"row_splits: at most 17 positions, got {sum(ints)}")
+    if any(size > room for size, room in zip(ints, ROW_SIZES)):
+        raise BoardError(
+            f"row_splits: rows hold at most 3, 5 and 5 positions, got {tuple(ints)}"
+        )
     return _row_splits(*ints)
 
 

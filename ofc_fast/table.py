@@ -45,6 +45,7 @@ __all__ = [
     "check_seed",
     "check_stacks",
     "check_table",
+    "per_seat",
 ]
 
 MAX_SEATS: int = lib.OFC_GAME_MAX_SEATS
@@ -139,7 +140,7 @@ def check_stacks(
     if as_int(stacks) is not None:
         values: tuple[object, ...] = (stacks,) * players
     else:
-        values = _per_seat(stacks, what, "one chip count per seat")
+        values = per_seat(stacks, what, "one chip count per seat")
     ints = tuple(as_int(x) for x in values)
     if (len(values) < players if at_least else len(values) != players) or None in ints:
         need = f"at least {quote(players)}" if at_least else f"{quote(players)}"
@@ -175,11 +176,20 @@ def check_match_stacks(chips: Sequence[int] | None, what: str = "stacks") -> Non
         )
 
 
-def _per_seat(values: object, what: str, need: str) -> tuple[object, ...]:
+def per_seat(values: object, what: str, need: str) -> tuple[object, ...]:
     """``values`` as a tuple, one per seat in seat order, else TableError naming
     ``what`` (``need`` says what it holds): no sequence, or a dict or a set, which
     have no seat order (a dict would give its keys, a set its hash order), or text
-    (its characters, or bytes' values, are no counts)."""
+    (its characters, or bytes' values, are no counts).  The one reader of per-seat
+    values: stacks, Fantasyland counts, :func:`~ofc_fast.scoring.settle`'s boards.
+
+    >>> per_seat(iter([3, 4]), "stacks", "one chip count per seat")
+    (3, 4)
+    >>> per_seat({1, 2}, "stacks", "one chip count per seat")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.TableError: stacks: one chip count per seat, in seat order (a list), got {1, 2}
+    """
     if type(values) is tuple or type(values) is list:  # the common case, at once
         return tuple(values)
     if not isinstance(values, (Mapping, AbstractSet, str, bytes, bytearray)):
@@ -205,7 +215,7 @@ def check_fantasyland(
     given = (
         (0,) * players
         if fantasyland is None
-        else _per_seat(fantasyland, "fantasyland", "one count per seat")
+        else per_seat(fantasyland, "fantasyland", "one count per seat")
     )
     if len(given) != players:
         raise TableError(

@@ -224,3 +224,25 @@ def test_row_splits_checks_its_sizes_on_every_call() -> None:
         [0, 2, 1],
         [1, 2, 0],
     ]
+
+
+def test_row_splits_refuses_more_positions_than_a_row_holds() -> None:
+    """row_splits took any sizes of 17 positions in all: row_splits(6, 6, 5) built its
+    5,717,712 lines in Python (about 30 s and 2 GB, then kept by its cache) before
+    answering.  A row holds at most 3 / 5 / 5 cards (R-ROW-1): larger sizes are a
+    BoardError at once; every size a board's rows take still gives its splits."""
+    import time
+    from math import factorial
+
+    from ofc_fast.board import row_splits
+
+    for bad in ((6, 6, 5), (4, 5, 5), (3, 6, 5), (3, 5, 6), (0, 0, 17), (17, 0, 0)):
+        start = time.perf_counter()
+        with pytest.raises(BoardError, match="at most 3, 5 and 5"):
+            row_splits(*bad)
+        assert time.perf_counter() - start < 0.5, bad
+    for sizes in ((3, 5, 5), (3, 5, 4), (0, 5, 5), (3, 0, 0), (2, 4, 3)):
+        want = factorial(sum(sizes)) // (
+            factorial(sizes[0]) * factorial(sizes[1]) * factorial(sizes[2])
+        )
+        assert row_splits(*sizes).shape == (want, sum(sizes))

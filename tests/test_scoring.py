@@ -306,3 +306,46 @@ def test_score_pair_one_call_equals_evaluated_path(preset: ofc.RuleSet) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.net = 0  # type: ignore[misc]
     assert dataclasses.replace(got) == got
+
+
+def test_score_pair_keeps_its_compiled_rules_alive_during_the_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """score_pair held its rule set's compiled C struct by address only: another
+    thread compiling 128 other rule sets meanwhile (the cache's size) freed it, and the
+    C call read freed memory (here another rule set's, reusing it: 8 where the boards
+    net 57, a crash elsewhere).  The call keeps the compiled rules alive until C
+    returns; the reference is R-SCORE-5 plus the overall point (R-VAR-OVR-1)."""
+    from ofc_fast.rules.compiled import compile_rules
+    from ofc_fast.scoring import pair
+
+    a = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    b = Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c")
+    table = rules.OFC.replace(overall_bonus=7)
+    want = score_ofc(list(a.cards), list(b.cards)) + 7
+    real = pair._score_pair
+    others = [rules.CLASSIC_1_6.replace(sweep_bonus=k) for k in range(140)]
+
+    def other_thread_compiles_meanwhile(*args: object) -> object:
+        for other in others:  # more rule sets than the cache keeps: table's evicted
+            compile_rules(other)
+        return real(*args)
+
+    monkeypatch.setattr(pair, "_score_pair", other_thread_compiles_meanwhile)
+    assert [score_pair(a, b, table).net for _ in range(3)] == [want] * 3
+
+
+def test_settle_refuses_boards_without_a_seat_order() -> None:
+    """settle({B, C, A}) settled the boards in the set's hash order, seat 0 given the
+    +77 of board A though B loses 74 (a dict gave its keys as boards): boards without
+    a seat order are refused, as stacks and Fantasyland counts are (TableError, a
+    BoardError, naming boards); a list, a tuple or any ordered iterable is read in
+    seat order, each pair as R-SCORE-5 scores it."""
+    a = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    b = Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c")
+    for unordered in ({b, a}, frozenset((b, a)), {0: b, 1: a}, {b: 0, a: 1}):
+        with pytest.raises(BoardError, match=r"boards: .*in seat order"):
+            settle(unordered)  # type: ignore[arg-type]
+    want = score_ofc(list(b.cards), list(a.cards))
+    for ordered in ([b, a], (b, a), iter([b, a]), {0: b, 1: a}.values()):
+        assert settle(ordered).net == [want, -want]  # type: ignore[arg-type]

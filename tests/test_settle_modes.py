@@ -244,6 +244,19 @@ def test_chips_every_chip_used_once() -> None:
     assert apply_stakes(transfers, [5, 50, 50, 50], StakesModel.CHIPS) == [4, 1, 0]
 
 
+def test_apply_stakes_refuses_transfers_without_an_order() -> None:
+    """apply_stakes caps transfers in their order (R-STAKES-3, EX-3: A pays C 2 after
+    B paid A 6), yet took a set of transfers and capped them in its hash order, each
+    result in that order; a set (as a dict already) is a BoardError naming transfers,
+    and a list, a tuple or an iterator keeps its order."""
+    ex3 = [((0, 1), 6), ((2, 0), 6), ((0, 3), 0)]  # A (8 chips) sweeps B, C sweeps A
+    for unordered in (set(ex3), frozenset(ex3)):
+        with pytest.raises(ofc.BoardError, match="transfers: expected a sequence"):
+            apply_stakes(unordered, [8, 20, 20, 20], "chips")  # type: ignore[arg-type]
+    for ordered in (ex3, tuple(ex3), iter(ex3)):
+        assert apply_stakes(ordered, [8, 20, 20, 20], "chips") == [6, 2, 0]  # type: ignore[arg-type]
+
+
 def test_apply_stakes_validates_stacks() -> None:
     with pytest.raises((ofc.BoardError, ofc.RulesError, ValueError)):
         apply_stakes([((0, 1), 5)], [-3, 10], "chips")

@@ -145,7 +145,9 @@ class CompiledRules:
         if lib.ofc_rules_check(ffi.addressof(g, "scoring")) != OK:
             raise RulesError(f"rule set {rules.name!r} does not compile")
         self.scoring = _part(g, "scoring")
-        #: ``scoring`` as the fast path's ``score_pair`` takes it (``_native._fast``)
+        #: ``scoring`` as the fast path's ``score_pair`` takes it (``_native._fast``):
+        #: its address, so a caller holds this object until the call returns (the
+        #: cache may drop it, and another thread's compile free it, meanwhile)
         self.scoring_handle: Any = rules_handle(self.scoring)
         self._table: Any = None
         self._fl: Any = None

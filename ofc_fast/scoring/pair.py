@@ -209,7 +209,8 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     if type(rules) is not RuleSet:
         _check_order(a, b, rules)
         rules = as_rules(rules, "score_pair")
-    handle = compile_rules(rules).scoring_handle
+    compiled_rules = compile_rules(rules)  # held until C returns: the handle is its
+    handle = compiled_rules.scoring_handle  # address (the cache may drop it meanwhile)
     if type(a) is Board and type(b) is Board:  # parsed boards: one C call
         score: PairScore | None = _score_pair(PairScore, a.cards, b.cards, handle)
         if score is not None:

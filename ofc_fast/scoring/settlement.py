@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from ..errors import BoardError, CardError, RulesError, TableError, match_choice
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
-from ..table import as_int, check_players, check_seat, check_stacks
+from ..table import as_int, check_players, check_seat, check_stacks, per_seat
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
@@ -168,9 +169,9 @@ def apply_stakes(
     * CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
       most both capacities and uses up that much of each.
 
-    Raises BoardError for transfers of another shape, seats outside 0..255 or a seat
-    paying itself, RulesError for an unknown stakes model, TableError for stacks that
-    are not a chip count per seat.
+    Raises BoardError for transfers of another shape or in no order (a set, a dict),
+    seats outside 0..255 or a seat paying itself, RulesError for an unknown stakes
+    model, TableError for stacks that are not a chip count per seat.
 
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
@@ -208,8 +209,9 @@ def apply_stakes(
 
 def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
     """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
-    the first item of another shape (so no TypeError or unpacking ValueError escapes)."""
-    if isinstance(transfers, Mapping) or not is_many(transfers):
+    the first item of another shape (so no TypeError or unpacking ValueError escapes),
+    or transfers in no order (a dict, a set: the caps depend on the order)."""
+    if isinstance(transfers, (Mapping, AbstractSet)) or not is_many(transfers):
         raise BoardError(
             f"transfers: expected a sequence of ((seat, seat), amount), "
             f"got {quote(transfers)}"
@@ -408,7 +410,7 @@ def settle(
     (or a natural declared that the cards do not make, or a declaration that is
     neither True nor a natural's name), CardError for bad cards, RulesError for
     unknown rules or what they do not allow (surrender, naturals), TableError for a
-    bad seat count, button, seat or stacks.
+    bad seat count, button, seat or stacks, or boards in no seat order (a set, a dict).
 
     >>> boards = ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
     ...           "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]
@@ -416,13 +418,12 @@ def settle(
     [50, -50]
     """
     rules = as_rules(rules, "settle")
-    if not is_many(boards):
-        raise BoardError(
-            f"boards: expected a sequence of one board per seat, got {quote(boards)}"
-        )
-    if not isinstance(boards, Sequence):
-        boards = list(boards)  # an iterator, a NumPy array: one board per item
-    n = check_players(len(boards), rules)
+    # in seat order (an iterator, a NumPy array: one board per item); no set or dict;
+    # each board is checked by _seat_cards
+    seats = cast(
+        "tuple[BoardLike | None, ...]", per_seat(boards, "boards", "one board per seat")
+    )
+    n = check_players(len(seats), rules)
     seat_button = check_seat(button, n)
     if not is_many(surrendered):
         raise BoardError(
@@ -439,7 +440,7 @@ def settle(
     role = [
         "surrendered" if i in sur else "declared" if i in decl else "rows" for i in range(n)
     ]
-    cards = [_seat_cards(boards[i], i, role[i]) for i in range(n)]
+    cards = [_seat_cards(seats[i], i, role[i]) for i in range(n)]
     given = bytearray([_NO_CARD]) * 52
     for i, c in enumerate(cards):
         given[13 * i : 13 * i + len(c)] = bytes(c)
