@@ -3756,6 +3756,56 @@ def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
                 assert url == base + "/problems/not-found", (sent, out["type"])
 
 
+def test_an_encoded_slash_is_no_path_separator_on_any_server() -> None:
+    """``GET /v1%2Fhealth`` answered 200 under uvicorn, which decodes ``%2F`` into a
+    ``/`` of the path it hands the app: a path segment ``v1/health`` read as two (a
+    ``/`` in an id made a route of another), and an app in-process given the path
+    as sent answered 404.  Now an encoded slash is part of its segment wherever the
+    server gives the path as sent: a 404 naming the path as sent, on uvicorn and
+    in-process alike, the key still asked for where the path is keyed."""
+    key = "k" * 16
+    sent_paths = [
+        ("GET", "/v1%2Fhealth"),
+        ("GET", "/v1%2fhealth"),
+        ("GET", "/problems%2Fnot-found"),
+        ("GET", "/v1/games%2Fabcdefgh"),
+        ("POST", "/v1%2Fscore"),
+    ]
+    with Server(ServeConfig(workers=1)) as s, Server(ServeConfig(api_key=key)) as k:
+        for method, path in sent_paths:
+            for server in (s, k):
+                auth = {"Authorization": "Bearer " + key} if server is k else {}
+                status, headers, out = server.request(method, path, {}, headers=auth)
+                assert status == 404, (path, out)
+                assert headers["content-type"] == "application/problem+json", path
+                # named as sent: a %2F in any case reads as one
+                assert urllib.parse.unquote(path) not in out["detail"], out
+                assert path.lower() in out["detail"].lower(), out
+            status, _, out = k.request(method, path, {})  # no key
+            assert status in (401, 404), (path, out)
+    # in-process, a server giving the path decoded (as uvicorn does) and as sent
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    for method, path in sent_paths:
+        sent.clear()
+        scope = {
+            "type": "http",
+            "method": method,
+            "path": urllib.parse.unquote(path),
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+        }
+        asyncio.run(create_app(ServeConfig(workers=1))(scope, receive, send))
+        assert sent[0]["status"] == 404, (path, sent)
+
+
 def _rfc_join(base: str, ref: str) -> str:
     """``ref``, a relative-path reference, resolved against ``base`` as RFC 3986 (5.2)
     says: empty segments kept (Python's ``urljoin`` drops them), dot segments

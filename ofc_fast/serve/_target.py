@@ -18,6 +18,7 @@ __all__ = ["Target", "relative", "target"]
 
 _RUN = re.compile("//+")
 _RAW_RUN = re.compile(b"//+")
+_RAW_SLASH = re.compile(b"%2[fF]")  # an encoded slash: kept encoded in the path routed
 _PCHAR = "/%:@!$&'()*+,;=-._~"  # (RFC 3986's path characters, and escapes as sent)
 
 
@@ -73,12 +74,16 @@ class Target(NamedTuple):
 
 def target(scope: dict[str, Any]) -> Target:
     """The target of an ASGI request ``scope``: where the server gives its
-    ``raw_path``, a run of slashes is one of the path as sent (an encoded slash,
-    ``%2F``, is part of none: ``/v1/%2Fhealth`` is no ``/v1/health``), the rest
-    decoded as the server decoded it; else, a run of the decoded ``path``.
+    ``raw_path``, a run of slashes is one of the path as sent, the rest decoded as
+    the server decoded it but an encoded slash, ``%2F``, which stays so: it is part
+    of a path segment, neither a separator nor part of a run (``/v1%2Fhealth`` and
+    ``/v1/%2Fhealth`` are no ``/v1/health``, whatever the server decodes it to);
+    else, a run of the decoded ``path``.
 
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
-    Target(path='/v1//health', depth=1, sent='/v1/%2Fhealth')
+    Target(path='/v1/%2Fhealth', depth=1, sent='/v1/%2Fhealth')
+    >>> target({"path": "/v1/health", "raw_path": b"/v1%2fhealth"}).path
+    '/v1%2Fhealth'
     >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"})
     Target(path='/v1/games/a b', depth=2, sent='/v1/games/a%20b')
     >>> target({"path": "//openapi.json"}), target({"path": "*", "raw_path": b"*"})
@@ -91,6 +96,7 @@ def target(scope: dict[str, Any]) -> Target:
         return Target(path, max(path.count("/") - 1, 0))
     asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
     sent = _RAW_RUN.sub(b"/", asked)
-    if sent != asked:
-        path = unquote_to_bytes(sent).decode("utf-8", "replace")
+    if sent != asked or _RAW_SLASH.search(sent):
+        kept = _RAW_SLASH.sub(b"%252F", sent)  # (decoded: %2F)
+        path = unquote_to_bytes(kept).decode("utf-8", "replace")
     return Target(path, max(sent.count(b"/") - 1, 0), quote(sent, safe=_PCHAR))
