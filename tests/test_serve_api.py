@@ -3614,8 +3614,9 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
     behind the reverse proxy docs/serve.md shows (``location /ofc/``) it resolved to
     the host's root, outside the proxied path.  RFC 9457 (3.1.1): the type resolved
     against the request's URL should give its documentation; now each type any
-    response can carry resolves, directly or under ``/ofc/``, to a page (no key
-    needed) naming its status and title, one URL per type from every depth."""
+    response can carry resolves to a page (no key needed) naming its status and
+    title, one URL per type from every depth, and the type is that page's full path
+    (under ``/ofc/`` too: test_a_problem_s_type_is_one_string_from_every_depth)."""
     key = "k" * 16
     auth = {"Authorization": "Bearer " + key}
     big = b'{"text": "' + b"x" * 8192 + b'"}'
@@ -3653,9 +3654,7 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
             url = urllib.parse.urljoin(s.url + path, out["type"])
             page = urllib.parse.urlsplit(url).path
             pages.setdefault(out["status"], set()).add(page)
-            # behind the proxy: the request's URL under /ofc/, its type too
-            proxied = urllib.parse.urljoin("https://proxy.example/ofc" + path, out["type"])
-            assert proxied == "https://proxy.example/ofc" + page, (path, out["type"])
+            assert out["type"] == page, (path, out["type"])  # (its full path)
             for method in ("HEAD", "GET"):
                 status, headers, body = s.request(method, page)  # no key
                 assert status == 200, (page, status)
@@ -3666,6 +3665,56 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
             assert html.escape(out["title"]) in text, (page, out["title"])
         assert all(len(urls) == 1 for urls in pages.values()), pages  # one per type
         assert len({u for urls in pages.values() for u in urls}) == len(pages)
+
+
+def test_a_problem_s_type_is_one_string_from_every_depth() -> None:
+    """A problem's ``type`` was relative to the request's URL, so it grew with the
+    path's depth (``problems/not-found`` from ``/a``, ``../../../problems/not-found``
+    from ``/a/b/c/d``, thousands of characters from a deep enough path): a client
+    comparing types (RFC 9457, 3.1.1 recommends a full path of a relative one for
+    this) found the same problem under a different type from each endpoint.  Now it
+    is the full path of the type's page, one string from every depth; behind a
+    reverse proxy serving the server under ``/ofc/`` it is ``/ofc/problems/...``
+    where the server is told so (``--root-path /ofc``, or the ASGI server's own
+    ``root_path``, which made every route a 404)."""
+    deep = "/a" * 2000
+    cases = [  # (method, path, body, the type's page)
+        ("GET", "/nope", None, "/problems/not-found"),
+        ("GET", "/a/b/c/d", None, "/problems/not-found"),
+        ("GET", deep, None, "/problems/not-found"),
+        ("GET", "//a//b//c", None, "/problems/not-found"),
+        ("GET", "/v1/games/" + "x" * 16, None, "/problems/not-found"),
+        ("POST", "/v1/games/" + "x" * 16 + "/moves", {}, "/problems/not-found"),
+        ("GET", "/v1/score", None, "/problems/method-not-allowed"),
+        ("GET", "/v1/games/" + "x" * 16 + "/next", None, "/problems/method-not-allowed"),
+        ("POST", "/v1/score", {"nope": 1}, "/problems/invalid-input"),
+    ]
+    with Server(ServeConfig(workers=1)) as s, Server(ServeConfig(root_path="/ofc")) as o:
+        for method, path, body, page in cases:
+            status, _, out = s.request(method, path, body)
+            assert out["type"] == page, (path[:40], out["type"][:80])
+            url = urllib.parse.urljoin(s.url + path, out["type"])
+            assert url == s.url + page, (path[:40], url[:80])
+            assert s.request("GET", page)[0] == 200, page
+            # behind the proxy under /ofc/ (which passes /ofc/x on as /x)
+            status, _, out = o.request(method, path, body)
+            assert out["type"] == "/ofc" + page, (path[:40], out["type"][:80])
+            proxied = urllib.parse.urljoin("https://proxy.example/ofc" + path, out["type"])
+            assert proxied == "https://proxy.example/ofc" + page, (path[:40], proxied)
+    # an ASGI server given the root path itself (uvicorn --root-path /ofc) hands the
+    # app /ofc/v1/health: answered, and a problem's type is under /ofc too
+    served = Server(ServeConfig(workers=1))
+    served.server.config.root_path = "/ofc"
+    with served as u:
+        status, _, out = u.request("GET", "/v1/health")
+        assert status == 200 and out["status"] == "ok", out
+        for method, path, body, page in cases:
+            status, _, out = u.request(method, path, body)
+            assert out["type"] == "/ofc" + page, (path[:40], out["type"][:80])
+            if len(path) < 100:
+                assert out["instance"].endswith(path.replace("//", "/")[1:]), out
+    with pytest.raises(OfcError, match=r"^root_path must be a path"):
+        ServeConfig(root_path="ofc/").check()
 
 
 def test_the_document_s_server_is_where_it_was_fetched_behind_a_prefix_too(
@@ -3749,11 +3798,9 @@ def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
         for sent in ("/v1/%2Fhealth", "/v1/%2F/health", f"/v1/games/%2F{game}"):
             status, _, out = s.request("GET", sent, headers=auth)
             assert status == 404, (sent, out)
-            # its type resolves against the URL as sent (a %2F is no folder), behind
-            # a reverse proxy under /ofc/ too
-            for base in (s.url, "https://proxy.example/ofc"):
-                url = urllib.parse.urljoin(base + sent, out["type"])
-                assert url == base + "/problems/not-found", (sent, out["type"])
+            # its type resolves against the URL as sent (a %2F is no folder)
+            url = urllib.parse.urljoin(s.url + sent, out["type"])
+            assert url == s.url + "/problems/not-found", (sent, out["type"])
 
 
 def test_an_encoded_slash_is_no_path_separator_on_any_server() -> None:

@@ -529,7 +529,7 @@ class App:
         ``websocket.http.response`` extension), else the handshake closed, which the
         server answers 403.  An app that returned without either would have the server
         log an error and answer 500."""
-        where = target(scope)
+        where = target(scope, self.config.root_path)
         await receive()  # websocket.connect
         if "websocket.http.response" in (scope.get("extensions") or {}):
             error = ApiError(404, None, f"no WebSocket endpoint {where.path[:100]}")
@@ -540,7 +540,8 @@ class App:
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
-        where = target(scope)  # the path routed: a run of slashes as one
+        where = target(scope, self.config.root_path)  # the path routed: a run of
+        # slashes as one, below the ASGI server's root_path
         path, method = where.path, scope.get("method", "GET")
         try:
             if not path.startswith("/v1/"):
