@@ -1531,6 +1531,34 @@ def test_api_key_is_required_and_compared() -> None:
         assert ok[0] == 200
 
 
+def test_a_401_says_what_is_wrong_with_the_key() -> None:
+    """Every 401 said "missing or wrong bearer token": a client that sent its key
+    bare (``Authorization: KEY``) or under another scheme (``Token KEY``, ``Basic``)
+    was told its key might be wrong, and one that sent none that it might have.  Now
+    the detail says which it is, never quoting the header (it may hold the key)."""
+    key = "k" * 16
+    body = {"boards": ["2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"] * 2}
+    cases = [  # (headers, words the detail holds)
+        ({}, ("no", "key")),
+        ({"Authorization": ""}, ("no", "key")),
+        ({"Authorization": key}, ("Bearer", "scheme")),
+        ({"Authorization": "Token " + key}, ("Bearer", "scheme")),
+        ({"Authorization": "Basic " + "a" * 16}, ("Bearer", "scheme")),
+        ({"Authorization": "Bearer " + "k" * 15 + "j"}, ("not", "key")),
+        ({"Authorization": "Bearer"}, ("not", "key")),
+    ]
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        details = {}
+        for hdrs, words in cases:
+            status, headers, out = s.request("POST", "/v1/score", body, headers=hdrs)
+            assert status == 401 and headers["www-authenticate"] == "Bearer", out
+            assert out["field"] == "Authorization", out
+            assert all(w in out["detail"] for w in words), (hdrs, out["detail"])
+            assert "k" * 15 not in out["detail"] and "aaaa" not in out["detail"], out
+            details[words] = out["detail"]
+        assert len(set(details.values())) == 3, details  # one for each case
+
+
 def test_the_bearer_scheme_is_matched_in_any_case() -> None:
     """RFC 9110 (11.1): the authentication scheme is case-insensitive and (11.4) one
     or more spaces separate it from the credentials; the key itself is exact."""

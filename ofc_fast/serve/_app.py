@@ -38,7 +38,7 @@ from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
-from ._limits import Limiter, key_ok, read_body
+from ._limits import Limiter, key_refusal, read_body
 from ._problems import PAGES, ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
@@ -555,16 +555,14 @@ class App:
                     "this server answers only requests for its own host name "
                     "(ofc-fast serve --allowed-host NAME adds one)",
                 )
-            if (
-                key
-                and path not in self._keyless
-                and not key_ok(headers.get(b"authorization"), key)
-            ):
+            refused = (
+                key_refusal(headers.get(b"authorization"), key)
+                if key and path not in self._keyless
+                else None
+            )
+            if refused is not None:  # (which: no header, another scheme, another key)
                 raise ApiError(
-                    401,
-                    "Authorization",
-                    "missing or wrong bearer token",
-                    headers={"www-authenticate": "Bearer"},
+                    401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
                 )
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)
