@@ -1531,6 +1531,34 @@ def test_api_key_is_required_and_compared() -> None:
         assert ok[0] == 200
 
 
+def test_a_401_says_what_is_wrong_with_the_key() -> None:
+    """Every 401 said "missing or wrong bearer token": a client that sent its key
+    bare (``Authorization: KEY``) or under another scheme (``Token KEY``, ``Basic``)
+    was told its key might be wrong, and one that sent none that it might have.  Now
+    the detail says which it is, never quoting the header (it may hold the key)."""
+    key = "k" * 16
+    body = {"boards": ["2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"] * 2}
+    cases = [  # (headers, words the detail holds)
+        ({}, ("no", "key")),
+        ({"Authorization": ""}, ("no", "key")),
+        ({"Authorization": key}, ("Bearer", "scheme")),
+        ({"Authorization": "Token " + key}, ("Bearer", "scheme")),
+        ({"Authorization": "Basic " + "a" * 16}, ("Bearer", "scheme")),
+        ({"Authorization": "Bearer " + "k" * 15 + "j"}, ("not", "key")),
+        ({"Authorization": "Bearer"}, ("not", "key")),
+    ]
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        details = {}
+        for hdrs, words in cases:
+            status, headers, out = s.request("POST", "/v1/score", body, headers=hdrs)
+            assert status == 401 and headers["www-authenticate"] == "Bearer", out
+            assert out["field"] == "Authorization", out
+            assert all(w in out["detail"] for w in words), (hdrs, out["detail"])
+            assert "k" * 15 not in out["detail"] and "aaaa" not in out["detail"], out
+            details[words] = out["detail"]
+        assert len(set(details.values())) == 3, details  # one for each case
+
+
 def test_the_bearer_scheme_is_matched_in_any_case() -> None:
     """RFC 9110 (11.1): the authentication scheme is case-insensitive and (11.4) one
     or more spaces separate it from the credentials; the key itself is exact."""
@@ -3614,8 +3642,9 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
     behind the reverse proxy docs/serve.md shows (``location /ofc/``) it resolved to
     the host's root, outside the proxied path.  RFC 9457 (3.1.1): the type resolved
     against the request's URL should give its documentation; now each type any
-    response can carry resolves, directly or under ``/ofc/``, to a page (no key
-    needed) naming its status and title, one URL per type from every depth."""
+    response can carry resolves to a page (no key needed) naming its status and
+    title, one URL per type from every depth, and the type is that page's full path
+    (under ``/ofc/`` too: test_a_problem_s_type_is_one_string_from_every_depth)."""
     key = "k" * 16
     auth = {"Authorization": "Bearer " + key}
     big = b'{"text": "' + b"x" * 8192 + b'"}'
@@ -3653,9 +3682,7 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
             url = urllib.parse.urljoin(s.url + path, out["type"])
             page = urllib.parse.urlsplit(url).path
             pages.setdefault(out["status"], set()).add(page)
-            # behind the proxy: the request's URL under /ofc/, its type too
-            proxied = urllib.parse.urljoin("https://proxy.example/ofc" + path, out["type"])
-            assert proxied == "https://proxy.example/ofc" + page, (path, out["type"])
+            assert out["type"] == page, (path, out["type"])  # (its full path)
             for method in ("HEAD", "GET"):
                 status, headers, body = s.request(method, page)  # no key
                 assert status == 200, (page, status)
@@ -3666,6 +3693,56 @@ def test_every_problem_type_resolves_to_its_page_behind_a_prefix_too() -> None:
             assert html.escape(out["title"]) in text, (page, out["title"])
         assert all(len(urls) == 1 for urls in pages.values()), pages  # one per type
         assert len({u for urls in pages.values() for u in urls}) == len(pages)
+
+
+def test_a_problem_s_type_is_one_string_from_every_depth() -> None:
+    """A problem's ``type`` was relative to the request's URL, so it grew with the
+    path's depth (``problems/not-found`` from ``/a``, ``../../../problems/not-found``
+    from ``/a/b/c/d``, thousands of characters from a deep enough path): a client
+    comparing types (RFC 9457, 3.1.1 recommends a full path of a relative one for
+    this) found the same problem under a different type from each endpoint.  Now it
+    is the full path of the type's page, one string from every depth; behind a
+    reverse proxy serving the server under ``/ofc/`` it is ``/ofc/problems/...``
+    where the server is told so (``--root-path /ofc``, or the ASGI server's own
+    ``root_path``, which made every route a 404)."""
+    deep = "/a" * 2000
+    cases = [  # (method, path, body, the type's page)
+        ("GET", "/nope", None, "/problems/not-found"),
+        ("GET", "/a/b/c/d", None, "/problems/not-found"),
+        ("GET", deep, None, "/problems/not-found"),
+        ("GET", "//a//b//c", None, "/problems/not-found"),
+        ("GET", "/v1/games/" + "x" * 16, None, "/problems/not-found"),
+        ("POST", "/v1/games/" + "x" * 16 + "/moves", {}, "/problems/not-found"),
+        ("GET", "/v1/score", None, "/problems/method-not-allowed"),
+        ("GET", "/v1/games/" + "x" * 16 + "/next", None, "/problems/method-not-allowed"),
+        ("POST", "/v1/score", {"nope": 1}, "/problems/invalid-input"),
+    ]
+    with Server(ServeConfig(workers=1)) as s, Server(ServeConfig(root_path="/ofc")) as o:
+        for method, path, body, page in cases:
+            status, _, out = s.request(method, path, body)
+            assert out["type"] == page, (path[:40], out["type"][:80])
+            url = urllib.parse.urljoin(s.url + path, out["type"])
+            assert url == s.url + page, (path[:40], url[:80])
+            assert s.request("GET", page)[0] == 200, page
+            # behind the proxy under /ofc/ (which passes /ofc/x on as /x)
+            status, _, out = o.request(method, path, body)
+            assert out["type"] == "/ofc" + page, (path[:40], out["type"][:80])
+            proxied = urllib.parse.urljoin("https://proxy.example/ofc" + path, out["type"])
+            assert proxied == "https://proxy.example/ofc" + page, (path[:40], proxied)
+    # an ASGI server given the root path itself (uvicorn --root-path /ofc) hands the
+    # app /ofc/v1/health: answered, and a problem's type is under /ofc too
+    served = Server(ServeConfig(workers=1))
+    served.server.config.root_path = "/ofc"
+    with served as u:
+        status, _, out = u.request("GET", "/v1/health")
+        assert status == 200 and out["status"] == "ok", out
+        for method, path, body, page in cases:
+            status, _, out = u.request(method, path, body)
+            assert out["type"] == "/ofc" + page, (path[:40], out["type"][:80])
+            if len(path) < 100:
+                assert out["instance"].endswith(path.replace("//", "/")[1:]), out
+    with pytest.raises(OfcError, match=r"^root_path must be a path"):
+        ServeConfig(root_path="ofc/").check()
 
 
 def test_the_document_s_server_is_where_it_was_fetched_behind_a_prefix_too(
@@ -3749,11 +3826,59 @@ def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
         for sent in ("/v1/%2Fhealth", "/v1/%2F/health", f"/v1/games/%2F{game}"):
             status, _, out = s.request("GET", sent, headers=auth)
             assert status == 404, (sent, out)
-            # its type resolves against the URL as sent (a %2F is no folder), behind
-            # a reverse proxy under /ofc/ too
-            for base in (s.url, "https://proxy.example/ofc"):
-                url = urllib.parse.urljoin(base + sent, out["type"])
-                assert url == base + "/problems/not-found", (sent, out["type"])
+            # its type resolves against the URL as sent (a %2F is no folder)
+            url = urllib.parse.urljoin(s.url + sent, out["type"])
+            assert url == s.url + "/problems/not-found", (sent, out["type"])
+
+
+def test_an_encoded_slash_is_no_path_separator_on_any_server() -> None:
+    """``GET /v1%2Fhealth`` answered 200 under uvicorn, which decodes ``%2F`` into a
+    ``/`` of the path it hands the app: a path segment ``v1/health`` read as two (a
+    ``/`` in an id made a route of another), and an app in-process given the path
+    as sent answered 404.  Now an encoded slash is part of its segment wherever the
+    server gives the path as sent: a 404 naming the path as sent, on uvicorn and
+    in-process alike, the key still asked for where the path is keyed."""
+    key = "k" * 16
+    sent_paths = [
+        ("GET", "/v1%2Fhealth"),
+        ("GET", "/v1%2fhealth"),
+        ("GET", "/problems%2Fnot-found"),
+        ("GET", "/v1/games%2Fabcdefgh"),
+        ("POST", "/v1%2Fscore"),
+    ]
+    with Server(ServeConfig(workers=1)) as s, Server(ServeConfig(api_key=key)) as k:
+        for method, path in sent_paths:
+            for server in (s, k):
+                auth = {"Authorization": "Bearer " + key} if server is k else {}
+                status, headers, out = server.request(method, path, {}, headers=auth)
+                assert status == 404, (path, out)
+                assert headers["content-type"] == "application/problem+json", path
+                # named as sent: a %2F in any case reads as one
+                assert urllib.parse.unquote(path) not in out["detail"], out
+                assert path.lower() in out["detail"].lower(), out
+            status, _, out = k.request(method, path, {})  # no key
+            assert status in (401, 404), (path, out)
+    # in-process, a server giving the path decoded (as uvicorn does) and as sent
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    for method, path in sent_paths:
+        sent.clear()
+        scope = {
+            "type": "http",
+            "method": method,
+            "path": urllib.parse.unquote(path),
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+        }
+        asyncio.run(create_app(ServeConfig(workers=1))(scope, receive, send))
+        assert sent[0]["status"] == 404, (path, sent)
 
 
 def _rfc_join(base: str, ref: str) -> str:

@@ -106,6 +106,9 @@ def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
         (["--allowed-host", "a b"], "--allowed-host"),
         (["--forwarded-allow-ips", "127.0.0.1,proxy"], "--forwarded-allow-ips"),
         (["--forwarded-allow-ips", "10.0.0.1/8"], "--forwarded-allow-ips"),
+        (["--root-path", "ofc"], "--root-path"),
+        (["--root-path", "/ofc/"], "--root-path"),
+        (["--root-path", "/o?c"], "--root-path"),
     ],
 )
 def test_a_bad_option_s_error_names_the_option_typed(

@@ -572,6 +572,27 @@ def _a_game(server: Server) -> tuple[dict[str, Any], str, list[list[Any]]]:
     return game, f"/v1/games/{game['id']}/moves", place
 
 
+def test_a_move_without_move_or_action_is_told_either_is_required(
+    server: Server,
+) -> None:
+    """A game's move with neither ``move`` nor ``action`` (``{}``, ``{"version": 0}``,
+    ``{"move": null}``) was told "move must be an object {place, discard}": as if a
+    move were given, of the wrong type, and ``action`` were not an option.  It is a
+    400 saying that either is required, as any required field's; the game is as it
+    was (the same move then plays)."""
+    doc = server.request("GET", "/openapi.json")[2]
+    game, moves, place = _a_game(server)
+    for body in ({}, {"version": game["version"]}, {"move": None}):
+        status, headers, out = server.request("POST", moves, body, headers=AUTH)
+        assert (status, out["field"]) == (400, "move"), out
+        detail = out["detail"]
+        assert "required" in detail and "action" in detail and "move" in detail, out
+        assert "must be an object" not in detail, out
+        check_response(doc, "POST", moves, status, headers, out)
+    status, _, out = server.request("POST", moves, {"move": {"place": place}}, headers=AUTH)
+    assert status == 200 and out["version"] == game["version"] + 1, out
+
+
 def test_the_move_schema_holds_the_move_fields_and_no_other(server: Server) -> None:
     """``/openapi.json``'s ``Move`` had only ``place`` and ``discard`` (the service
     takes ``declare`` and ``surrender`` too) and allowed any other field, which the

@@ -38,7 +38,7 @@ from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
-from ._limits import Limiter, key_ok, read_body
+from ._limits import Limiter, key_refusal, read_body
 from ._problems import PAGES, ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
@@ -529,7 +529,7 @@ class App:
         ``websocket.http.response`` extension), else the handshake closed, which the
         server answers 403.  An app that returned without either would have the server
         log an error and answer 500."""
-        where = target(scope)
+        where = target(scope, self.config.root_path)
         await receive()  # websocket.connect
         if "websocket.http.response" in (scope.get("extensions") or {}):
             error = ApiError(404, None, f"no WebSocket endpoint {where.path[:100]}")
@@ -540,7 +540,8 @@ class App:
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
-        where = target(scope)  # the path routed: a run of slashes as one
+        where = target(scope, self.config.root_path)  # the path routed: a run of
+        # slashes as one, below the ASGI server's root_path
         path, method = where.path, scope.get("method", "GET")
         try:
             if not path.startswith("/v1/"):
@@ -554,16 +555,14 @@ class App:
                     "this server answers only requests for its own host name "
                     "(ofc-fast serve --allowed-host NAME adds one)",
                 )
-            if (
-                key
-                and path not in self._keyless
-                and not key_ok(headers.get(b"authorization"), key)
-            ):
+            refused = (
+                key_refusal(headers.get(b"authorization"), key)
+                if key and path not in self._keyless
+                else None
+            )
+            if refused is not None:  # (which: no header, another scheme, another key)
                 raise ApiError(
-                    401,
-                    "Authorization",
-                    "missing or wrong bearer token",
-                    headers={"www-authenticate": "Bearer"},
+                    401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
                 )
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)

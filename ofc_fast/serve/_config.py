@@ -25,6 +25,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Addresses a server may bind without an API key."""
 
 _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}")
+_ROOT_PATH = re.compile(r"(/[A-Za-z0-9._~-]+){0,16}")  # ("": the host's root)
 
 WORKERS_PER_CPU = MAX_WORKERS_PER_CPU
 """Default computations at once per CPU the process may use (see :func:`default_workers`),
@@ -78,7 +79,10 @@ class ServeConfig:
     tells clients apart); () believes no such header (uvicorn's own default believes
     it from 127.0.0.1), so a caller cannot pass for another client.  ``ofc-fast
     serve`` hands it to uvicorn; an app run by another server takes that server's
-    setting instead.
+    setting instead.  ``root_path``: the path a reverse proxy serves the server
+    under (``/ofc``; "": the host's root), where a problem's ``type`` names its page
+    from (``/ofc/problems/not-found``); an ASGI server's own ``root_path`` counts
+    instead where it gives one.
 
     >>> config = ServeConfig(workers=2, max_time_budget=0.5).check()
     >>> config.workers, config.queue, config.max_time_budget
@@ -99,6 +103,7 @@ class ServeConfig:
     retry_after: int = 1
     allowed_hosts: tuple[str, ...] = ()
     forwarded_allow_ips: tuple[str, ...] = ()
+    root_path: str = ""
 
     def check(self, options: Mapping[str, str] | None = None) -> ServeConfig:
         """Itself, or OfcError naming the first bad setting (a non-local host without
@@ -163,6 +168,12 @@ class ServeConfig:
                     f"{label('allowed_hosts')} must be a host name {chars}, got {h!r}"
                 )
         _check_proxies(self.forwarded_allow_ips, label("forwarded_allow_ips"))
+        root = self.root_path
+        if not isinstance(root, str) or not _ROOT_PATH.fullmatch(root):
+            raise OfcError(
+                f"{label('root_path')} must be a path ('/' and segments of letters, "
+                f"digits and -._~, none last: /ofc), or '', got {root!r}"
+            )
         if self.port > 65535:
             raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (

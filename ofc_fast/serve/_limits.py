@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from ._problems import ApiError
 
-__all__ = ["IDENTITY", "Limiter", "key_ok", "read_body"]
+__all__ = ["IDENTITY", "Limiter", "key_ok", "key_refusal", "read_body"]
 
 IDENTITY = "identity"
 """The one ``Content-Encoding`` a body is read in (a 415 for any other says so in
@@ -32,9 +32,29 @@ def key_ok(authorization: bytes | None, key: str) -> bool:
     """True when an ``Authorization`` header carries ``Bearer <key>``: the scheme in
     any case, then one or more spaces (RFC 9110, 11.4); the key's comparison takes the
     same time wherever the first difference is."""
-    scheme, _, token = (authorization or b"").partition(b" ")
+    return key_refusal(authorization, key) is None
+
+
+def key_refusal(authorization: bytes | None, key: str) -> str | None:
+    """What is wrong with an ``Authorization`` header for ``key`` (a 401's detail),
+    or None where it carries ``Bearer <key>`` (:func:`key_ok`): no header, another
+    scheme (a key sent bare among them), or a token that is not the key.  It never
+    quotes the header, which may hold the key.
+
+    >>> key_refusal(None, "s3cret-key")
+    "no API key: send the header 'Authorization: Bearer KEY'"
+    >>> key_refusal(b"s3cret-key", "s3cret-key")
+    "the Authorization header is not of the Bearer scheme: send 'Bearer KEY'"
+    >>> key_refusal(b"Bearer nope", "s3cret-key")
+    "the bearer token is not the server's API key"
+    """
+    if authorization is None or not authorization.strip(b" \t"):
+        return "no API key: send the header 'Authorization: Bearer KEY'"
+    scheme, _, token = authorization.partition(b" ")
     right = hmac.compare_digest(token.lstrip(b" "), key.encode("utf-8"))
-    return scheme.lower() == b"bearer" and right
+    if scheme.lower() != b"bearer":
+        return "the Authorization header is not of the Bearer scheme: send 'Bearer KEY'"
+    return None if right else "the bearer token is not the server's API key"
 
 
 async def read_body(

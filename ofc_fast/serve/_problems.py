@@ -5,7 +5,7 @@ fault and, when the library refused the input, the name of the ``OfcError`` clas
 >>> e = ApiError(422, "cards", "bad card 'Xx'", error="CardError")
 >>> body = e.body("/v1/evaluate")
 >>> body["status"], body["field"], body["error"], body["type"]
-(422, 'cards', 'CardError', '../problems/invalid-input')
+(422, 'cards', 'CardError', '/problems/invalid-input')
 """
 
 from __future__ import annotations
@@ -113,17 +113,19 @@ body's media type, charset or ``Content-Encoding``: ``detail`` says which)."""
 
 
 def type_uri(status: int, path: str | Target) -> str:
-    """The ``type`` of a problem of ``status`` answering a request for ``path``: a
-    reference to its page (``problems/<slug>`` beside ``/openapi.json``) relative to
-    the request's URL (RFC 9457, 3.1.1: resolved against it), so that it resolves
-    to the page behind a reverse proxy serving the server under a path too.
+    """The ``type`` of a problem of ``status`` answering a request for ``path``: the
+    full path of its page (``problems/<slug>`` beside ``/openapi.json``, under the
+    server's root: :attr:`~ofc_fast.serve._target.Target.root`), one string from
+    every request whatever its depth, as RFC 9457 (3.1.1) recommends of a relative
+    type (one relative to the request's URL grew with its depth: a client comparing
+    types found none equal).
 
     >>> type_uri(422, "/v1/score"), type_uri(404, "/v1/games/abc/moves")
-    ('../problems/invalid-input', '../../../problems/not-found')
-    >>> type_uri(404, "/nope")
-    'problems/not-found'
+    ('/problems/invalid-input', '/problems/not-found')
+    >>> type_uri(404, Target("/a/b/c/d", 3, root="/ofc"))
+    '/ofc/problems/not-found'
     """
-    return _target(path).relative(f"problems/{TITLES[status].slug}")
+    return _target(path).absolute(f"problems/{TITLES[status].slug}")
 
 
 def _target(where: str | Target) -> Target:
@@ -186,9 +188,10 @@ class ApiError(Exception):
 
     def body(self, where: str | Target) -> dict[str, Any]:
         """The problem document (RFC 9457 members plus ``field`` and ``error``) of a
-        refusal of the request ``where`` (its target, or its path): its ``type`` and
-        ``instance`` (the request's path) are relative to the request's URL, so that
-        they resolve right behind a reverse proxy serving the server under a path.
+        refusal of the request ``where`` (its target, or its path): its ``type``
+        (:func:`type_uri`) and its ``instance``, the request's path relative to the
+        request's URL, so that it resolves right behind a reverse proxy serving the
+        server under a path.
         An ``instance`` longer than :data:`MAX_INSTANCE` is left out (RFC 9457: it is
         optional), where one cut short would resolve to another path.
 
@@ -199,7 +202,7 @@ class ApiError(Exception):
         """
         at = _target(where)
         out: dict[str, Any] = {
-            "type": at.relative(f"problems/{TITLES[self.status].slug}"),
+            "type": type_uri(self.status, at),
             "title": TITLES[self.status].title,
             "status": self.status,
             "detail": self.detail[:500],

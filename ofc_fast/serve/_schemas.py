@@ -158,8 +158,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "type": {
                 "type": "string",
-                "description": "the problem type: a reference, relative to the "
-                "request's URL, to its page on this server (problems/<slug>)",
+                "description": "the problem type: the full path of its page on "
+                "this server (/problems/<slug>; under the server's --root-path), "
+                "one string from every request",
             },
             "title": _STR,
             "status": _INT,

@@ -166,6 +166,12 @@ class GameSession:
             action = get_int(body, "action", low=RANGES.action[0], high=RANGES.action[1])
             with at_field("action"):
                 g.play_action(action)
+        elif "move" not in body:  # (neither: the one required is either)
+            raise ApiError(
+                400,
+                "move",
+                "move (an object {place, discard}) or action (an action id) is required",
+            )
         else:
             raw = body.get("move")
             if not isinstance(raw, dict):

@@ -4,8 +4,8 @@ the path ``/v1/health`` strictly asks for ``//v1/health``), and its depth, what 
 reference relative to the request's URL climbs to reach the server's root.
 
 >>> t = target({"path": "//v1//health", "raw_path": b"//v1//health"})
->>> t.path, t.depth, t.relative("problems/not-found")
-('/v1/health', 1, '../problems/not-found')
+>>> t.path, t.depth, t.relative("problems/not-found"), t.absolute("problems/not-found")
+('/v1/health', 1, '../problems/not-found', '/problems/not-found')
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ __all__ = ["Target", "relative", "target"]
 
 _RUN = re.compile("//+")
 _RAW_RUN = re.compile(b"//+")
+_RAW_SLASH = re.compile(b"%2[fF]")  # an encoded slash: kept encoded in the path routed
 _PCHAR = "/%:@!$&'()*+,;=-._~"  # (RFC 3986's path characters, and escapes as sent)
 
 
@@ -46,11 +47,25 @@ class Target(NamedTuple):
     folder from ``/ofc//v1/score`` gives ``/ofc/v1/score`` by the first and
     ``/ofc//v1/score``, the same path to nginx and to this server, by the second.
     ``sent``: the path as sent, its percent-encoding kept (a run of slashes one),
-    what a URL reference to it is written with ("" : ``path`` encoded)."""
+    what a URL reference to it is written with ("" : ``path`` encoded); ``root``:
+    the path the server's root has for its clients ("": the host's root; ``/ofc``
+    behind a reverse proxy serving it there), what the ASGI server gives as its
+    ``root_path``, else the server's setting (``ServeConfig.root_path``)."""
 
     path: str
     depth: int
     sent: str = ""
+    root: str = ""
+
+    def absolute(self, ref: str) -> str:
+        """``ref`` (a path from the server's root, without its first ``/``) as a
+        reference of its full path (``/problems/not-found``, ``/ofc/...`` under a
+        ``root``): the same from every request, whatever its depth.
+
+        >>> Target("/a/b/c/d", 3, root="/ofc").absolute("problems/not-found")
+        '/ofc/problems/not-found'
+        """
+        return f"{self.root}/{ref}"
 
     def relative(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) relative
@@ -71,26 +86,56 @@ class Target(NamedTuple):
         return self.relative(ref[1:] if ref.startswith("/") else ref)
 
 
-def target(scope: dict[str, Any]) -> Target:
-    """The target of an ASGI request ``scope``: where the server gives its
-    ``raw_path``, a run of slashes is one of the path as sent (an encoded slash,
-    ``%2F``, is part of none: ``/v1/%2Fhealth`` is no ``/v1/health``), the rest
-    decoded as the server decoded it; else, a run of the decoded ``path``.
+def _below(path: str, root: str) -> str:
+    """``path`` from ``root`` on, where ``root`` is one of its folders (else as it is).
+
+    >>> _below("/ofc/v1/score", "/ofc"), _below("/ofc", "/ofc"), _below("/ofcx", "/ofc")
+    ('/v1/score', '/', '/ofcx')
+    """
+    rest = path[len(root) :]
+    if not path.startswith(root) or rest[:1] not in ("", "/"):
+        return path
+    return rest or "/"
+
+
+def target(scope: dict[str, Any], root: str = "") -> Target:
+    """The target of an ASGI request ``scope`` of a server whose root is at
+    ``root`` for its clients (:attr:`Target.root`; the scope's ``root_path``, where
+    the ASGI server gives one, instead: its ``path`` and ``raw_path`` start with it,
+    left out of the path routed, as ASGI says).  Where the server gives its
+    ``raw_path``, a run of slashes is one of the path as sent, the rest decoded as
+    the server decoded it but an encoded slash, ``%2F``, which stays so: it is part
+    of a path segment, neither a separator nor part of a run (``/v1%2Fhealth`` and
+    ``/v1/%2Fhealth`` are no ``/v1/health``, whatever the server decodes it to);
+    else, a run of the decoded ``path``.
 
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
-    Target(path='/v1//health', depth=1, sent='/v1/%2Fhealth')
-    >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"})
-    Target(path='/v1/games/a b', depth=2, sent='/v1/games/a%20b')
-    >>> target({"path": "//openapi.json"}), target({"path": "*", "raw_path": b"*"})
-    (Target(path='/openapi.json', depth=0, sent=''), Target(path='*', depth=0, sent='*'))
+    Target(path='/v1/%2Fhealth', depth=1, sent='/v1/%2Fhealth', root='')
+    >>> target({"path": "/v1/health", "raw_path": b"/v1%2fhealth"}).path
+    '/v1%2Fhealth'
+    >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"}).sent
+    '/v1/games/a%20b'
+    >>> target({"path": "//openapi.json"})
+    Target(path='/openapi.json', depth=0, sent='', root='')
+    >>> target({"path": "*", "raw_path": b"*"})
+    Target(path='*', depth=0, sent='*', root='')
+    >>> target({"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"})
+    Target(path='/v1/score', depth=1, sent='/v1/score', root='/ofc')
     """
     path: str = scope.get("path", "")
     raw = scope.get("raw_path")
+    mount = scope.get("root_path")
+    if isinstance(mount, str) and mount.strip("/"):  # (its path holds it first)
+        root = mount.rstrip("/")
+        path = _below(path, root)
+        if isinstance(raw, bytes):  # (as sent: ASCII, RFC 9112, 3.2)
+            raw = _below(raw.decode("latin-1"), root).encode("latin-1")
     if not isinstance(raw, bytes):
         path = _RUN.sub("/", path)
-        return Target(path, max(path.count("/") - 1, 0))
+        return Target(path, max(path.count("/") - 1, 0), root=root)
     asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
     sent = _RAW_RUN.sub(b"/", asked)
-    if sent != asked:
-        path = unquote_to_bytes(sent).decode("utf-8", "replace")
-    return Target(path, max(sent.count(b"/") - 1, 0), quote(sent, safe=_PCHAR))
+    if sent != asked or _RAW_SLASH.search(sent):
+        kept = _RAW_SLASH.sub(b"%252F", sent)  # (decoded: %2F)
+        path = unquote_to_bytes(kept).decode("utf-8", "replace")
+    return Target(path, max(sent.count(b"/") - 1, 0), quote(sent, safe=_PCHAR), root)

@@ -100,6 +100,7 @@ _OPTIONS = {
     "max_sessions_per_client": "--max-games-per-client",
     "allowed_hosts": "--allowed-host",
     "forwarded_allow_ips": "--forwarded-allow-ips",
+    "root_path": "--root-path",
 }
 """The option of ``ofc-fast serve`` that sets each :class:`ServeConfig` field: a bad
 setting's error names what the user typed."""
@@ -125,6 +126,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=tuple(
             ip.strip() for ip in (args.forwarded_allow_ips or "").split(",") if ip.strip()
         ),
+        root_path=args.root_path,
     ).check(_OPTIONS)
     with bind_address(config.host, config.port) as sock:
         port = sock.getsockname()[1]  # the one the system picked for --port 0
@@ -221,6 +223,13 @@ def add_commands(sub: Any) -> None:
         help="a host name, besides localhost and the bound address, that a server "
         "without --api-key answers in a request's Host header (repeatable; e.g. "
         "behind a reverse proxy)",
+    )
+    s.add_argument(
+        "--root-path",
+        default="",
+        metavar="PATH",
+        help="the path a reverse proxy serves the server under (e.g. /ofc), which "
+        "a problem's type names its page from (default: none, the host's root)",
     )
     s.add_argument(
         "--log-level", default="info", **one_of("debug", "info", "warning", "error")
