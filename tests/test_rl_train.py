@@ -691,6 +691,31 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     assert np.array_equal(env.reset(), first)
 
 
+def test_sb3_vec_env_set_options_takes_none_per_table_as_no_options(sb3: Any) -> None:
+    """SB3's ``VecEnv.set_options`` takes a list of per-env options whose None entries
+    mean "no options" (DummyVecEnv and SubprocVecEnv reset such an env without
+    ``options``).  ``set_options([None, None])`` was a GameError saying the options
+    are not shared by every table (they are: none at all); now None entries are
+    ``{}``: a list of all None (or None and ``{}``) sets no options, and a mask at
+    some tables only is still refused, named as before."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    reference = DummyVecEnv([lambda: OfcEnv("pineapple", opponents="random")] * 2)
+    reference.set_options([None, None])  # SB3's own VecEnv takes it, as no options
+    reference.reset()
+    env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes", seed=0)
+    first = env.reset().copy()
+    for none in ([None, None], (None, {}), [{}, None]):
+        env.set_options(none)  # type: ignore[arg-type]
+        assert np.array_equal(env.reset(), first)
+    with pytest.raises(GameError, match="every table"):
+        env.set_options([None, {"reset_mask": np.array([True, False])}])  # type: ignore[list-item]
+
+
 def test_sb3_vec_env_reset_mask_is_refused_when_set_not_at_every_later_reset(
     sb3: Any,
 ) -> None:

@@ -156,7 +156,8 @@ class VecEnv(_Adapter, _SB3VecEnv):
         kept, as :meth:`GymVectorEnv.reset` keeps it), the others keep their pending
         decision.
         Options are shared by every table: one dict, or SB3's list of ``num_envs``
-        dicts all alike; None clears them.  Anything else (an option not in
+        dicts all alike (a None entry: no options, ``{}``, as SB3's VecEnvs reset
+        that env); None clears them.  Anything else (an option not in
         :attr:`RESET_OPTIONS` included) is a GameError, nothing set."""
         if options is None:
             options = {}
@@ -167,6 +168,8 @@ class VecEnv(_Adapter, _SB3VecEnv):
                     f"options must be a dict, a list of {self.num_envs} dicts (one per "
                     f"table) or None, got {quote(options)}"
                 )
+            # a None entry: that env's reset takes no options (SB3's VecEnvs)
+            per_table = [{} if o is None else o for o in per_table]
             options = per_table[0]
             for other in per_table:
                 if not _same_options(other, options):
