@@ -660,6 +660,17 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     obs = env.reset()
     assert np.array_equal(obs[1], before[1]) and not np.array_equal(obs[0], before[0])
     assert env.tables.venv.observation(0, 0)["boards"][0] == [[], [], []]
+
+    def plain_reset() -> None:
+        """A step, then reset(): with no options left (a plain reset) every table is
+        at its next deal's first decision (its learner's board empty); a mask left
+        ([True, False], [False, True]) would keep a table mid-deal."""
+        env.step(env.action_masks().argmax(axis=1))
+        env.reset()
+        assert [env.tables.venv.observation(i, 0)["boards"][0] for i in range(2)] == [
+            [[], [], []]
+        ] * 2
+
     ends: dict[int, int] = {}
     for step in range(1, 6):
         _, _, dones, infos = env.step(env.action_masks().argmax(axis=1))
@@ -667,14 +678,14 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
             ends.setdefault(int(i), step)
             assert infos[i]["episode"]["l"] == 5
     assert ends == {1: 3, 0: 5}
-    assert np.array_equal(env.reset(), first)  # the options were cleared
+    plain_reset()  # the options were cleared
     stepped = env.step(env.action_masks().argmax(axis=1))[0].copy()
     env.set_options([{"reset_mask": np.array([False, True])}] * 2)  # SB3's list form
     obs = env.reset()  # table 1 (mid-deal) deals its match's next deal, 0 stays
     assert np.array_equal(obs[0], stepped[0]) and not np.array_equal(obs[1], first[1])
     assert not np.array_equal(obs[1], stepped[1])
     assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
-    assert np.array_equal(env.reset(), first)
+    plain_reset()
     for bad, said in (
         ({"reset_mask": np.array([True, False]), "seed": 3}, "'seed'"),
         ({"mask": np.array([True, False])}, "'mask'"),
@@ -685,10 +696,10 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     ):
         with pytest.raises(GameError, match=said):
             env.set_options(bad)  # type: ignore[arg-type]
-        assert np.array_equal(env.reset(), first)  # nothing was set
-    env.set_options({"reset_mask": np.array([True, True])})
+        plain_reset()  # nothing was set
+    env.set_options({"reset_mask": np.array([False, True])})
     env.set_options(None)  # SB3's: no options
-    assert np.array_equal(env.reset(), first)
+    plain_reset()
 
 
 def test_sb3_vec_env_set_options_takes_none_per_table_as_no_options(sb3: Any) -> None:
@@ -750,7 +761,8 @@ def test_sb3_vec_env_reset_mask_is_refused_when_set_not_at_every_later_reset(
     assert env.tables.venv.observation(0, 0)["boards"][0] == [[], [], []]
     assert env.tables.venv.observation(1, 0)["boards"][0] != [[], [], []]
     assert not np.array_equal(obs[0], seeded[0])
-    assert np.array_equal(env.reset(), seeded)  # cleared: seed 5's tables again
+    assert env.seed(5) == [5, 6]  # cleared: a pending mask refuses seed()
+    assert np.array_equal(env.reset(), seeded)  # seed 5's tables again
     env.set_options(mask)
     env.set_options(None)  # cleared: seed() may follow
     assert env.seed(9) == [9, 10]
@@ -790,7 +802,7 @@ def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
     documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a
     one-table adapter seeded s + i does, and reset() without seed() after that
-    replays the same tables."""
+    (no step played) keeps those deals."""
     from ofc_fast.env.sb3 import VecEnv
 
     env = VecEnv("pineapple", num_envs=3, opponent="random")
@@ -839,6 +851,59 @@ def test_sb3_adapters_seed_table_i_as_docs_environments_states(sb3: Any) -> None
     vec.seed(s)
     vec.reset()
     assert deal_seeds(vec) == plus_i != by_index
+
+
+def test_sb3_adapters_reset_without_a_seed_goes_on_as_sb3_and_gymnasium_envs(
+    sb3: Any,
+) -> None:
+    """A reset without a seed goes on (SB3's ``DummyVecEnv`` and Gymnasium's
+    ``SyncVectorEnv`` reset each env with ``seed=None``): a seeded reset twice deals
+    the same, a reset after steps deals the tables cut mid-deal their next deal (a
+    deal not begun is kept).  Before, SB3 ``VecEnv.reset()`` and
+    ``GymVectorEnv.reset()`` replayed every match from its seed, so each
+    ``evaluate_policy`` or ``model.learn()`` call played the same deals again.
+    Reference: those vector envs of SB3 and Gymnasium over the one-table env, which
+    table ``i`` of each adapter plays (seeded ``s + i``, docs/environments.md)."""
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    def one() -> OfcEnv:
+        return OfcEnv("pineapple", opponents="random")
+
+    def best(masks: Any) -> np.ndarray:
+        return np.asarray(masks, np.bool_).argmax(axis=1)
+
+    n = 2
+    dummy = DummyVecEnv([one] * n)
+    vec = VecEnv("pineapple", num_envs=n, opponent="random", obs_type="bytes")
+    dummy.seed(5)
+    vec.seed(5)
+    seeded = dummy.reset()["observation"]
+    assert np.array_equal(vec.reset(), seeded)
+    vec.seed(5)
+    assert np.array_equal(vec.reset(), seeded)  # a seed again: the same deals
+    for _ in range(3):  # mid-deal (a Pineapple deal: 5 learner decisions)
+        dummy.step(best(dummy.env_method("action_masks")))
+        vec.step(best(vec.action_masks()))
+    went_on = dummy.reset()["observation"]
+    assert not np.array_equal(went_on, seeded)
+    assert np.array_equal(vec.reset(), went_on)  # was: seeded (a replay)
+    assert np.array_equal(vec.reset(), dummy.reset()["observation"])  # kept
+
+    sync = SyncVectorEnv([one] * n, autoreset_mode=AutoresetMode.SAME_STEP)
+    gym = GymVectorEnv("pineapple", num_envs=n, opponent="random", obs_type="bytes")
+    first = sync.reset(seed=5)[0]["observation"]
+    assert np.array_equal(gym.reset(seed=[5, 6])[0], first)
+    assert np.array_equal(gym.reset(seed=[5, 6])[0], first)
+    for _ in range(3):
+        sync.step(best(sync.call("action_masks")))
+        gym.step(best(gym.action_masks()))
+    went_on = sync.reset()[0]["observation"]
+    assert not np.array_equal(went_on, first)
+    assert np.array_equal(gym.reset()[0], went_on)
 
 
 def test_sb3_vec_env_reward_scale_is_a_finite_number(sb3: Any) -> None:
