@@ -30,6 +30,7 @@ import numpy as np
 from .._native import ffi, lib
 from ..encoding import SCALE, features_of_encoding
 from ..errors import GameError
+from ..files import NPZ_ERRORS, read_npz
 from ..table import check_seed
 
 __all__ = ["selfplay_dataset"]
@@ -42,9 +43,10 @@ and placements, float encodings and rewards, boolean masks."""
 
 def _rows(shard: Path) -> dict[str, np.ndarray]:
     """The normal decisions of one shard (ValueError when its arrays do not fit:
-    their kinds ``_ARRAYS``, placements -1..3, finite rewards)."""
-    with np.load(shard, allow_pickle=False) as d:
-        arrays = {k: d[k] for k in _ARRAYS}
+    their kinds ``_ARRAYS``, placements -1..3, finite rewards; KeyError for one
+    missing; :data:`~ofc_fast.files.NPZ_ERRORS` for a file that is no ``.npz``)."""
+    held = read_npz(shard)  # (a damaged header: ValueError, not its allocation)
+    arrays = {k: held[k] for k in _ARRAYS}
     for name, kinds in _ARRAYS.items():
         if arrays[name].dtype.kind not in kinds:
             raise ValueError(f"{shard.name}: {name} of dtype {arrays[name].dtype}")
@@ -108,7 +110,7 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
         manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
         shards = [root / s["files"]["npz"] for s in manifest["shards"]]
         parts = [_rows(s) for s in shards]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (TypeError, *NPZ_ERRORS) as exc:
         raise _not_a_run(root, f"{type(exc).__name__}: {exc}") from None
     rng = np.random.default_rng(seed)
     n = sum(len(p["reward"]) for p in parts)
