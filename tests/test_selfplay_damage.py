@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ofc_fast.cli import main
@@ -350,6 +351,30 @@ def test_a_shard_of_wrong_dtypes_is_a_clean_dataset_error(
     from ofc_fast.errors import GameError
 
     with pytest.raises(GameError, match="not a self-play run"):
+        _damaged_dataset(tmp_path, damage)
+
+
+def _mask_without_the_move(a: dict[str, Any], i: int) -> None:
+    a["mask"][i] = False  # (the move's id is legal in any deal order: the rows fit)
+
+
+def _mask_of_another_row(a: dict[str, Any], i: int) -> None:
+    a["mask"][i] = a["mask"][i] & (np.arange(a["mask"].shape[1]) == 0)
+
+
+@pytest.mark.parametrize("damage", [_mask_without_the_move, _mask_of_another_row])
+def test_a_move_its_mask_refuses_is_a_clean_dataset_error(
+    tmp_path: Path, damage: Any
+) -> None:
+    """A shard row whose mask does not allow its move was cloned as it was: a target
+    action the masked policy gives probability 0 (examples/train_ppo.py masks
+    logits with -1e9: a loss of 1e9); it is the GameError 'not a self-play run'
+    naming the shard.  Reference: a legal move's id is legal under its mask
+    whatever the deal order (the rows' room decides), so every intact row passes
+    (the docstring's check)."""
+    from ofc_fast.errors import GameError
+
+    with pytest.raises(GameError, match=r"not a self-play run.*mask"):
         _damaged_dataset(tmp_path, damage)
 
 

@@ -89,6 +89,8 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     (D, ACTION_SPACE) bool, ``action`` (D,) int64 in a random deal order drawn from
     ``seed``, ``reward`` (D,) float32 the deciding seat's points in that deal
     (``seed``: 0..2**64-1, else TableError naming it, before a file is read).
+    A shard that is no self-play data (damaged, edited: a move its mask refuses
+    included) is a GameError naming it.
 
     >>> import tempfile
     >>> from ofc_fast.parallel import RunSpec
@@ -122,7 +124,7 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
     dest = ffi.new("uint8_t[5]")
     i = 0
-    for p in parts:
+    for shard, p in zip(shards, parts):
         enc = _encodings(p["obs"], root)
         for j in range(len(p["reward"])):
             place = p["placement"][j]
@@ -134,6 +136,8 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
             action = lib.ofc_action_encode(len(rows), int((rows == 3).sum()), dest)
             if action < 0:
                 raise GameError(f"{root}: a move without an action id ({action})")
+            if not p["mask"][j, action]:  # legal in any deal order, if at all
+                raise _not_a_run(root, f"{shard.name}: a move its mask refuses")
             out["obs"][i] = features_of_encoding(enc[j], order.tolist())
             out["action"][i] = action
             i += 1
