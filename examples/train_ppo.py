@@ -268,8 +268,9 @@ def _find(key: str) -> tuple[dict[str, Any] | None, str]:
 
 
 def _check_settings(p: argparse.ArgumentParser) -> None:
-    """Every setting of CONFIG within its range (:data:`SETTINGS`), or a usage error
-    naming the first one out of it (a --set value: before torch is loaded)."""
+    """Every setting of CONFIG within its range (:data:`SETTINGS`), and no PPO
+    minibatch of one decision, or a usage error naming the first one out of it (a
+    --set value: before torch is loaded)."""
     for key, (what, ok) in SETTINGS.items():
         where, last = _find(key)
         if where is None or last not in where:
@@ -279,6 +280,15 @@ def _check_settings(p: argparse.ArgumentParser) -> None:
     extra = sorted(set(CONFIG["ppo"]) - {k[4:] for k in SETTINGS if k.startswith("ppo.")})
     if extra:
         p.error(f"--set: no setting 'ppo.{extra[0]}'")
+    rollout = CONFIG["num_envs"] * CONFIG["ppo"]["n_steps"]
+    batch = CONFIG["ppo"]["batch_size"]
+    # SB3's minibatches of a rollout: whole ones, then the rest
+    if 1 in (min(batch, rollout), rollout % batch):
+        p.error(
+            f"--set: a rollout of num_envs x ppo.n_steps = {rollout} decisions in "
+            f"minibatches of ppo.batch_size {batch} leaves a minibatch of 1 decision, "
+            "whose advantage MaskablePPO normalizes to NaN"
+        )
 
 
 class Clock:

@@ -284,6 +284,36 @@ def test_recipe_refuses_bad_options_at_once(
     assert message in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("settings", "rollout", "batch"),
+    [
+        (["ppo.batch_size=1"], 4096, 1),
+        (["num_envs=1", "ppo.n_steps=1"], 1, 1024),
+        (["ppo.batch_size=4095"], 4096, 4095),  # 4,095 then 1
+        (["num_envs=5", "ppo.n_steps=3", "ppo.batch_size=7"], 15, 7),  # 7, 7, 1
+    ],
+)
+def test_recipe_refuses_a_minibatch_of_one_decision(
+    capsys: pytest.CaptureFixture[str], settings: list[str], rollout: int, batch: int
+) -> None:
+    """MaskablePPO normalizes each minibatch's advantages by their standard
+    deviation, NaN for a minibatch of one decision: ``--set ppo.batch_size=1`` (or a
+    rollout of ``num_envs * ppo.n_steps`` that leaves one decision over) passed the
+    checks and, after the cloning, ended in torch's ValueError traceback on NaN
+    logits.  It is a usage error naming the settings, before anything runs.
+    Reference: the minibatch sizes of a rollout of ``rollout`` decisions in batches
+    of ``batch`` (SB3's rollout buffer: whole batches, then the rest)."""
+    from scripts import checkout_script, usage_error
+
+    sizes = [min(batch, rollout - k) for k in range(0, rollout, batch)]
+    assert 1 in sizes
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    argv = [a for s in settings for a in ("--set", s)]
+    _, err = usage_error(capsys, script.parse, argv)
+    assert "a minibatch of 1 decision" in err and f"ppo.batch_size {batch}" in err
+    assert "Traceback" not in err
+
+
 def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
     """A budget whose cloning data share was spent before the first shard (``--minutes
     0.05``: the start, the first evaluation) wrote no self-play data and ended in a
@@ -383,6 +413,7 @@ def test_recipe_takes_settings_within_their_ranges() -> None:
     edges = ["ppo.gamma=1", "ppo.ent_coef=0", "bc_share=0", "shaping=0", "num_envs=1"]
     edges += ["net=[2048, 1, 2048, 1, 2048, 1, 2048, 1]"]
     edges += ["curriculum=[(0, 'random'), (0.5, 'heuristic'), (1, 'self')]"]
+    edges += ["ppo.n_steps=2", "ppo.batch_size=2"]  # minibatches of 2 decisions
     script.parse([a for e in edges for a in ("--set", e)])
     assert script.CONFIG["ppo"]["gamma"] == 1 and script.CONFIG["num_envs"] == 1
 
