@@ -66,6 +66,9 @@ CONFIG: dict[str, Any] = {
 }
 
 
+PLAYERS = 2
+"""The seats of the recipe's tables: the self-play it clones, PPO, the evaluations."""
+
 MAX_LAYERS = 8
 MAX_WIDTH = 2048
 """The largest ``net``: 8 layers of 2,048 units (about 60 million weights for the
@@ -213,14 +216,19 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             f"--bc-data: {args.bc_data!r} is not an `ofc-fast selfplay` output "
             "(no manifest.json in it)"
         )
-    if args.bc_data:  # (its moves are cloned: they must be moves of the rules trained)
-        played = _run_rules(Path(args.bc_data, "manifest.json"))
+    if args.bc_data:  # (its moves are cloned: moves of the rules and seats trained)
+        played, players = _run_of(Path(args.bc_data, "manifest.json"))
         if played is None:
             p.error(f"--bc-data: {args.bc_data!r}: its manifest.json names no rule set")
         if played != rules.get(args.rules).name:
             p.error(
                 f"--bc-data: {args.bc_data!r} is self-play of {played}, not of "
                 f"--rules {args.rules}"
+            )
+        if players != PLAYERS:
+            p.error(
+                f"--bc-data: {args.bc_data!r} is self-play of {players} players, not "
+                f"{PLAYERS} (the recipe's tables)"
             )
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         p.error(f"--out: {args.out!r} is a file, not a folder")
@@ -236,13 +244,14 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             p.error(f"--out: {exc}")
 
 
-def _run_rules(manifest: Path) -> str | None:
-    """The name of the rule set an ``ofc-fast selfplay`` run played (its manifest's),
-    None where the manifest does not say."""
+def _run_of(manifest: Path) -> tuple[str | None, Any]:
+    """The name of the rule set an ``ofc-fast selfplay`` run played and its players
+    (its manifest's), None where the manifest does not say."""
     try:
-        return str(json.loads(manifest.read_text(encoding="utf-8"))["run"]["rules"]["name"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        run = json.loads(manifest.read_text(encoding="utf-8"))["run"]
+        return str(run["rules"]["name"]), run.get("players")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
 
 
 def _override(p: argparse.ArgumentParser, item: str) -> None:
@@ -333,7 +342,7 @@ def write_selfplay(args: argparse.Namespace, out: Path, max_shards: int) -> dict
 
     spec = RunSpec.make(  # self-play shards hold independent deals
         args.rules,
-        2,
+        PLAYERS,
         args.seed,
         CONFIG["bc_max_deals"],
         [("heuristic", {})],
@@ -381,7 +390,7 @@ def evaluate(policy_path: str, rules: str, opponent: str, deals: int, seed: int)
     from ofc_fast.bots import make_bot
     from ofc_fast.game import Match
 
-    match = Match(rules, 2, seed=seed)
+    match = Match(rules, PLAYERS, seed=seed)
     bots = [
         make_bot(f"policy:{policy_path}", rules, seed=1),
         make_bot(opponent, rules, seed=2),
@@ -418,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         return VecEnv(
             args.rules,
             CONFIG["num_envs"],
+            PLAYERS,
             seed=seed_offset(args.seed * 1000, envs_made[0]),
             opponent=opponent,
             shaping=CONFIG["shaping"],

@@ -374,6 +374,29 @@ def test_recipe_refuses_cloning_data_of_other_rules(
     assert script.parse(["--bc-data", str(run), "--rules", "ofc"]).rules == "ofc"
 
 
+def test_recipe_refuses_cloning_data_of_other_player_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recipe trains and plays 2 seats; ``--bc-data RUN`` where RUN is 3-player
+    self-play of the same rules cloned its decisions silently (observations with a
+    second opponent, points against two: no table the policy plays).  A usage error
+    naming the run's player count; a 2-player run of the rules is taken."""
+    from scripts import checkout_script, usage_error
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    runs = {}
+    for players in (3, 2):
+        runs[players] = tmp_path / f"run-{players}"
+        spec = RunSpec.make("pineapple", players, 1, 2, [("random", {})], fantasyland=False)
+        selfplay(spec, runs[players], progress=False)
+    _, err = usage_error(capsys, script.parse, ["--bc-data", str(runs[3])])
+    assert f"--bc-data: {str(runs[3])!r} is self-play of 3 players, not 2" in err
+    assert script.parse(["--bc-data", str(runs[2])]).bc_data == str(runs[2])
+
+
 def test_recipe_refuses_an_out_folder_of_another_run_at_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
