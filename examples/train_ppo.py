@@ -413,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from ofc_fast.env.imitation import selfplay_dataset
     from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.errors import OfcError
 
     torch.set_num_threads(1)
     out = Path(args.out or tempfile.mkdtemp(prefix="ofc-ppo-"))
@@ -479,7 +480,12 @@ def main(argv: list[str] | None = None) -> int:
     if CONFIG["bc_share"] > 0:
         print(f"behaviour cloning ({args.rules}), budget {args.minutes:g} min", flush=True)
         data_dir = selfplay_data(args, out, clock, bc_until * CONFIG["bc_data_share"])
-        data = selfplay_dataset(data_dir, seed=args.seed)
+        try:
+            data = selfplay_dataset(data_dir, seed=args.seed)
+        except OfcError as exc:  # (--bc-data's manifest was checked, not its shards)
+            what = "--bc-data" if args.bc_data else "the self-play data"
+            print(f"{Path(sys.argv[0]).name}: error: {what}: {exc}", file=sys.stderr)
+            return 1
         print(f"  {len(data['action'])} decisions from {data_dir}", flush=True)
         clone(model, data, clock, bc_until)
     point("start", CONFIG["eval_deals"])

@@ -332,6 +332,32 @@ def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
     assert [s["deals"][1] - s["deals"][0] for s in manifest["shards"]] == [50]
 
 
+def test_recipe_reports_bc_data_that_is_no_self_play_in_one_line(
+    sb3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bc-data RUN`` whose manifest is right but whose shard is damaged (a copy
+    cut short) ended, after torch was loaded and the first evaluation played, in a
+    GameError traceback: one line names --bc-data and why, exit status 1, no
+    traceback and no policy written."""
+    from scripts import checkout_script
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    run = tmp_path / "run"
+    selfplay(RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False), run)
+    shard = run / "shard-000000.npz"
+    shard.write_bytes(shard.read_bytes()[:100])
+    out = tmp_path / "out"
+    small = ["num_envs=2", "eval_deals={'random': 1}", "final_deals={'random': 1}"]
+    argv = ["--bc-data", str(run), "--minutes", "0.5", "--steps", "1", "--out", str(out)]
+    assert script.main(argv + [a for s in small for a in ("--set", s)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: --bc-data: {run}: not a self-play run" in err
+    assert "Traceback" not in err and not (out / "model.zip").exists()
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
