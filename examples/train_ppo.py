@@ -167,7 +167,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rules", default="pineapple")
     p.add_argument("--minutes", type=float, default=10.0)
-    p.add_argument("--steps", type=int, default=None, help="stop PPO after this many steps")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="stop PPO once it played this many steps (in whole rollouts of "
+        "num_envs x ppo.n_steps steps: 4096 as tuned)",
+    )
     p.add_argument("--out", default=None, help="output directory (default: a temp dir)")
     p.add_argument("--seed", type=at_least(0, SEED_MAX), default=0)
     p.add_argument(

@@ -358,6 +358,27 @@ def test_recipe_reports_bc_data_that_is_no_self_play_in_one_line(
     assert "Traceback" not in err and not (out / "model.zip").exists()
 
 
+def test_recipe_steps_are_whole_rollouts_as_its_help_says(
+    sb3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--steps N`` said "stop PPO after this many steps", but PPO plays whole
+    rollouts of ``num_envs * ppo.n_steps`` steps (4,096 as tuned: ``--steps 100``
+    played 4,096): the help says so, and ``--steps 7`` with rollouts of 2 x 3 plays
+    2 rollouts, 12 steps (the first whole rollouts that reach 7)."""
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    with pytest.raises(SystemExit):
+        script.parse(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "whole rollouts of num_envs x ppo.n_steps" in help_text
+    small = ["num_envs=2", "ppo.n_steps=3", "ppo.batch_size=6", "bc_share=0"]
+    small += ["eval_deals={'random': 1}", "final_deals={'random': 1}"]
+    argv = ["--minutes", "5", "--steps", "7", "--out", str(tmp_path / "out")]
+    assert script.main(argv + [a for s in small for a in ("--set", s)]) == 0
+    assert "12 PPO steps" in capsys.readouterr().out
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
