@@ -66,6 +66,9 @@ CONFIG: dict[str, Any] = {
 }
 
 
+PLAYERS = 2
+"""The seats of the recipe's tables: the self-play it clones, PPO, the evaluations."""
+
 MAX_LAYERS = 8
 MAX_WIDTH = 2048
 """The largest ``net``: 8 layers of 2,048 units (about 60 million weights for the
@@ -164,7 +167,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rules", default="pineapple")
     p.add_argument("--minutes", type=float, default=10.0)
-    p.add_argument("--steps", type=int, default=None, help="stop PPO after this many steps")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="stop PPO once it played this many steps (in whole rollouts of "
+        "num_envs x ppo.n_steps steps: 4096 as tuned)",
+    )
     p.add_argument("--out", default=None, help="output directory (default: a temp dir)")
     p.add_argument("--seed", type=at_least(0, SEED_MAX), default=0)
     p.add_argument(
@@ -213,14 +222,19 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             f"--bc-data: {args.bc_data!r} is not an `ofc-fast selfplay` output "
             "(no manifest.json in it)"
         )
-    if args.bc_data:  # (its moves are cloned: they must be moves of the rules trained)
-        played = _run_rules(Path(args.bc_data, "manifest.json"))
+    if args.bc_data:  # (its moves are cloned: moves of the rules and seats trained)
+        played, players = _run_of(Path(args.bc_data, "manifest.json"))
         if played is None:
             p.error(f"--bc-data: {args.bc_data!r}: its manifest.json names no rule set")
         if played != rules.get(args.rules).name:
             p.error(
                 f"--bc-data: {args.bc_data!r} is self-play of {played}, not of "
                 f"--rules {args.rules}"
+            )
+        if players != PLAYERS:
+            p.error(
+                f"--bc-data: {args.bc_data!r} is self-play of {players} players, not "
+                f"{PLAYERS} (the recipe's tables)"
             )
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         p.error(f"--out: {args.out!r} is a file, not a folder")
@@ -236,13 +250,14 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             p.error(f"--out: {exc}")
 
 
-def _run_rules(manifest: Path) -> str | None:
-    """The name of the rule set an ``ofc-fast selfplay`` run played (its manifest's),
-    None where the manifest does not say."""
+def _run_of(manifest: Path) -> tuple[str | None, Any]:
+    """The name of the rule set an ``ofc-fast selfplay`` run played and its players
+    (its manifest's), None where the manifest does not say."""
     try:
-        return str(json.loads(manifest.read_text(encoding="utf-8"))["run"]["rules"]["name"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        run = json.loads(manifest.read_text(encoding="utf-8"))["run"]
+        return str(run["rules"]["name"]), run.get("players")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
 
 
 def _override(p: argparse.ArgumentParser, item: str) -> None:
@@ -268,8 +283,9 @@ def _find(key: str) -> tuple[dict[str, Any] | None, str]:
 
 
 def _check_settings(p: argparse.ArgumentParser) -> None:
-    """Every setting of CONFIG within its range (:data:`SETTINGS`), or a usage error
-    naming the first one out of it (a --set value: before torch is loaded)."""
+    """Every setting of CONFIG within its range (:data:`SETTINGS`), and no PPO
+    minibatch of one decision, or a usage error naming the first one out of it (a
+    --set value: before torch is loaded)."""
     for key, (what, ok) in SETTINGS.items():
         where, last = _find(key)
         if where is None or last not in where:
@@ -279,6 +295,15 @@ def _check_settings(p: argparse.ArgumentParser) -> None:
     extra = sorted(set(CONFIG["ppo"]) - {k[4:] for k in SETTINGS if k.startswith("ppo.")})
     if extra:
         p.error(f"--set: no setting 'ppo.{extra[0]}'")
+    rollout = CONFIG["num_envs"] * CONFIG["ppo"]["n_steps"]
+    batch = CONFIG["ppo"]["batch_size"]
+    # SB3's minibatches of a rollout: whole ones, then the rest
+    if 1 in (min(batch, rollout), rollout % batch):
+        p.error(
+            f"--set: a rollout of num_envs x ppo.n_steps = {rollout} decisions in "
+            f"minibatches of ppo.batch_size {batch} leaves a minibatch of 1 decision, "
+            "whose advantage MaskablePPO normalizes to NaN"
+        )
 
 
 class Clock:
@@ -323,7 +348,7 @@ def write_selfplay(args: argparse.Namespace, out: Path, max_shards: int) -> dict
 
     spec = RunSpec.make(  # self-play shards hold independent deals
         args.rules,
-        2,
+        PLAYERS,
         args.seed,
         CONFIG["bc_max_deals"],
         [("heuristic", {})],
@@ -371,7 +396,7 @@ def evaluate(policy_path: str, rules: str, opponent: str, deals: int, seed: int)
     from ofc_fast.bots import make_bot
     from ofc_fast.game import Match
 
-    match = Match(rules, 2, seed=seed)
+    match = Match(rules, PLAYERS, seed=seed)
     bots = [
         make_bot(f"policy:{policy_path}", rules, seed=1),
         make_bot(opponent, rules, seed=2),
@@ -394,6 +419,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from ofc_fast.env.imitation import selfplay_dataset
     from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.errors import OfcError
 
     torch.set_num_threads(1)
     out = Path(args.out or tempfile.mkdtemp(prefix="ofc-ppo-"))
@@ -408,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         return VecEnv(
             args.rules,
             CONFIG["num_envs"],
+            PLAYERS,
             seed=seed_offset(args.seed * 1000, envs_made[0]),
             opponent=opponent,
             shaping=CONFIG["shaping"],
@@ -459,7 +486,12 @@ def main(argv: list[str] | None = None) -> int:
     if CONFIG["bc_share"] > 0:
         print(f"behaviour cloning ({args.rules}), budget {args.minutes:g} min", flush=True)
         data_dir = selfplay_data(args, out, clock, bc_until * CONFIG["bc_data_share"])
-        data = selfplay_dataset(data_dir, seed=args.seed)
+        try:
+            data = selfplay_dataset(data_dir, seed=args.seed)
+        except OfcError as exc:  # (--bc-data's manifest was checked, not its shards)
+            what = "--bc-data" if args.bc_data else "the self-play data"
+            print(f"{Path(sys.argv[0]).name}: error: {what}: {exc}", file=sys.stderr)
+            return 1
         print(f"  {len(data['action'])} decisions from {data_dir}", flush=True)
         clone(model, data, clock, bc_until)
     point("start", CONFIG["eval_deals"])

@@ -284,6 +284,36 @@ def test_recipe_refuses_bad_options_at_once(
     assert message in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("settings", "rollout", "batch"),
+    [
+        (["ppo.batch_size=1"], 4096, 1),
+        (["num_envs=1", "ppo.n_steps=1"], 1, 1024),
+        (["ppo.batch_size=4095"], 4096, 4095),  # 4,095 then 1
+        (["num_envs=5", "ppo.n_steps=3", "ppo.batch_size=7"], 15, 7),  # 7, 7, 1
+    ],
+)
+def test_recipe_refuses_a_minibatch_of_one_decision(
+    capsys: pytest.CaptureFixture[str], settings: list[str], rollout: int, batch: int
+) -> None:
+    """MaskablePPO normalizes each minibatch's advantages by their standard
+    deviation, NaN for a minibatch of one decision: ``--set ppo.batch_size=1`` (or a
+    rollout of ``num_envs * ppo.n_steps`` that leaves one decision over) passed the
+    checks and, after the cloning, ended in torch's ValueError traceback on NaN
+    logits.  It is a usage error naming the settings, before anything runs.
+    Reference: the minibatch sizes of a rollout of ``rollout`` decisions in batches
+    of ``batch`` (SB3's rollout buffer: whole batches, then the rest)."""
+    from scripts import checkout_script, usage_error
+
+    sizes = [min(batch, rollout - k) for k in range(0, rollout, batch)]
+    assert 1 in sizes
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    argv = [a for s in settings for a in ("--set", s)]
+    _, err = usage_error(capsys, script.parse, argv)
+    assert "a minibatch of 1 decision" in err and f"ppo.batch_size {batch}" in err
+    assert "Traceback" not in err
+
+
 def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
     """A budget whose cloning data share was spent before the first shard (``--minutes
     0.05``: the start, the first evaluation) wrote no self-play data and ended in a
@@ -300,6 +330,53 @@ def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
     data = script.selfplay_data(args, tmp_path, clock, until_s=0.0)
     manifest = json.loads((data / "manifest.json").read_text())
     assert [s["deals"][1] - s["deals"][0] for s in manifest["shards"]] == [50]
+
+
+def test_recipe_reports_bc_data_that_is_no_self_play_in_one_line(
+    sb3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bc-data RUN`` whose manifest is right but whose shard is damaged (a copy
+    cut short) ended, after torch was loaded and the first evaluation played, in a
+    GameError traceback: one line names --bc-data and why, exit status 1, no
+    traceback and no policy written."""
+    from scripts import checkout_script
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    run = tmp_path / "run"
+    selfplay(RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False), run)
+    shard = run / "shard-000000.npz"
+    shard.write_bytes(shard.read_bytes()[:100])
+    out = tmp_path / "out"
+    small = ["num_envs=2", "eval_deals={'random': 1}", "final_deals={'random': 1}"]
+    argv = ["--bc-data", str(run), "--minutes", "0.5", "--steps", "1", "--out", str(out)]
+    assert script.main(argv + [a for s in small for a in ("--set", s)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: --bc-data: {run}: not a self-play run" in err
+    assert "Traceback" not in err and not (out / "model.zip").exists()
+
+
+def test_recipe_steps_are_whole_rollouts_as_its_help_says(
+    sb3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--steps N`` said "stop PPO after this many steps", but PPO plays whole
+    rollouts of ``num_envs * ppo.n_steps`` steps (4,096 as tuned: ``--steps 100``
+    played 4,096): the help says so, and ``--steps 7`` with rollouts of 2 x 3 plays
+    2 rollouts, 12 steps (the first whole rollouts that reach 7)."""
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    with pytest.raises(SystemExit):
+        script.parse(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "whole rollouts of num_envs x ppo.n_steps" in help_text
+    small = ["num_envs=2", "ppo.n_steps=3", "ppo.batch_size=6", "bc_share=0"]
+    small += ["eval_deals={'random': 1}", "final_deals={'random': 1}"]
+    argv = ["--minutes", "5", "--steps", "7", "--out", str(tmp_path / "out")]
+    assert script.main(argv + [a for s in small for a in ("--set", s)]) == 0
+    assert "12 PPO steps" in capsys.readouterr().out
 
 
 def test_recipe_docstring_plays_its_policy_as_it_says(
@@ -344,6 +421,29 @@ def test_recipe_refuses_cloning_data_of_other_rules(
     assert script.parse(["--bc-data", str(run), "--rules", "ofc"]).rules == "ofc"
 
 
+def test_recipe_refuses_cloning_data_of_other_player_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recipe trains and plays 2 seats; ``--bc-data RUN`` where RUN is 3-player
+    self-play of the same rules cloned its decisions silently (observations with a
+    second opponent, points against two: no table the policy plays).  A usage error
+    naming the run's player count; a 2-player run of the rules is taken."""
+    from scripts import checkout_script, usage_error
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    runs = {}
+    for players in (3, 2):
+        runs[players] = tmp_path / f"run-{players}"
+        spec = RunSpec.make("pineapple", players, 1, 2, [("random", {})], fantasyland=False)
+        selfplay(spec, runs[players], progress=False)
+    _, err = usage_error(capsys, script.parse, ["--bc-data", str(runs[3])])
+    assert f"--bc-data: {str(runs[3])!r} is self-play of 3 players, not 2" in err
+    assert script.parse(["--bc-data", str(runs[2])]).bc_data == str(runs[2])
+
+
 def test_recipe_refuses_an_out_folder_of_another_run_at_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -383,6 +483,7 @@ def test_recipe_takes_settings_within_their_ranges() -> None:
     edges = ["ppo.gamma=1", "ppo.ent_coef=0", "bc_share=0", "shaping=0", "num_envs=1"]
     edges += ["net=[2048, 1, 2048, 1, 2048, 1, 2048, 1]"]
     edges += ["curriculum=[(0, 'random'), (0.5, 'heuristic'), (1, 'self')]"]
+    edges += ["ppo.n_steps=2", "ppo.batch_size=2"]  # minibatches of 2 decisions
     script.parse([a for e in edges for a in ("--set", e)])
     assert script.CONFIG["ppo"]["gamma"] == 1 and script.CONFIG["num_envs"] == 1
 
@@ -660,6 +761,17 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     obs = env.reset()
     assert np.array_equal(obs[1], before[1]) and not np.array_equal(obs[0], before[0])
     assert env.tables.venv.observation(0, 0)["boards"][0] == [[], [], []]
+
+    def plain_reset() -> None:
+        """A step, then reset(): with no options left (a plain reset) every table is
+        at its next deal's first decision (its learner's board empty); a mask left
+        ([True, False], [False, True]) would keep a table mid-deal."""
+        env.step(env.action_masks().argmax(axis=1))
+        env.reset()
+        assert [env.tables.venv.observation(i, 0)["boards"][0] for i in range(2)] == [
+            [[], [], []]
+        ] * 2
+
     ends: dict[int, int] = {}
     for step in range(1, 6):
         _, _, dones, infos = env.step(env.action_masks().argmax(axis=1))
@@ -667,14 +779,14 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
             ends.setdefault(int(i), step)
             assert infos[i]["episode"]["l"] == 5
     assert ends == {1: 3, 0: 5}
-    assert np.array_equal(env.reset(), first)  # the options were cleared
+    plain_reset()  # the options were cleared
     stepped = env.step(env.action_masks().argmax(axis=1))[0].copy()
     env.set_options([{"reset_mask": np.array([False, True])}] * 2)  # SB3's list form
     obs = env.reset()  # table 1 (mid-deal) deals its match's next deal, 0 stays
     assert np.array_equal(obs[0], stepped[0]) and not np.array_equal(obs[1], first[1])
     assert not np.array_equal(obs[1], stepped[1])
     assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
-    assert np.array_equal(env.reset(), first)
+    plain_reset()
     for bad, said in (
         ({"reset_mask": np.array([True, False]), "seed": 3}, "'seed'"),
         ({"mask": np.array([True, False])}, "'mask'"),
@@ -685,10 +797,35 @@ def test_sb3_vec_env_set_options_reach_the_next_reset_only(sb3: Any) -> None:
     ):
         with pytest.raises(GameError, match=said):
             env.set_options(bad)  # type: ignore[arg-type]
-        assert np.array_equal(env.reset(), first)  # nothing was set
-    env.set_options({"reset_mask": np.array([True, True])})
+        plain_reset()  # nothing was set
+    env.set_options({"reset_mask": np.array([False, True])})
     env.set_options(None)  # SB3's: no options
-    assert np.array_equal(env.reset(), first)
+    plain_reset()
+
+
+def test_sb3_vec_env_set_options_takes_none_per_table_as_no_options(sb3: Any) -> None:
+    """SB3's ``VecEnv.set_options`` takes a list of per-env options whose None entries
+    mean "no options" (DummyVecEnv and SubprocVecEnv reset such an env without
+    ``options``).  ``set_options([None, None])`` was a GameError saying the options
+    are not shared by every table (they are: none at all); now None entries are
+    ``{}``: a list of all None (or None and ``{}``) sets no options, and a mask at
+    some tables only is still refused, named as before."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    reference = DummyVecEnv([lambda: OfcEnv("pineapple", opponents="random")] * 2)
+    reference.set_options([None, None])  # SB3's own VecEnv takes it, as no options
+    reference.reset()
+    env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes", seed=0)
+    first = env.reset().copy()
+    for none in ([None, None], (None, {}), [{}, None]):
+        env.set_options(none)  # type: ignore[arg-type]
+        assert np.array_equal(env.reset(), first)
+    with pytest.raises(GameError, match="every table"):
+        env.set_options([None, {"reset_mask": np.array([True, False])}])  # type: ignore[list-item]
 
 
 def test_sb3_vec_env_reset_mask_is_refused_when_set_not_at_every_later_reset(
@@ -725,7 +862,8 @@ def test_sb3_vec_env_reset_mask_is_refused_when_set_not_at_every_later_reset(
     assert env.tables.venv.observation(0, 0)["boards"][0] == [[], [], []]
     assert env.tables.venv.observation(1, 0)["boards"][0] != [[], [], []]
     assert not np.array_equal(obs[0], seeded[0])
-    assert np.array_equal(env.reset(), seeded)  # cleared: seed 5's tables again
+    assert env.seed(5) == [5, 6]  # cleared: a pending mask refuses seed()
+    assert np.array_equal(env.reset(), seeded)  # seed 5's tables again
     env.set_options(mask)
     env.set_options(None)  # cleared: seed() may follow
     assert env.seed(9) == [9, 10]
@@ -765,7 +903,7 @@ def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
     documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a
     one-table adapter seeded s + i does, and reset() without seed() after that
-    replays the same tables."""
+    (no step played) keeps those deals."""
     from ofc_fast.env.sb3 import VecEnv
 
     env = VecEnv("pineapple", num_envs=3, opponent="random")
@@ -814,6 +952,59 @@ def test_sb3_adapters_seed_table_i_as_docs_environments_states(sb3: Any) -> None
     vec.seed(s)
     vec.reset()
     assert deal_seeds(vec) == plus_i != by_index
+
+
+def test_sb3_adapters_reset_without_a_seed_goes_on_as_sb3_and_gymnasium_envs(
+    sb3: Any,
+) -> None:
+    """A reset without a seed goes on (SB3's ``DummyVecEnv`` and Gymnasium's
+    ``SyncVectorEnv`` reset each env with ``seed=None``): a seeded reset twice deals
+    the same, a reset after steps deals the tables cut mid-deal their next deal (a
+    deal not begun is kept).  Before, SB3 ``VecEnv.reset()`` and
+    ``GymVectorEnv.reset()`` replayed every match from its seed, so each
+    ``evaluate_policy`` or ``model.learn()`` call played the same deals again.
+    Reference: those vector envs of SB3 and Gymnasium over the one-table env, which
+    table ``i`` of each adapter plays (seeded ``s + i``, docs/environments.md)."""
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    def one() -> OfcEnv:
+        return OfcEnv("pineapple", opponents="random")
+
+    def best(masks: Any) -> np.ndarray:
+        return np.asarray(masks, np.bool_).argmax(axis=1)
+
+    n = 2
+    dummy = DummyVecEnv([one] * n)
+    vec = VecEnv("pineapple", num_envs=n, opponent="random", obs_type="bytes")
+    dummy.seed(5)
+    vec.seed(5)
+    seeded = dummy.reset()["observation"]
+    assert np.array_equal(vec.reset(), seeded)
+    vec.seed(5)
+    assert np.array_equal(vec.reset(), seeded)  # a seed again: the same deals
+    for _ in range(3):  # mid-deal (a Pineapple deal: 5 learner decisions)
+        dummy.step(best(dummy.env_method("action_masks")))
+        vec.step(best(vec.action_masks()))
+    went_on = dummy.reset()["observation"]
+    assert not np.array_equal(went_on, seeded)
+    assert np.array_equal(vec.reset(), went_on)  # was: seeded (a replay)
+    assert np.array_equal(vec.reset(), dummy.reset()["observation"])  # kept
+
+    sync = SyncVectorEnv([one] * n, autoreset_mode=AutoresetMode.SAME_STEP)
+    gym = GymVectorEnv("pineapple", num_envs=n, opponent="random", obs_type="bytes")
+    first = sync.reset(seed=5)[0]["observation"]
+    assert np.array_equal(gym.reset(seed=[5, 6])[0], first)
+    assert np.array_equal(gym.reset(seed=[5, 6])[0], first)
+    for _ in range(3):
+        sync.step(best(sync.call("action_masks")))
+        gym.step(best(gym.action_masks()))
+    went_on = sync.reset()[0]["observation"]
+    assert not np.array_equal(went_on, first)
+    assert np.array_equal(gym.reset()[0], went_on)
 
 
 def test_sb3_vec_env_reward_scale_is_a_finite_number(sb3: Any) -> None:

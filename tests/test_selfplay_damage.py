@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ofc_fast.cli import main
@@ -351,6 +352,81 @@ def test_a_shard_of_wrong_dtypes_is_a_clean_dataset_error(
 
     with pytest.raises(GameError, match="not a self-play run"):
         _damaged_dataset(tmp_path, damage)
+
+
+def _mask_without_the_move(a: dict[str, Any], i: int) -> None:
+    a["mask"][i] = False  # (the move's id is legal in any deal order: the rows fit)
+
+
+def _mask_of_another_row(a: dict[str, Any], i: int) -> None:
+    a["mask"][i] = a["mask"][i] & (np.arange(a["mask"].shape[1]) == 0)
+
+
+@pytest.mark.parametrize("damage", [_mask_without_the_move, _mask_of_another_row])
+def test_a_move_its_mask_refuses_is_a_clean_dataset_error(
+    tmp_path: Path, damage: Any
+) -> None:
+    """A shard row whose mask does not allow its move was cloned as it was: a target
+    action the masked policy gives probability 0 (examples/train_ppo.py masks
+    logits with -1e9: a loss of 1e9); it is the GameError 'not a self-play run'
+    naming the shard.  Reference: a legal move's id is legal under its mask
+    whatever the deal order (the rows' room decides), so every intact row passes
+    (the docstring's check)."""
+    from ofc_fast.errors import GameError
+
+    with pytest.raises(GameError, match=r"not a self-play run.*mask"):
+        _damaged_dataset(tmp_path, damage)
+
+
+def _cut_short(data: bytes) -> bytes:
+    return data[: len(data) // 2]  # a copy stopped midway
+
+
+def _no_zip(data: bytes) -> bytes:
+    return b"PK\x03\x04" + bytes(100)
+
+
+def _empty(data: bytes) -> bytes:
+    return b""
+
+
+def _huge_obs_header(data: bytes) -> bytes:
+    """The shard with ``obs.npy`` declaring (2**30, 828) float32 (3 TiB), 8 bytes held."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "<f4", "fortran_order": False, "shape": (1 << 30, 828)}
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for name in src.namelist():
+            held = header.getvalue() + bytes(8) if name == "obs.npy" else src.read(name)
+            dst.writestr(name, held)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("damage", [_cut_short, _no_zip, _empty, _huge_obs_header])
+def test_a_shard_file_that_is_no_npz_is_a_clean_dataset_error(
+    tmp_path: Path, damage: Any
+) -> None:
+    """selfplay_dataset on a shard file cut short, no zip at all or empty was
+    zipfile's BadZipFile / EOFError traceback, and one whose ``obs`` header declares
+    3 TiB made ``np.load`` try to allocate it (MemoryError); each is the GameError
+    'not a self-play run', the shard read by the checked reader that
+    ``MlpPolicy.load`` uses (``ofc_fast.files.read_npz``)."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import GameError
+
+    out = tmp_path / "run"
+    selfplay(spec(4), str(out), progress=False)
+    shard = out / "shard-000000.npz"
+    shard.write_bytes(damage(shard.read_bytes()))
+    with pytest.raises(GameError, match="not a self-play run"):
+        selfplay_dataset(out)
 
 
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, 2**64])

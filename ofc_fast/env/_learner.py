@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._rows import as_array, deal_on_masked
+from ._rows import as_array, reset_tables
 from ._single import adapter_settings, check_solver_sets, check_spelling
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
@@ -113,15 +113,14 @@ class LearnerTables:
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> np.ndarray:
-        """Start every table again (``seed``: as :meth:`VectorEnv.reset`, an int or
-        one seed per table; ``options={"reset_mask": m}``: only the tables ``m``
-        marks, as the one-table env resets: one where the learner played a step of
-        its deal deals its match's next deal, one whose deal is not begun keeps it,
-        :func:`~ofc_fast.env._rows.deal_on_masked`); returns the learner's first
-        observations."""
-        if deal_on_masked(self.venv, self._mid_deal, seed, options) is None:
-            self.venv.reset(seed=seed)
-            self._mid_deal[:] = False
+        """Deal every table the learner's next decision, as the one-table env
+        resets (:func:`~ofc_fast.env._rows.reset_tables`): with ``seed`` (as
+        :meth:`VectorEnv.reset`, an int or one seed per table; the first reset: the
+        seed made with) every match starts again from it; without one, a table where
+        the learner played a step of its deal deals its match's next deal, one whose
+        deal is not begun keeps it (no replay); ``options={"reset_mask": m}``: only
+        the tables ``m`` marks, that way.  Returns the learner's first observations."""
+        reset_tables(self.venv, self._mid_deal, seed, options)
         self.rewards[:] = 0
         self.dones[:] = False
         self._play_opponents()

@@ -2,7 +2,7 @@
 mask of ``num_envs`` booleans (``terminations``), checked before any row is read; the
 arrays a call takes, a ragged list among them (:func:`as_array`); a reset's options,
 checked for every env (:func:`check_options`); the vector adapters' rule for a
-``reset_mask`` (:func:`deal_on_masked`)."""
+``reset_mask`` (:func:`deal_on_masked`) and for a reset (:func:`reset_tables`)."""
 
 from __future__ import annotations
 
@@ -125,4 +125,25 @@ def deal_on_masked(
         cut[masked] = mid_deal[masked]
         venv.reset(seed=seed, options={"reset_mask": cut})
         mid_deal[masked] = False
+    return masked
+
+
+def reset_tables(
+    venv: Any, mid_deal: np.ndarray, seed: object, options: object
+) -> np.ndarray | None:
+    """A vector adapter's ``reset(seed, options)`` at the tables of ``venv`` (a
+    VectorEnv) as its one-table envs reset, the rule every vector adapter follows
+    (Gymnasium's and SB3's vector envs reset each env with ``seed=None``: it goes
+    on, no replay): a ``reset_mask``, :func:`deal_on_masked`; a ``seed`` (and the
+    first reset) starts every match from it; no seed, the tables where the agent
+    played a step of its deal (``mid_deal``) deal their match's next deal and the
+    others keep their pending decision (a deal not begun).  Clears ``mid_deal``
+    where done; returns the masked tables' indices, None when every table was reset."""
+    masked = deal_on_masked(venv, mid_deal, seed, options)
+    if masked is None:
+        if seed is not None or not venv.started:
+            venv.reset(seed=seed)
+        elif mid_deal.any():
+            venv.reset(options={"reset_mask": mid_deal.copy()})
+        mid_deal[:] = False
     return masked

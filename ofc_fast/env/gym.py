@@ -33,7 +33,7 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._rows import as_array, check_options, deal_on_masked
+from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
@@ -430,16 +430,8 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if seeds is None and seed is not None:
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
-        masked = deal_on_masked(v, self._mid_deal, seeds, options)  # (None: no mask)
-        if masked is not None:
-            self._steps[masked] = 0
-        else:
-            if seeds is not None or not v.started:
-                v.reset(seed=seeds)
-            elif self._mid_deal.any():
-                v.reset(options={"reset_mask": self._mid_deal.copy()})
-            self._mid_deal[:] = False
-            self._steps[:] = 0
+        masked = reset_tables(v, self._mid_deal, seeds, options)  # (None: every table)
+        self._steps[slice(None) if masked is None else masked] = 0
         if s is not None:
             super().reset(seed=s)
         render_human(self)

@@ -30,6 +30,7 @@ import numpy as np
 from .._native import ffi, lib
 from ..encoding import SCALE, features_of_encoding
 from ..errors import GameError
+from ..files import NPZ_ERRORS, read_npz
 from ..table import check_seed
 
 __all__ = ["selfplay_dataset"]
@@ -42,9 +43,10 @@ and placements, float encodings and rewards, boolean masks."""
 
 def _rows(shard: Path) -> dict[str, np.ndarray]:
     """The normal decisions of one shard (ValueError when its arrays do not fit:
-    their kinds ``_ARRAYS``, placements -1..3, finite rewards)."""
-    with np.load(shard, allow_pickle=False) as d:
-        arrays = {k: d[k] for k in _ARRAYS}
+    their kinds ``_ARRAYS``, placements -1..3, finite rewards; KeyError for one
+    missing; :data:`~ofc_fast.files.NPZ_ERRORS` for a file that is no ``.npz``)."""
+    held = read_npz(shard)  # (a damaged header: ValueError, not its allocation)
+    arrays = {k: held[k] for k in _ARRAYS}
     for name, kinds in _ARRAYS.items():
         if arrays[name].dtype.kind not in kinds:
             raise ValueError(f"{shard.name}: {name} of dtype {arrays[name].dtype}")
@@ -87,6 +89,8 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     (D, ACTION_SPACE) bool, ``action`` (D,) int64 in a random deal order drawn from
     ``seed``, ``reward`` (D,) float32 the deciding seat's points in that deal
     (``seed``: 0..2**64-1, else TableError naming it, before a file is read).
+    A shard that is no self-play data (damaged, edited: a move its mask refuses
+    included) is a GameError naming it.
 
     >>> import tempfile
     >>> from ofc_fast.parallel import RunSpec
@@ -108,7 +112,7 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
         manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
         shards = [root / s["files"]["npz"] for s in manifest["shards"]]
         parts = [_rows(s) for s in shards]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (TypeError, *NPZ_ERRORS) as exc:
         raise _not_a_run(root, f"{type(exc).__name__}: {exc}") from None
     rng = np.random.default_rng(seed)
     n = sum(len(p["reward"]) for p in parts)
@@ -120,7 +124,7 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
     dest = ffi.new("uint8_t[5]")
     i = 0
-    for p in parts:
+    for shard, p in zip(shards, parts):
         enc = _encodings(p["obs"], root)
         for j in range(len(p["reward"])):
             place = p["placement"][j]
@@ -132,6 +136,8 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
             action = lib.ofc_action_encode(len(rows), int((rows == 3).sum()), dest)
             if action < 0:
                 raise GameError(f"{root}: a move without an action id ({action})")
+            if not p["mask"][j, action]:  # legal in any deal order, if at all
+                raise _not_a_run(root, f"{shard.name}: a move its mask refuses")
             out["obs"][i] = features_of_encoding(enc[j], order.tolist())
             out["action"][i] = action
             i += 1

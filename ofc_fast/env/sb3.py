@@ -156,7 +156,8 @@ class VecEnv(_Adapter, _SB3VecEnv):
         kept, as :meth:`GymVectorEnv.reset` keeps it), the others keep their pending
         decision.
         Options are shared by every table: one dict, or SB3's list of ``num_envs``
-        dicts all alike; None clears them.  Anything else (an option not in
+        dicts all alike (a None entry: no options, ``{}``, as SB3's VecEnvs reset
+        that env); None clears them.  Anything else (an option not in
         :attr:`RESET_OPTIONS` included) is a GameError, nothing set."""
         if options is None:
             options = {}
@@ -167,6 +168,8 @@ class VecEnv(_Adapter, _SB3VecEnv):
                     f"options must be a dict, a list of {self.num_envs} dicts (one per "
                     f"table) or None, got {quote(options)}"
                 )
+            # a None entry: that env's reset takes no options (SB3's VecEnvs)
+            per_table = [{} if o is None else o for o in per_table]
             options = per_table[0]
             for other in per_table:
                 if not _same_options(other, options):
@@ -195,10 +198,14 @@ class VecEnv(_Adapter, _SB3VecEnv):
             )
 
     def reset(self) -> np.ndarray:
-        """Deal every table again: after :meth:`seed` ``(s)``, table ``i`` from seed
-        ``s + i`` (SB3's rule: the match a one-table adapter seeded ``s + i`` plays),
-        else the tables dealt last time; after :meth:`set_options`, as they say.  The
-        seeds and options are for this reset only: cleared, even when it raises."""
+        """Deal every table the learner's next decision: after :meth:`seed` ``(s)``,
+        table ``i``'s match starts from seed ``s + i`` (SB3's rule: the match a
+        one-table adapter seeded ``s + i`` plays); else, as SB3's VecEnvs reset each
+        env with no seed, it goes on (the first reset: the seed made with): a table
+        where the learner played a step of its deal deals its match's next deal, one
+        whose deal is not begun keeps it (no replay: :meth:`seed` again for that);
+        after :meth:`set_options`, as they say.  The seeds and options are for this
+        reset only: cleared, even when it raises."""
         seeds = list(self._seeds) if any(s is not None for s in self._seeds) else None
         options = self._options[0] or None
         try:
@@ -327,10 +334,14 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal every table again (from ``seed`` when given: an int, or a list of
-        ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
-        then plays the match a one-table env reset with ``seed[i]`` plays, None one
-        drawn at random); ``options={"reset_mask": m}`` (``num_envs`` booleans, no
+        """Deal every table the learner's next decision: with ``seed`` (an int, or a
+        list of ``num_envs`` seeds, int or None, as Gymnasium's vector envs take:
+        table ``i`` then plays the match a one-table env reset with ``seed[i]``
+        plays, None one drawn at random) every match starts again from it; without
+        one it goes on, as the one-table env's reset (the first reset: the seed made
+        with): a table where the learner played a step of its deal deals its match's
+        next deal, one whose deal is not begun keeps it (no replay);
+        ``options={"reset_mask": m}`` (``num_envs`` booleans, no
         seed): the tables ``m`` marks where the learner played a step of its deal
         abandon it for the match's next one, a deal not begun is kept (as the
         one-table env's and ``make_vec``'s ``reset`` keep it: its button and
