@@ -141,6 +141,10 @@ def test_exported_policy_records_the_rules_the_model_learns_on(
         ("x", edited.replace(name="x")),
     ):
         kept = {} if given is None else {"rules": given}
+        if given is None:  # rules=None: not given either
+            none = export_policy(model, str(tmp_path / "none.npz"), rules=None)
+            with np.load(none) as saved:
+                assert str(saved["meta_rules"]) == "PINEAPPLE"
         path = export_policy(model, str(tmp_path / f"{name}{given is None}.npz"), **kept)
         with np.load(path) as saved:
             assert str(saved["meta_rules"]) == name

@@ -466,7 +466,7 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
                     f"export_policy: the model learns on {learned_on.name} ({why}), not "
                     f"rules={quote(given)}"
                 )
-        meta = {"rules": learned_on, **meta}  # (rules given: they fit)
+        meta = {**meta, "rules": learned_on if given is None else given}  # (they fit)
     return mlp_of(model, **meta).save(path)
 
 
