@@ -180,6 +180,21 @@ class UnknownBotError(BotError):
     """
 
 
+def as_int(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer, a Python or a NumPy one (never
+    a bool), else None: the one test of "an int" of table parameters
+    (:mod:`ofc_fast.table`) and of rule fields (:class:`~ofc_fast.rules.RuleSet`).
+
+    >>> as_int(np.uint64(7)), as_int(True), as_int(7.0)
+    (7, None, None)
+    """
+    if type(value) is int:  # the common case, at once (a bool's type is bool)
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        return None
+    return int(value)
+
+
 _QUOTE_LIMIT = 60
 
 

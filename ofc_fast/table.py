@@ -23,10 +23,9 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import cache
 
-import numpy as np
-
 from ._native import lib
 from .errors import TableError, quote
+from .errors import as_int as as_int  # (its home before; every table check reads it)
 from .rules import RuleSet, as_rules
 from .rules.compiled import KIND
 from .rules.model import GameKind
@@ -58,20 +57,6 @@ FANTASYLAND_CARDS: tuple[int, int] = (lib.OFC_BOARD_CARDS, lib.OFC_GAME_MAX_DEAL
 """Fewest and most cards of a Fantasyland hand (0 means the seat plays normally)."""
 _FANTASYLAND_COUNTS = frozenset((0, *range(FANTASYLAND_CARDS[0], FANTASYLAND_CARDS[1] + 1)))
 _INT = {int}
-
-
-def as_int(value: object) -> int | None:
-    """``value`` as a Python int when it is an integer, a Python or a NumPy one (never
-    a bool), else None: the one test of "an int" of table parameters.
-
-    >>> as_int(np.uint64(7)), as_int(True), as_int(7.0)
-    (7, None, None)
-    """
-    if type(value) is int:  # the common case, at once (a bool's type is bool)
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        return None
-    return int(value)
 
 
 def check_players(players: object, rules: RulesLike | None, what: str = "players") -> int:

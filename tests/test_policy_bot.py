@@ -556,3 +556,81 @@ def test_an_obs_type_given_is_kept_in_the_settings(tmp_path: Path) -> None:
     obs = g.observation(g.to_act)
     assert again.act(obs) == bot.act(obs)
     assert make_bot(f"policy:{path}", "pineapple", 1).settings() == {"path": path}
+
+
+def _fnv_of_play(rule_set: Any) -> str:
+    """The rules fingerprint as docs/learned.md defines it, computed here: FNV-1a 32 of
+    the canonical JSON of the rule set's data less ``name`` and ``description``."""
+    data = {k: v for k, v in rule_set.to_dict().items() if k not in ("name", "description")}
+    h = 0x811C9DC5
+    for byte in json.dumps(data, sort_keys=True, separators=(",", ":")).encode():
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{h:08x}"
+
+
+def _edited_pineapple() -> Any:
+    """PINEAPPLE's rules file edited (``sweep_bonus`` 9), its name kept."""
+    from ofc_fast.rules import PINEAPPLE, RuleSet
+
+    return RuleSet.from_json(
+        json.dumps({**json.loads(PINEAPPLE.to_json()), "sweep_bonus": 9})
+    )
+
+
+def test_a_policy_of_a_preset_edited_under_its_name_is_refused_for_the_preset(
+    tmp_path: Path,
+) -> None:
+    """A policy trained under PINEAPPLE edited with its name kept recorded the name
+    alone (``meta_rules`` "PINEAPPLE") and ``policy_bot(path, "pineapple")`` played it
+    under the real PINEAPPLE.  A policy records its rules' fingerprint with the name
+    (``meta_rules_hash``, what a value model file stores) and a bot for rules of
+    another fingerprint is a BotError naming both rule sets; its own rules, renamed
+    too, still play."""
+    from ofc_fast import rules
+
+    edited = _edited_pineapple()
+    assert edited.name == "PINEAPPLE"
+    mlp = small_mlp()
+    mlp = MlpPolicy(_params(mlp), mlp.activations, {"rules": edited})
+    path = Path(mlp.save(tmp_path / "edited.npz"))
+    with np.load(path) as saved:
+        assert str(saved["meta_rules"]) == "PINEAPPLE"
+        assert str(saved["meta_rules_hash"]) == _fnv_of_play(edited)
+    for other in ("pineapple", rules.PINEAPPLE, rules.OFC):
+        with pytest.raises(BotError) as err:
+            make_bot(f"policy:{path}", other, seed=1)
+        said = str(err.value)
+        assert "was trained for PINEAPPLE, not " in said and repr(str(path)) in said
+        assert _fnv_of_play(edited) in said or "they differ in" in said
+    for own in (edited, edited.replace(name="home")):
+        assert make_bot(f"policy:{path}", own, seed=1).name == "policy"
+
+
+def _params(mlp: MlpPolicy) -> list[np.ndarray]:
+    return [a for pair in zip(mlp.weights, mlp.biases) for a in pair]
+
+
+def test_a_policy_file_of_the_name_alone_is_judged_by_that_preset(tmp_path: Path) -> None:
+    """A policy file written before policies recorded a rules fingerprint (its
+    ``meta_rules`` a preset's name alone) still plays under that preset (renamed too)
+    and is refused under other rules, edited ones under the preset's name among
+    them; a ``meta_rules_hash`` that is no fingerprint is a BotError naming it."""
+    from ofc_fast import rules
+
+    mlp = small_mlp()
+    arrays = {f"p{i}": a for i, a in enumerate(_params(mlp))}
+    old = tmp_path / "old.npz"
+    np.savez(
+        old, **arrays, meta_activations=np.array("relu,linear"), meta_rules="PINEAPPLE"
+    )
+    for own in ("pineapple", rules.PINEAPPLE, rules.PINEAPPLE.replace(name="home")):
+        assert make_bot(f"policy:{old}", own, seed=1).name == "policy"
+    for other in ("ofc", _edited_pineapple()):
+        with pytest.raises(
+            BotError, match=r"was trained for PINEAPPLE, not (OFC|PINEAPPLE)"
+        ):
+            make_bot(f"policy:{old}", other, seed=1)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, **arrays, meta_activations="relu,linear", meta_rules_hash="zz")
+    with pytest.raises(BotError, match="rules_hash 'zz'"):
+        make_bot(f"policy:{bad}", "pineapple", seed=1)

@@ -109,6 +109,50 @@ def test_exported_policy_is_the_model(sb3: Any, tmp_path: Path) -> None:
     assert [from_zip(obs[i], masks[i]) for i in range(32)] == list(want)
 
 
+def test_exported_policy_records_the_rules_the_model_learns_on(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """export_policy kept ``rules`` as the text it was given: a model learning on
+    PINEAPPLE edited under its name, exported with ``rules="pineapple"`` (or its
+    RuleSet, kept as its repr), made a file a policy bot played under the real
+    PINEAPPLE.  It keeps the rules of the model's VecEnv (name and fingerprint, by
+    default too), and rules given that differ from them are a RulesError naming both."""
+    import json
+
+    import torch
+
+    from ofc_fast import rules
+    from ofc_fast.bots import make_bot
+    from ofc_fast.env.sb3 import VecEnv, export_policy
+    from ofc_fast.errors import BotError, RulesError
+    from ofc_fast.rules import RuleSet
+
+    torch.set_num_threads(1)
+    edited = RuleSet.from_json(
+        json.dumps({**json.loads(rules.PINEAPPLE.to_json()), "sweep_bonus": 9})
+    )
+    env = VecEnv(edited, num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    with pytest.raises(RulesError, match=r"learns on PINEAPPLE .*not rules='pineapple'"):
+        export_policy(model, str(tmp_path / "named.npz"), rules="pineapple")
+    for name, given in (
+        ("PINEAPPLE", None),
+        ("PINEAPPLE", edited),
+        ("x", edited.replace(name="x")),
+    ):
+        kept = {} if given is None else {"rules": given}
+        if given is None:  # rules=None: not given either
+            none = export_policy(model, str(tmp_path / "none.npz"), rules=None)
+            with np.load(none) as saved:
+                assert str(saved["meta_rules"]) == "PINEAPPLE"
+        path = export_policy(model, str(tmp_path / f"{name}{given is None}.npz"), **kept)
+        with np.load(path) as saved:
+            assert str(saved["meta_rules"]) == name
+        with pytest.raises(BotError, match=r"was trained for (PINEAPPLE|x), not PINEAPPLE"):
+            make_bot(f"policy:{path}", "pineapple", seed=1)
+        assert make_bot(f"policy:{path}", edited, seed=1).name == "policy"
+
+
 def test_gymnasium_vector_env(sb3: Any) -> None:
     from ofc_fast.env.sb3 import GymVectorEnv
 

@@ -4,6 +4,7 @@ ignored, and kept in its one spelling, so that equal rules are equal and hash eq
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -164,3 +165,55 @@ def test_settlement_words_read_as_rule_sets_read_them() -> None:
     assert apply_stakes([((0, 1), 6)], [8, 20], "CHIPS") == [6]
     with pytest.raises(RulesError, match=r"^settlement start: unknown 'dealer'"):
         settlement_order(4, start="dealer")
+
+
+def _int_fields(data: Any, path: tuple[Any, ...] = ()) -> Any:
+    """(path, value) of every int in rules data (bools are no ints here)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _int_fields(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _int_fields(v, (*path, i))
+    elif type(data) is int:
+        yield path, data
+
+
+def _with(data: dict[str, Any], path: tuple[Any, ...], value: object) -> dict[str, Any]:
+    """A deep copy of rules data with the field at ``path`` set to ``value``."""
+    out: Any = json.loads(json.dumps(data))
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return dict(out)
+
+
+def test_every_int_field_reads_a_numpy_int_and_refuses_bools_and_floats() -> None:
+    """``rules.OFC.replace(sweep_bonus=np.int64(4))`` was a RulesError ("expected an
+    int, got np.int64(4)") though ``Game('ofc', np.int64(3))`` takes NumPy ints: every
+    int field of every preset (royalty tables, Fantasyland counts, naturals' units)
+    reads a NumPy integer as the Python int, and the rule set is the same, while a
+    bool, a NumPy bool and a float are still refused."""
+    import numpy as np
+
+    seen: set[tuple[Any, ...]] = set()
+    for preset in rules.PRESETS.values():
+        data = preset.to_dict()
+        for path, value in _int_fields(data):
+            if path in seen:
+                continue
+            seen.add(path)
+            for kind in (np.int64, np.int32, np.uint16):
+                same = RuleSet.from_dict(_with(data, path, kind(value)))
+                assert same == preset and same.to_json() == preset.to_json(), path
+            for bad in (True, np.bool_(True), float(value), np.float64(value)):
+                with pytest.raises(RulesError):
+                    RuleSet.from_dict(_with(data, path, bad))
+    assert {
+        ("sweep_bonus",),
+        ("royalties", "middle", 9),
+        ("fantasyland", "entry", 0, 1),
+    } <= seen
+    changed = rules.OFC.replace(sweep_bonus=np.int64(4))
+    assert type(changed.sweep_bonus) is int and changed.sweep_bonus == 4

@@ -69,7 +69,12 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.game.match import check_deck, max_fantasyland_cards, next_button
     from ofc_fast.game.observation import observation_record
     from ofc_fast.game.state import cards_per_seat
-    from ofc_fast.learned.model import resolve_model, rules_hash, shipped_model
+    from ofc_fast.learned.model import (
+        resolve_model,
+        rules_hash,
+        rules_mismatch,
+        shipped_model,
+    )
     from ofc_fast.rules._lookup import carried_rules
     from ofc_fast.rules.compiled import (
         compile_rules,
@@ -153,6 +158,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "SearchBot.warm_up": lambda r: sorted(_warm_search(r)),
         "ValueBot": lambda r: ValueBot(r, seed=1).rules,
         "rules_hash": lambda r: rules_hash(r),
+        "rules_mismatch": lambda r: rules_mismatch(rules_hash("ofc"), r),
         "shipped_model": lambda r: shipped_model(r, 2).name,  # type: ignore[union-attr]
         "resolve_model": lambda r: resolve_model("auto", r, 2).name,  # type: ignore[union-attr]
         "next_button": lambda r: next_button(r, 0, 2, [0, 0]),

@@ -36,7 +36,7 @@ from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote
 from ..files import NPZ_ERRORS, read_npz
 from ..game import Move
-from ..learned.model import rules_hash
+from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
 from .base import (
@@ -69,6 +69,23 @@ def _meta_text(value: np.ndarray, key: str) -> str:
     return str(value)
 
 
+def _policy_meta(meta: dict[str, Any]) -> dict[str, str]:
+    """A policy's ``meta`` as the texts its file keeps: ``rules`` (a RuleSet, a preset
+    name or a game id) as the rule set's name and its fingerprint, ``rules_hash``
+    (:func:`ofc_fast.learned.rules_hash`, 8 hex digits; one already given is kept: a
+    file read back), so that rules edited under a preset's name are told from it;
+    a name this version knows no rule set by is kept as it is, unjudged."""
+    out = {k: str(v) for k, v in meta.items()}
+    trained = meta.get("rules")
+    if trained is None or (isinstance(trained, str) and "rules_hash" in meta):
+        return out
+    try:
+        own = as_rules(trained, "policy")
+    except RulesError:
+        return out
+    return {**out, "rules": own.name, "rules_hash": f"{rules_hash(own):08x}"}
+
+
 class MlpPolicy:
     """A multilayer perceptron policy run with NumPy: logits of the legal ids, the
     best one taken (``.npz`` from :func:`ofc_fast.env.sb3.export_policy`).
@@ -82,7 +99,7 @@ class MlpPolicy:
         self,
         params: list[np.ndarray],
         activations: list[str],
-        meta: dict[str, str] | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> None:
         if len(params) != 2 * len(activations) or not activations:
             raise BotError(
@@ -110,7 +127,7 @@ class MlpPolicy:
                 )
             width = w.shape[0]
         self.activations = list(activations)
-        self.meta = dict(meta or {})
+        self.meta = _policy_meta(meta or {})
         self.obs_type = self.meta.get("obs_type", "features")
 
     @classmethod
@@ -333,25 +350,33 @@ class PolicyBot(SeparateCopies):
 
 
 def _check_trained_rules(policy: Policy, rules: RuleSet, path: str | None) -> None:
-    """BotError naming the policy (its file) when it records, in its ``meta``
-    (``meta_rules`` of an ``.npz``: :func:`ofc_fast.env.sb3.export_policy`'s
-    ``rules``), that it was trained for rules that play or score unlike ``rules``
-    (:func:`ofc_fast.learned.rules_hash`: a preset renamed is the same); a policy
-    that records no rules, or a name this version knows no rule set by, is not
-    judged."""
+    """BotError naming the policy (its file) and both rule sets when it records, in
+    its ``meta`` (``meta_rules`` and ``meta_rules_hash`` of an ``.npz``:
+    :func:`ofc_fast.env.sb3.export_policy`'s ``rules``), that it was trained for rules
+    that play or score unlike ``rules``
+    (:func:`ofc_fast.learned.model.rules_mismatch`: a preset renamed is the same); a
+    file of an earlier version, which records the name alone, is judged by the rule
+    set of that name; a policy that records no rules, or only a name this version
+    knows no rule set by, is not judged."""
     meta = getattr(policy, "meta", None)
-    trained = meta.get("rules") if isinstance(meta, dict) else None
-    if not isinstance(trained, str):
+    if not isinstance(meta, dict):
         return
-    try:
-        own = as_rules(trained, "policy")
-    except RulesError:
+    what = "the policy" if path is None else f"the policy {path!r}"
+    trained = _policy_meta(meta)
+    if "rules_hash" not in trained:
         return
-    if rules_hash(own) != rules_hash(rules):
-        what = "the policy" if path is None else f"the policy {path!r}"
+    text = trained["rules_hash"]
+    if len(text) != 8 or text.strip("0123456789abcdefABCDEF"):
         raise BotError(
-            f"policy bot: {what} was trained for {own.name}, not {rules.name}: play it "
-            f"under {own.name}, or train one for {rules.name}"
+            f"policy bot: {what} records rules_hash {quote(text)}, which is no rules "
+            "fingerprint (8 hex digits, ofc_fast.learned.rules_hash)"
+        )
+    why = rules_mismatch(int(text, 16), rules)
+    if why is not None:
+        name = trained.get("rules", "other rules")
+        raise BotError(
+            f"policy bot: {what} was trained for {name}, not {rules.name} ({why}): play "
+            f"it under the rules it was trained for, or train one for {rules.name}"
         )
 
 

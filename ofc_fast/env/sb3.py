@@ -30,7 +30,9 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
-from ..errors import GameError, quote
+from ..errors import GameError, RulesError, quote
+from ..learned.model import rules_hash, rules_mismatch
+from ..rules import RuleSet, as_rules
 from ..search import flag
 from ..table import check_seed
 from ._guard import check_open
@@ -397,7 +399,7 @@ def _same_options(a: object, b: dict[str, Any]) -> bool:
 def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
     """A MaskablePPO model's action network (an MLP on the flat observation) as a
     NumPy :class:`~ofc_fast.bots.policy.MlpPolicy` (a frozen copy); ``meta``:
-    strings kept with it (``rules``, ``obs_type``)."""
+    kept with it as text (``obs_type``; ``rules`` as their name and fingerprint)."""
     import torch
 
     params: list[np.ndarray] = []
@@ -410,7 +412,7 @@ def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
             acts[-1] = type(m).__name__.lower()
         else:
             raise TypeError(f"cannot export a {type(m).__name__} layer")
-    return MlpPolicy([p.copy() for p in params], acts, {k: str(v) for k, v in meta.items()})
+    return MlpPolicy([p.copy() for p in params], acts, meta)
 
 
 def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> OpponentPolicy:
@@ -448,8 +450,13 @@ class _FrozenPolicy:
 def export_policy(model: Any, path: str, **meta: Any) -> str:
     """Write a MaskablePPO model's action network as an ``.npz`` that
     :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
-    bots need no torch); ``meta``: strings kept with it (``rules``, ``obs_type``).
-    Returns the path written.
+    bots need no torch); ``meta``: kept with it as text (``obs_type``, ...).
+    ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
+    default: the rules of the model's :class:`VecEnv`), kept as their name and
+    fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot of other rules,
+    edited ones under a preset's name among them, is a BotError); rules other than
+    those of the model's VecEnv are a RulesError naming both.  Returns the path
+    written.
 
     >>> import os, tempfile
     >>> from sb3_contrib import MaskablePPO
@@ -458,6 +465,26 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     >>> model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, seed=0)
     >>> path = export_policy(model, os.path.join(tempfile.mkdtemp(), "p"), rules="pineapple")
     >>> os.path.basename(path), MlpPolicy.load(path).meta["rules"]
-    ('p.npz', 'pineapple')
+    ('p.npz', 'PINEAPPLE')
     """
+    learned_on = _env_rules(model)
+    if learned_on is not None:
+        given = meta.get("rules")
+        if given is not None:
+            why = rules_mismatch(rules_hash(learned_on), as_rules(given, "export_policy"))
+            if why is not None:
+                raise RulesError(
+                    f"export_policy: the model learns on {learned_on.name} ({why}), not "
+                    f"rules={quote(given)}"
+                )
+        meta = {**meta, "rules": learned_on if given is None else given}  # (they fit)
     return mlp_of(model, **meta).save(path)
+
+
+def _env_rules(model: Any) -> RuleSet | None:
+    """The rules of the :class:`VecEnv` ``model`` learns on (through SB3's wrappers);
+    None without one."""
+    env = model.get_env() if callable(getattr(model, "get_env", None)) else None
+    while env is not None and not isinstance(env, VecEnv):
+        env = getattr(env, "venv", None)
+    return None if env is None else env.tables.venv.rules

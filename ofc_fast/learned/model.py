@@ -52,6 +52,7 @@ __all__ = [
     "model_bytes",
     "resolve_model",
     "rules_hash",
+    "rules_mismatch",
     "shipped_model",
     "write_model",
 ]
@@ -96,6 +97,25 @@ def rules_hash(rules: RulesLike) -> int:
     True
     """
     return fingerprint(as_rules(rules, "rules_hash"))
+
+
+def rules_mismatch(trained_hash: int, rules: RulesLike) -> str | None:
+    """None when what was trained for rules of fingerprint ``trained_hash`` (a
+    :func:`rules_hash`: a model file's, a policy file's ``meta_rules_hash``) fits
+    ``rules`` (their fingerprint, or one an earlier version gave them written another
+    way), else which rules it was trained for, said against ``rules``: the preset's
+    and the fields they differ in, or that they are no preset's (both fingerprints).
+    The one test of "trained for these rules" (value models and policies).
+
+    >>> from ofc_fast import rules
+    >>> rules_mismatch(rules_hash(rules.PINEAPPLE), rules.PINEAPPLE.replace(name="home"))
+    >>> rules_mismatch(rules_hash(rules.PINEAPPLE), rules.PINEAPPLE.replace(sweep_bonus=9))
+    "the PINEAPPLE preset's; they differ in sweep_bonus"
+    """
+    rules = as_rules(rules, "rules_mismatch")
+    if trained_hash == rules_hash(rules) or trained_hash in earlier_fingerprints(rules):
+        return None  # (earlier_fingerprints: the same rules written another way)
+    return _trained_for(trained_hash, rules)
 
 
 @lru_cache(maxsize=1)
@@ -267,12 +287,11 @@ class ValueModel:
         (``rules``: a RuleSet, a preset name or a game id)."""
         rules = as_rules(rules, "value model")
         where = self.where()
-        if self.rules_hash != rules_hash(rules) and (
-            self.rules_hash not in earlier_fingerprints(rules)  # written another way
-        ):
+        why = rules_mismatch(self.rules_hash, rules)
+        if why is not None:
             raise ModelError(
                 f"value model {self.name}{where} was trained for other rules than "
-                f"{rules.name} ({_trained_for(self.rules_hash, rules)})"
+                f"{rules.name} ({why})"
             )
         if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(

@@ -18,7 +18,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Union
 
-from ..errors import RulesError, match_choice, quote, unicode_problem
+from ..errors import RulesError, as_int, match_choice, quote, unicode_problem
 
 __all__ = ["RuleData", "convert", "hash_once", "ranged"]
 
@@ -158,9 +158,10 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
             raise RulesError(f"{key}: expected true or false, got {quote(value)}")
         return value
     if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        number = as_int(value)  # a Python or NumPy int, never a bool
+        if number is None:
             raise RulesError(f"{key}: expected an int, got {quote(value)}")
-        return value
+        return number
     if tp is str:
         if not isinstance(value, str):
             raise RulesError(f"{key}: expected a string, got {quote(value)}")
