@@ -379,6 +379,42 @@ def test_ctrl_c_while_a_hand_is_booked_books_it_whole() -> None:
     assert report["duplicate"]["decks"] == 1
 
 
+@pytest.mark.parametrize("parallel", [False, True], ids=["sequential", "workers"])
+def test_kill_with_ctrl_c_ignored_books_the_hand_whole(parallel: bool) -> None:
+    """``ofc-fast arena ... &`` from a script runs with SIGINT ignored; its ``kill``
+    (SIGTERM, handled as Ctrl-C) then raised KeyboardInterrupt at once, not where a
+    hand is booked whole: a match stopped while a hand was written to its history
+    had a report counting that hand and a history without it (``ofc-fast report``
+    refused the pair: "it holds 2886 deals, the report 2887 hands")."""
+    import os
+    import signal
+
+    from ofc_fast.arena import sigterm_as_sigint
+    from ofc_fast.arena.report import match_report
+    from ofc_fast.parallel.tournament import run_arena
+
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        pytest.skip("run on the main thread, with the default SIGTERM action")
+    history: list[int] = []
+
+    def on_deal(d: Any) -> None:  # the history writer: killed as it writes hand 1
+        if d.hand_no == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        history.append(d.hand_no)
+
+    bots = [parse_bot_spec("random")] * 2
+    arena = Arena("pineapple", bots, 4, seed=3, on_deal=on_deal)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(KeyboardInterrupt), sigterm_as_sigint():
+            run_arena(arena, chunk_size=1) if parallel else arena.run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    report = match_report(arena)
+    assert history == [0, 1]
+    assert report["hands"] == 2 and [b["hands"] for b in report["bots"]] == [2, 2]
+
+
 def test_stop_ends_a_wait_with_a_deadline_at_once(tmp_path: Path) -> None:
     """With a deadline, :meth:`Arena.stop` (Ctrl-C, SIGTERM) came into effect only
     after the hand in progress: a hung bot held it for its two deadlines (here 40 s)

@@ -213,6 +213,17 @@ def test_stale_seq_is_dropped_and_echoed_fields_accepted(
     assert [b["points"] for b in report["bots"]] == clean_points
 
 
+def test_a_row_that_is_no_text_is_one_malformed_fault(tmp_path: Path) -> None:
+    """An answer placing a card in ``"row": []`` (a list, or an object: no row name)
+    stopped the arena with a traceback (TypeError: unhashable type: 'list'), exit
+    status 1, no report and the bots left to the end of the process.  It is a
+    ``malformed`` answer like ``"row": "left"``: the filler is played, the match
+    goes on."""
+    report = run_match(tmp_path, "row-list", ROOMY_MS)
+    bad = report["bots"][1]
+    assert (bad["fault_kinds"], bad["substituted"]) == ({"malformed": 1}, 1)
+
+
 def test_an_action_naming_another_seat_and_hand_is_refused(tmp_path: Path) -> None:
     """``seat: 99, hand_no: -5``: before, accepted silently."""
     report = run_match(tmp_path, "misaddressed", ROOMY_MS)

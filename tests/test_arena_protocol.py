@@ -139,6 +139,16 @@ def test_parse_action_checks_the_shape_and_the_cards() -> None:
             },
             FaultKind.MALFORMED,
         ),
+        *(  # a row that is no text: malformed, not a TypeError (unhashable)
+            (
+                {
+                    "t": "action",
+                    "action": {"placements": [{"card": "2c", "row": row}], "discards": []},
+                },
+                FaultKind.MALFORMED,
+            )
+            for row in ([], {}, ["top"], None, 0)
+        ),
         (
             {
                 "t": "action",

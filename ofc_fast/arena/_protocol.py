@@ -228,12 +228,13 @@ def parse_action(
         raise _malformed("'placements' and 'discards' must be lists")
     pairs: list[tuple[int, Row]] = []
     for p in placements:
-        if not isinstance(p, Mapping) or p.get("row") not in _ROW_OF_NAME:
+        row = p.get("row") if isinstance(p, Mapping) else None
+        if not isinstance(row, str) or row not in _ROW_OF_NAME:  # ([] is unhashable)
             raise _malformed(
                 f"bad placement {str(p)[:60]}: expected {{card, row: top|middle|bottom}}"
             )
         try:
-            pairs.append((card_id(p.get("card")), Row(_ROW_OF_NAME[p["row"]])))
+            pairs.append((card_id(p.get("card")), Row(_ROW_OF_NAME[row])))
         except ProtocolError as exc:
             raise _malformed(str(exc)) from None
     try:

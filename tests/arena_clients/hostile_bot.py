@@ -22,7 +22,9 @@ TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
 * ``linger``: plays fair, forks a grandchild that sleeps (pid to ARG) and, at
   ``match-end``, does not exit;
 * ``cut-exit``: plays fair, then writes its 4th answer with no newline at its end
-  and exits.
+  and exits;
+* ``row-list``: plays fair, but its 2nd answer names each placement's row as a list
+  (``"row": []``), no row name.
 """
 
 import json
@@ -121,6 +123,9 @@ def main():
             if mode == "fork" and acts == 4:
                 fork_sleeper(arg)
                 os._exit(3)
+            if mode == "row-list" and acts == 2:
+                for p in answer["action"]["placements"]:
+                    p["row"] = []
             if mode == "misaddressed":
                 answer.update(seat=99, hand_no=-5)
             if mode == "echo":
