@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import time
+import weakref
 from random import Random
 from typing import Any
 
@@ -24,6 +25,7 @@ from ofc_fast.game.moves import (
     destinations_table,
     legal_actions_of,
 )
+from ofc_fast.rules.compiled import game_struct
 
 
 def finished(
@@ -207,6 +209,18 @@ def test_action_helpers_are_bounded() -> None:
     with pytest.raises(MoveError):
         legal_actions_of(3, 1, (4, 5, 5))
     assert _legal_actions.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
+
+
+def test_games_pin_no_compiled_rules_once_they_end() -> None:
+    """The schedule cache was keyed by the compiled rules of each Game's rule set
+    (about 92 KB each, up to 4,096 of them): a server dealing under many rule sets
+    kept every compile that the compile cache (128 rule sets) had already dropped."""
+    first = rules.OFC.replace(sweep_bonus=999)
+    probe = weakref.ref(game_struct(first))
+    Game(first, 2, seed=1)
+    for k in range(140):  # more rule sets than the compile cache keeps
+        Game(rules.OFC.replace(sweep_bonus=800 + k), 2, seed=1)
+    assert probe() is None  # nothing but the compile cache held it
 
 
 GARBAGE = [

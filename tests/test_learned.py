@@ -37,6 +37,7 @@ from ofc_fast.learned import (
     shipped_model,
     write_model,
 )
+from ofc_fast.rules.compiled import game_struct
 from ofc_fast.search import advise
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -2115,6 +2116,30 @@ def test_a_model_keeps_one_table_for_renamed_rules_and_forgets_old_ones():
     gc.collect()
     assert first() is None  # let go: not one table per rule set ever asked for
     assert model.value(board, P) == value
+
+
+def test_a_model_keeps_one_context_for_renamed_rules():
+    """A model kept a context per rule set it was asked for (the last 64), each
+    holding that rule set's compiled rules (95 KB, and its 380 KB expected-points
+    tables for a model without opponent rows) after the compile cache had let them
+    go: a server naming each table's rules kept up to 30 MB per model.  Rule sets
+    that play alike (renamed, described anew) share one context, the values
+    unchanged."""
+    import gc
+    import weakref
+
+    model = ValueModel.from_bytes(
+        (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes(), "renamed-contexts"
+    )
+    P, board, fl = rules.PINEAPPLE, "As Ks / Qd Qc 7s / 9h 9s", [0.0] * 18
+    value = model.value(board, P.replace(name="home-a"), 2, fl_value=fl)
+    renamed = P.replace(name="home-b", description="another table")
+    probe = weakref.ref(game_struct(renamed))
+    assert model.value(board, renamed, 2, fl_value=fl) == value
+    for bonus in range(140):  # more rule sets than the compile cache keeps
+        game_struct(rules.OFC.replace(sweep_bonus=600 + bonus))
+    gc.collect()
+    assert probe() is None  # only the compile cache held it
 
 
 def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():

@@ -4,11 +4,15 @@ on every executor (Ray: tests/test_parallel_ray.py)."""
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from ofc_fast import rules
 from ofc_fast.bots import make_bot
 from ofc_fast.cli import main
 from ofc_fast.game import Game, deal_seed, play_out
@@ -114,3 +118,18 @@ def test_independent_needs_a_parallel_run(capsys: pytest.CaptureFixture[str]) ->
 def test_selfplay_refuses_fantasyland_units(tmp_path: Path) -> None:
     with pytest.raises(SelfPlayError, match="fantasyland=False"):
         selfplay(_spec(), tmp_path, progress=False)
+
+
+def test_run_specs_keep_no_rule_set_of_earlier_runs() -> None:
+    """Every distinct rule set a run spec decoded stayed in a dict for the process's
+    life: a long-lived process running a sweep over rule variants grew without
+    bound."""
+    first = RunSpec(
+        rules.OFC.replace(sweep_bonus=999).to_json(), 2, 1, 1, (("random", "{}"),) * 2
+    )
+    probe = weakref.ref(first.rules)
+    assert first.rules is probe()  # decoded once while it is in use
+    for k in range(300):
+        _ = replace(first, rules_json=rules.OFC.replace(sweep_bonus=k).to_json()).rules
+    gc.collect()
+    assert probe() is None

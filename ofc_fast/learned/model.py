@@ -315,8 +315,9 @@ class ValueModel:
     def context(self, rules: RulesLike, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table, which keeps the model's
         and the rule set's C structs it points to alive as long as it lives (the
-        model keeps the 64 contexts last asked for; threads share one model: they get
-        the same context); ModelError for a table
+        model keeps the 64 contexts last asked for, one for rule sets that play alike
+        (:func:`rules_hash`: renamed ones); threads share one model: they get the
+        same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers within +-1e6."""
         rules = as_rules(rules, "value model")
@@ -330,7 +331,7 @@ class ValueModel:
                 f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), each "
                 f"within +-1e6, got {quote(fl_value)}"
             )
-        key = (rules, players, values)
+        key = (rules_hash(rules), players, values)  # (renamed rule sets: one context)
         hit = self._contexts.get(key)
         if hit is not None:
             return hit

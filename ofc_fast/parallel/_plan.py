@@ -46,6 +46,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypedDict
 
 import numpy as np
@@ -242,14 +243,11 @@ def bot_name(name: str) -> str:
     return name.strip() if is_bot_spec(name) else bot_key(name)
 
 
-_RULES_CACHE: dict[str, RuleSet] = {}
-
-
+@lru_cache(maxsize=64)
 def _rules_of(text: str) -> RuleSet:
-    rs = _RULES_CACHE.get(text)
-    if rs is None:
-        rs = _RULES_CACHE[text] = RuleSet.from_json(text)
-    return rs
+    """The rule set of a spec's ``rules_json``, decoded once while in use (the 64
+    last asked for: a process running many rule sets keeps no more)."""
+    return RuleSet.from_json(text)
 
 
 @dataclass(frozen=True)
