@@ -3968,3 +3968,34 @@ def test_a_long_path_s_problem_gives_no_instance_cut_short() -> None:
             assert len(json.dumps(out)) < 1000 + len("../") * path.count("/"), path[:50]
         status, _, out = s.request("GET", "/a" * 40)
         assert urllib.parse.urljoin(s.url + "/a" * 40, out["instance"]) == s.url + "/a" * 40
+
+
+def test_a_problem_type_s_page_names_the_type_its_problems_carry() -> None:
+    """Each problem type's page said its type was ``problems/<slug>``, where its
+    problems carry ``/problems/<slug>`` (``/ofc/problems/<slug>`` under
+    ``--root-path /ofc`` or an ASGI server's own root path): a client reading the
+    page to match a type found none.  It now names the type as the problems carry
+    it, and its links still resolve to the server's files, behind ``/ofc/`` too."""
+    mounted = Server(ServeConfig(workers=1))
+    mounted.server.config.root_path = "/ofc"  # (uvicorn --root-path /ofc)
+    with (
+        Server(ServeConfig(workers=1)) as s,
+        Server(ServeConfig(workers=1, root_path="/ofc")) as o,
+        mounted as m,
+    ):
+        for server, root in ((s, ""), (o, "/ofc"), (m, "/ofc")):
+            for method, path in (("GET", "/nope"), ("GET", "/v1/score")):
+                status, _, out = server.request(method, path)
+                assert out["type"].startswith(root + "/problems/"), out
+                page_path = out["type"][len(root) :]  # (the proxy strips its prefix)
+                got, headers, body = server.request("GET", page_path)
+                assert got == 200, (out["type"], got)
+                text = body.decode()
+                named = re.findall(r"type <code>([^<]*)</code>", text)
+                assert named == [html.escape(out["type"])], (out["type"], named)
+                for base in (server.url, "https://proxy.example/ofc"):
+                    links = {
+                        urllib.parse.urljoin(base + page_path, html.unescape(h))
+                        for h in re.findall(r'href="([^"]*)"', text)
+                    }
+                    assert links == {base + "/app.css", base + "/openapi.json"}, links
