@@ -3968,3 +3968,99 @@ def test_a_long_path_s_problem_gives_no_instance_cut_short() -> None:
             assert len(json.dumps(out)) < 1000 + len("../") * path.count("/"), path[:50]
         status, _, out = s.request("GET", "/a" * 40)
         assert urllib.parse.urljoin(s.url + "/a" * 40, out["instance"]) == s.url + "/a" * 40
+
+
+def test_a_problem_type_s_page_names_the_type_its_problems_carry() -> None:
+    """Each problem type's page said its type was ``problems/<slug>``, where its
+    problems carry ``/problems/<slug>`` (``/ofc/problems/<slug>`` under
+    ``--root-path /ofc`` or an ASGI server's own root path): a client reading the
+    page to match a type found none.  It now names the type as the problems carry
+    it, and its links still resolve to the server's files, behind ``/ofc/`` too."""
+    mounted = Server(ServeConfig(workers=1))
+    mounted.server.config.root_path = "/ofc"  # (uvicorn --root-path /ofc)
+    with (
+        Server(ServeConfig(workers=1)) as s,
+        Server(ServeConfig(workers=1, root_path="/ofc")) as o,
+        mounted as m,
+    ):
+        for server, root in ((s, ""), (o, "/ofc"), (m, "/ofc")):
+            for method, path in (("GET", "/nope"), ("GET", "/v1/score")):
+                status, _, out = server.request(method, path)
+                assert out["type"].startswith(root + "/problems/"), out
+                page_path = out["type"][len(root) :]  # (the proxy strips its prefix)
+                got, headers, body = server.request("GET", page_path)
+                assert got == 200, (out["type"], got)
+                text = body.decode()
+                named = re.findall(r"type <code>([^<]*)</code>", text)
+                assert named == [html.escape(out["type"])], (out["type"], named)
+                for base in (server.url, "https://proxy.example/ofc"):
+                    links = {
+                        urllib.parse.urljoin(base + page_path, html.unescape(h))
+                        for h in re.findall(r'href="([^"]*)"', text)
+                    }
+                    assert links == {base + "/app.css", base + "/openapi.json"}, links
+
+
+def _without_dots(path: str) -> str:
+    """RFC 3986's remove_dot_segments (5.2.4) of an absolute path, by its steps."""
+    out = ""
+    while path:
+        if path.startswith(("/./", "/../")) or path in ("/.", "/.."):
+            climb = path.startswith("/..")
+            path = "/" + path[(4 if climb else 3) :]
+            if climb:
+                out = out[: out.rfind("/")] if "/" in out else ""
+        else:
+            end = path.find("/", 1)
+            segment = path if end < 0 else path[:end]
+            out += segment
+            path = path[len(segment) :]
+    return out or "/"
+
+
+def test_dot_segments_are_removed_before_routing_and_instance_resolves_to_them() -> None:
+    """``GET /./v1/health`` or ``/v1/../v1/health`` (``curl --path-as-is``, a client
+    joining paths by hand) was a 404, whose ``instance`` resolved by RFC 3986 to
+    another path than the one asked for.  Now a path's dot segments are removed
+    before it is routed, as RFC 3986 (5.2.4) and nginx read them (the key still
+    asked for where the path reached is keyed), and a refusal's ``instance``
+    resolves to that path, directly and behind a proxy under ``/ofc/``."""
+    assert _without_dots("/a/b/../c/./d/..") == "/a/c/"  # (the reference itself)
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        want = s.request("GET", "/v1/health")
+        for path in (
+            "/./v1/health",
+            "/v1/../v1/health",
+            "/v1/./health",
+            "/v1/x/../health",
+            "/../v1/health",
+            "/v1/score/../health",
+        ):
+            status, headers, out = s.request("GET", path)
+            assert status == 200 and out["status"] == want[2]["status"], (path, out)
+        for method, path in (("POST", "/v1/health/../score"), ("POST", "/./v1/games")):
+            status, _, out = s.request(method, path, {})
+            assert status == 401, (path, out)  # the key, as the path reached needs
+        assert s.request("GET", "/problems/../openapi.json")[0] == 200
+        for method, path in (
+            ("GET", "/v1/health/."),
+            ("GET", "/v1/health/.."),
+            ("GET", "/v1/x/../nope"),
+            ("GET", "/a/./b/../c"),
+            ("POST", "/v1/x/../score"),
+            ("GET", "/v1/games/../games/" + "x" * 16),
+        ):
+            status, _, out = s.request(method, path, {"nope": 1}, headers=auth)
+            assert 400 <= status < 500, (path, out)
+            asked = _without_dots(path)
+            for base in (s.url, "https://proxy.example/ofc"):
+                url = urllib.parse.urljoin(base + path, out["instance"])
+                assert url == base + asked, (path, out["instance"], url)
+                assert _rfc_join(base + path, out["instance"]) == base + asked, path
+    # one above the server's root stays at the root (RFC 3986, as resolvers do)
+    with Server(ServeConfig(workers=1)) as s:
+        status, _, out = s.request("GET", "/../nope")
+        assert status == 404 and "/../" not in out["detail"], out
+        assert urllib.parse.urljoin(s.url + "/../nope", out["instance"]) == s.url + "/nope"

@@ -324,3 +324,24 @@ def test_a_key_no_client_can_send_is_refused_naming_where_it_came_from(
         with pytest.raises(OfcError, match=r"^api_key: use a key with no space"):
             ServeConfig(host="0.0.0.0", workers=1, api_key=key).check()
     assert ServeConfig(workers=1, api_key="a key, spaced").check().api_key  # inside: sent
+
+
+@pytest.mark.parametrize("bad", ["/ofc/..", "/.", "/a/../b", "/a/./b", "/ofc\x01", "/o#c"])
+def test_a_root_path_with_a_dot_segment_is_refused_as_typed(
+    bad: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ofc-fast serve --root-path /ofc/..`` served: a problem's ``type`` named
+    ``/ofc/../problems/not-found``, which a client resolves to the host's
+    ``/problems/not-found``, outside the path the proxy serves.  A dot segment (as
+    a control character, a ``#``) is refused in the CLI's one-line form, the option
+    named as typed; ``ServeConfig.check`` names the field."""
+    served: list[ServeConfig] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda config, *a: served.append(config))
+    assert cli.main(["serve", "--port", "0", "--root-path", bad]) == 2, served
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --root-path: must be a path"), err
+    assert err.count("\n") == 1 and repr(bad) in err, err
+    with pytest.raises(OfcError, match=r"^root_path must be a path"):
+        ServeConfig(root_path=bad).check()
+    for fine in ("/ofc", "/.ofc", "/a/..b/c.d"):  # a dot inside a segment is fine
+        ServeConfig(root_path=fine).check()

@@ -39,7 +39,7 @@ from ._fields import check_known, check_query, given
 from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
 from ._limits import Limiter, key_refusal, read_body
-from ._problems import PAGES, ApiError
+from ._problems import ApiError, page
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
 from ._schemas import GAME_ID, OPERATIONS, openapi, request_fields
@@ -545,7 +545,7 @@ class App:
         path, method = where.path, scope.get("method", "GET")
         try:
             if not path.startswith("/v1/"):
-                return await self._plain(path, method, send)
+                return await self._plain(where, method, send)
             headers = dict(scope.get("headers") or [])
             key = self.config.api_key
             if not key and not host_allowed(self._hosts, headers.get(b"host")):
@@ -654,7 +654,8 @@ class App:
 
         return _served(template, call, turn=s.turn), call, ()
 
-    async def _plain(self, path: str, method: str, send: Send) -> tuple[int, int]:
+    async def _plain(self, where: Target, method: str, send: Send) -> tuple[int, int]:
+        path = where.path
         if path == "*":  # the server as a whole (RFC 9110, 9.3.7): OPTIONS alone
             if method != "OPTIONS":
                 raise _not_allowed(path, "OPTIONS")
@@ -662,7 +663,10 @@ class App:
         if path == "/openapi.json":
             item: tuple[bytes, bytes] | None = (self._openapi, b"application/json")
         else:
-            item = self._static.get(path) or PAGES.get(path)  # a problem type's too
+            item = self._static.get(path)
+        problem = page(where) if item is None else None  # a problem type's page
+        if problem is not None:
+            item = (problem, b"text/html; charset=utf-8")
         if item is None:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):

@@ -25,7 +25,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Addresses a server may bind without an API key."""
 
 _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}")
-_ROOT_PATH = re.compile(r"(/[A-Za-z0-9._~-]+){0,16}")  # ("": the host's root)
+_ROOT_PATH = re.compile(r"(/(?!\.\.?(?:/|$))[A-Za-z0-9._~-]+){0,16}")  # ("": the root)
 
 WORKERS_PER_CPU = MAX_WORKERS_PER_CPU
 """Default computations at once per CPU the process may use (see :func:`default_workers`),
@@ -172,7 +172,7 @@ class ServeConfig:
         if not isinstance(root, str) or not _ROOT_PATH.fullmatch(root):
             raise OfcError(
                 f"{label('root_path')} must be a path ('/' and segments of letters, "
-                f"digits and -._~, none last: /ofc), or '', got {root!r}"
+                f"digits and -._~ but . and .., no '/' last: /ofc), or '', got {root!r}"
             )
         if self.port > 65535:
             raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")

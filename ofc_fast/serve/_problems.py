@@ -22,18 +22,18 @@ from ._target import Target
 
 __all__ = [
     "MAX_INSTANCE",
-    "PAGES",
     "TITLES",
     "ApiError",
     "ProblemType",
     "at_field",
+    "page",
     "refusal",
     "type_uri",
 ]
 
 
 class ProblemType(NamedTuple):
-    """A problem type: its ``slug`` (its page: ``problems/<slug>``), its ``title``
+    """A problem type: its ``slug`` (its page: ``/problems/<slug>``), its ``title``
     (RFC 9457, 3.1.3: the type's summary, true of each refusal of its status) and
     ``when`` it happens (its page says so; ``detail`` says which case it is)."""
 
@@ -136,29 +136,40 @@ def _target(where: str | Target) -> Target:
     return Target(where, max(where.count("/") - 1, 0))
 
 
-def _page(status: int, kind: ProblemType) -> bytes:
-    """The HTML page of a problem type (its ``type``, dereferenced)."""
+_PAGES = {f"/problems/{kind.slug}": status for status, kind in TITLES.items()}
+
+
+def page(where: Target) -> bytes | None:
+    """The HTML page of the problem type at the request's path (its ``type``,
+    dereferenced), or None: it names the type as its problems carry it
+    (:func:`type_uri`: ``/ofc/problems/...`` under the server's root), its links
+    relative to the request's URL, as the problems' ``instance``.
+
+    >>> b"<code>/ofc/problems/not-found</code>" in page(
+    ...     Target("/problems/not-found", 1, root="/ofc"))
+    True
+    >>> page(Target("/problems/nope", 1)) is None
+    True
+    """
+    status = _PAGES.get(where.path)
+    if status is None:
+        return None
+    kind = TITLES[status]
     title, when = html.escape(kind.title), html.escape(kind.when)
+    name = html.escape(type_uri(status, where))
+    css, api = (html.escape(where.relative(f)) for f in ("app.css", "openapi.json"))
     return (
         '<!doctype html>\n<html lang="en">\n<meta charset="utf-8">\n'
         f"<title>{status} {title}</title>\n"
-        '<link rel="stylesheet" href="../app.css">\n'
+        f'<link rel="stylesheet" href="{css}">\n'
         f"<h1>{status} {title}</h1>\n"
         f"<p>An <code>application/problem+json</code> document (RFC 9457) of status "
-        f"{status}, type <code>problems/{kind.slug}</code>, when {when}.</p>\n"
+        f"{status}, type <code>{name}</code>, when {when}.</p>\n"
         "<p>Its <code>detail</code> says what is wrong, <code>field</code> the request "
         "field at fault and <code>error</code> the <code>OfcError</code> class that "
-        'refused the input, where there is one. <a href="../openapi.json">The API</a>'
+        f'refused the input, where there is one. <a href="{api}">The API</a>'
         "</p>\n</html>\n"
     ).encode()
-
-
-PAGES: dict[str, tuple[bytes, bytes]] = {
-    f"/problems/{kind.slug}": (_page(status, kind), b"text/html; charset=utf-8")
-    for status, kind in TITLES.items()
-}
-"""Each problem type's page (content, content type) by path: what its ``type``
-resolves to."""
 
 
 MAX_INSTANCE = 200

@@ -86,6 +86,40 @@ class Target(NamedTuple):
         return self.relative(ref[1:] if ref.startswith("/") else ref)
 
 
+def _dots(path: str) -> tuple[str, int]:
+    """``path`` without its dot segments (RFC 3986, 5.2.4: ``.`` and ``..``, as
+    nginx reads them; one above the root stays at the root), and the depth of the
+    folder a client resolves a reference against from it: its path up to its last
+    ``/``, its dot segments removed too (``/v1/health/..`` asks for ``/v1/``, from
+    the folder ``/v1/health/``).  A path not starting with ``/`` (``*``) is as it is.
+
+    >>> _dots("/v1/../v1/health"), _dots("/./v1/health"), _dots("/../a/.")
+    (('/v1/health', 1), ('/v1/health', 1), ('/a/', 1))
+    >>> _dots("/v1/health/.."), _dots("/v1/x"), _dots("*")
+    (('/v1/', 2), ('/v1/x', 1), ('*', 0))
+    """
+    if not path.startswith("/"):
+        return path, 0
+    folder = _removed(path[: path.rfind("/") + 1])
+    return _removed(path), max(folder.count("/") - 1, 0)
+
+
+def _removed(path: str) -> str:
+    """``path`` (starting with ``/``) without its dot segments (:func:`_dots`)."""
+    if "." not in path:
+        return path
+    out: list[str] = []
+    for segment in path[1:].split("/"):
+        if segment == "..":
+            out = out[:-1]
+        if segment in (".", ".."):
+            segment = ""  # (a last one: the folder it names, with its slash)
+        elif out and out[-1] == "":
+            out.pop()  # (a dot segment's place, not last: nothing)
+        out.append(segment)
+    return "/" + "/".join(out)
+
+
 def _below(path: str, root: str) -> str:
     """``path`` from ``root`` on, where ``root`` is one of its folders (else as it is).
 
@@ -107,7 +141,8 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     the server decoded it but an encoded slash, ``%2F``, which stays so: it is part
     of a path segment, neither a separator nor part of a run (``/v1%2Fhealth`` and
     ``/v1/%2Fhealth`` are no ``/v1/health``, whatever the server decodes it to);
-    else, a run of the decoded ``path``.
+    else, a run of the decoded ``path``.  Its dot segments (``.``, ``..``) are then
+    removed (:func:`_dots`: RFC 3986, 5.2.4, as nginx does), before it is routed.
 
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
     Target(path='/v1/%2Fhealth', depth=1, sent='/v1/%2Fhealth', root='')
@@ -117,6 +152,8 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     '/v1/games/a%20b'
     >>> target({"path": "//openapi.json"})
     Target(path='/openapi.json', depth=0, sent='', root='')
+    >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/../v1/health"})
+    Target(path='/v1/health', depth=1, sent='/v1/health', root='')
     >>> target({"path": "*", "raw_path": b"*"})
     Target(path='*', depth=0, sent='*', root='')
     >>> target({"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"})
@@ -131,11 +168,12 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
         if isinstance(raw, bytes):  # (as sent: ASCII, RFC 9112, 3.2)
             raw = _below(raw.decode("latin-1"), root).encode("latin-1")
     if not isinstance(raw, bytes):
-        path = _RUN.sub("/", path)
-        return Target(path, max(path.count("/") - 1, 0), root=root)
+        path, depth = _dots(_RUN.sub("/", path))
+        return Target(path, depth, root=root)
     asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
-    sent = _RAW_RUN.sub(b"/", asked)
+    merged, depth = _dots(_RAW_RUN.sub(b"/", asked).decode("latin-1"))
+    sent = merged.encode("latin-1")  # (its dot segments removed: _dots)
     if sent != asked or _RAW_SLASH.search(sent):
         kept = _RAW_SLASH.sub(b"%252F", sent)  # (decoded: %2F)
         path = unquote_to_bytes(kept).decode("utf-8", "replace")
-    return Target(path, max(sent.count(b"/") - 1, 0), quote(sent, safe=_PCHAR), root)
+    return Target(path, depth, quote(sent, safe=_PCHAR), root)
