@@ -50,6 +50,7 @@ from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
 from ..solver import StayValue, stay_values
+from ..timing import ScriptHelp
 from ._data import (
     EvalTask,
     GenTask,
@@ -616,10 +617,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = Parser(  # (its options by train()'s keywords: errors name the option)
         prog="python -m ofc_fast.learned.train",
         description="Train a value model for a rule set.",
+        formatter_class=ScriptHelp,  # (each option's default said)
     )
     p.add_argument("--rules", default="pineapple", help="a preset or a rules JSON file")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=2, help="seats at each table")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals and fits")
     p.add_argument("--out", required=True, help="output directory (resumed when it exists)")
     p.add_argument("--deals", type=int, default=4000, help="training deals played")
     p.add_argument("--eval-deals", type=int, default=200, help="held-out deals")
@@ -628,9 +630,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--others", type=int, default=2, help="random moves labelled per decision"
     )
     p.add_argument("--epsilon", type=float, default=0.15, help="behaviour's random moves")
-    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--epochs", type=int, default=40, help="passes over the labels per fit")
     p.add_argument("--hidden", default="64,64", help="hidden layer widths")
-    p.add_argument("--eval-samples", type=int, default=16)
+    p.add_argument(
+        "--eval-samples", type=int, default=16, help="draws per teacher label, held out"
+    )
     p.add_argument(
         "--eval-limit",
         type=int,
@@ -673,7 +677,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
     p.set_defaults(chunk_size=None)  # (no --chunk-size: the steps' chunks are fixed)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress lines, the report only"
+    )
     a = p.parse_args(argv)
     try:
         rules = load_rules(a.rules)
