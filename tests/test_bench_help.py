@@ -6,8 +6,10 @@ do not take as argparse does."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import runpy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -209,3 +211,41 @@ def test_bench_c_takes_every_seed_run_py_passes(c_benchmarks: dict[str, Path]) -
         done = _run(c_benchmarks["bench_c"], *argv)
         assert (done.returncode, done.stderr) == (0, "")
         assert f", seed {seed}, 1 reps" in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "status"), [(["--help"], 0), (["-h"], 0), (["--quick"], 2)]
+)
+def test_check_dist_says_its_usage_and_refuses_an_argument(
+    tmp_path: Path, argv: list[str], status: int
+) -> None:
+    """``tools/check_dist.sh --help`` (or any argument) was ignored: the whole check
+    ran, a venv and PyPI installs in a temporary folder first, minutes.  ``--help``
+    prints its header (the checks, the environment variables it reads), exit status
+    0; another argument is refused, exit status 2; neither makes anything (here a
+    run would have made its folder in TMPDIR, then stopped: PYTHON=false)."""
+    script = checkout_file("tools/check_dist.sh")
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("needs bash: install bash")
+    env = {**os.environ, "PYTHON": "false", "TMPDIR": str(tmp_path)}
+    done = subprocess.run(
+        [bash, str(script), *argv], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == status and os.listdir(tmp_path) == []
+    if status == 0:
+        assert done.stdout.startswith("usage: tools/check_dist.sh [-h]\n")
+        for name in (
+            "sdist",
+            "abi3audit",
+            "PYTHON=",
+            "CHECK_DIST_PYTHONS=",
+            "CHECK_DIST_KEEP=",
+        ):
+            assert f"\n  {name}" in done.stdout
+        assert done.stderr == ""
+    else:
+        assert done.stdout == ""
+        assert done.stderr.splitlines()[1].startswith(
+            f"check_dist.sh: error: unrecognized argument '{argv[0]}'"
+        )
