@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from c_programs import COMPILER, build, compile_library
-from scripts import ROOT, checkout_file
+from scripts import ROOT, checkout_file, checkout_script
 
 import ofc_fast.timing
 
@@ -249,3 +249,19 @@ def test_check_dist_says_its_usage_and_refuses_an_argument(
         assert done.stderr.splitlines()[1].startswith(
             f"check_dist.sh: error: unrecognized argument '{argv[0]}'"
         )
+
+
+def test_bench_game_skips_a_c_engine_that_does_not_build(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``CC=false python benchmarks/bench_game.py`` (a compiler that fails, a build
+    error) ended in a CalledProcessError traceback quoting the whole command line:
+    the C row is skipped with one line saying why, as without a compiler."""
+    module = checkout_script("benchmarks/bench_game.py")
+    if shutil.which("false") is None:
+        pytest.skip("needs false on the PATH: install coreutils")
+    monkeypatch.setenv("CC", "false")
+    assert module.main(["--only", "C engine", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    why = "false could not build benchmarks/bench_game_c.c (status 1)"
+    assert f"\nC engine: {why}; row skipped\n" in out
