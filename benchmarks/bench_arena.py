@@ -109,4 +109,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from ofc_fast.cli import run_command  # (an error, a reader gone: one line)
+
+    sys.exit(run_command(main, "bench_arena.py"))

@@ -23,15 +23,18 @@
  *   gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic \
  *       -Icsrc/include -Icsrc/src -Icsrc/generated benchmarks/bench_c.c \
  *       csrc/src/ofc_*.c csrc/generated/ofc_*.c -o bench_c
- * Usage:
- *   ./bench_c [--hands N] [--pairs N] [--reps R] [--seed S] [--strict]
- * Exit status: 0 on success, 1 on a checksum mismatch, bad arguments or no memory,
- * 2 with --strict when the checksums agree but a row misses its target (MISS).
+ * Usage (./bench_c --help says each argument's range and default):
+ *   ./bench_c [--hands N] [--pairs N] [--reps N] [--seed N] [--strict]
+ * Exit status: 0 on success, 1 on a checksum mismatch or no memory, 2 with --strict
+ * when the checksums agree but a row misses its target (MISS), or on an argument it
+ * does not take (a usage line and the argument named on standard error).
  *
  * Portable C99; the clock is clock_gettime(CLOCK_MONOTONIC) where POSIX offers
  * it, else clock() (processor time).
  */
 #include "bench_clock.h"
+
+#include "bench_args.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -240,66 +243,42 @@ static int print_row(const char *name, const char *unit, result r, double target
 
 /* --------------------------------------------------------------- main */
 
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v == 0 || v > (unsigned long long)SIZE_MAX / 64) {
-        return 0;
-    }
-    *out = (size_t)v;
-    return 1;
-}
+static const bench_arg ARGS[] = {
+    {"--hands", "random 5-card and 3-card hands per row", 1, SIZE_MAX / 64, 0},
+    {"--pairs", "random board pairs per row", 1, SIZE_MAX / 64, 0},
+    {"--reps", "repetitions of each row (median and minimum printed)", 1, MAX_REPS, 0},
+    {"--seed", "seed of the hands and boards", 0, UINT64_MAX, 0},
+    {"--strict", "exit status 2 when a row misses its target", 0, 1, 1},
+};
+#define N_ARGS (sizeof ARGS / sizeof ARGS[0])
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: bench_c [--hands N] [--pairs N] [--reps R (1..%d)] [--seed S] "
-            "[--strict]\n",
-            MAX_REPS);
-}
+static const char ABOUT[] =
+    "Times the C library alone on seeded random hands and board pairs\n"
+    "(benchmarks/README.md, \"The C rows\").";
 
 int main(int argc, char **argv)
 {
     bench b;
-    size_t reps_sz = 7, seed_sz = 1, outn;
-    int reps, i;
+    unsigned long long hands = 10000000, pairs = 10000000, reps_ull = 7, seed = 1, strict = 0;
+    unsigned long long *const values[] = {&hands, &pairs, &reps_ull, &seed, &strict};
+    size_t outn;
+    int reps;
     uint64_t state;
     double t0;
     int64_t loop_sum, batch_sum;
     result r;
-    int status = 0, strict = 0, misses = 0;
+    int status, misses = 0;
 
+    status = bench_parse(argc, argv, "bench_c", ABOUT, ARGS, values, N_ARGS);
+    if (status >= 0) {
+        return status;
+    }
+    status = 0;
     memset(&b, 0, sizeof b);
-    b.hands = 10000000;
-    b.pairs = 10000000;
-    for (i = 1; i < argc; i++) {
-        size_t *dst = NULL;
-        if (strcmp(argv[i], "--strict") == 0) {
-            strict = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "--hands") == 0) {
-            dst = &b.hands;
-        } else if (strcmp(argv[i], "--pairs") == 0) {
-            dst = &b.pairs;
-        } else if (strcmp(argv[i], "--reps") == 0) {
-            dst = &reps_sz;
-        } else if (strcmp(argv[i], "--seed") == 0) {
-            dst = &seed_sz;
-        }
-        if (dst == NULL || i + 1 >= argc || !parse_size(argv[i + 1], dst)) {
-            usage();
-            return 1;
-        }
-        i++;
-    }
-    if (reps_sz > MAX_REPS) {
-        usage();
-        return 1;
-    }
-    reps = (int)reps_sz;
-    state = (uint64_t)seed_sz;
+    b.hands = (size_t)hands;
+    b.pairs = (size_t)pairs;
+    reps = (int)reps_ull;
+    state = (uint64_t)seed;
 
     outn = b.hands > b.pairs ? b.hands : b.pairs;
     b.h5 = (uint8_t *)malloc(b.hands * 5);
@@ -338,9 +317,8 @@ int main(int argc, char **argv)
         free(tmp);
     }
 
-    printf("ofc-fast C benchmark (library %s): %lu hands, %lu pairs, seed %lu, %d reps\n",
-           ofc_version_string(), (unsigned long)b.hands, (unsigned long)b.pairs,
-           (unsigned long)seed_sz, reps);
+    printf("ofc-fast C benchmark (library %s): %llu hands, %llu pairs, seed %llu, %d reps\n",
+           ofc_version_string(), hands, pairs, seed, reps);
 #if defined(__VERSION__)
     printf("compiler: %s; clock: %s; dealt in %.2f s\n", __VERSION__, clock_name,
            now_seconds() - t0);

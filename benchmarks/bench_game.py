@@ -131,36 +131,30 @@ def _observation_run(
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def c_engine(deals: int, reps: int) -> dict[str, Any] | None:
-    """Build and run benchmarks/bench_game_c.c (None without a C compiler)."""
+def c_engine(deals: int, reps: int) -> dict[str, Any] | str:
+    """Build and run benchmarks/bench_game_c.c: its figures, or why there are none (no
+    C compiler; a build or a run that failed, the compiler's or the program's
+    messages on standard error before)."""
     cc = next(
         (c for c in (os.environ.get("CC"), "gcc", "cc") if c and shutil.which(c)), None
     )
     if cc is None:
-        return None
+        return "no C compiler found"
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("*/ofc_*.c"))
+    includes = [f"-I{ROOT / 'csrc' / layer}" for layer in ("include", "src", "generated")]
     with tempfile.TemporaryDirectory(prefix="ofc-bench-") as tmp:
         exe = str(Path(tmp) / "bench_game_c")
-        subprocess.run(
-            [
-                cc,
-                "-std=c99",
-                "-O3",
-                *(
-                    f"-I{ROOT / 'csrc' / layer}"
-                    for layer in ("include", "src", "generated")
-                ),
-                str(ROOT / "benchmarks" / "bench_game_c.c"),
-                *sources,
-                "-o",
-                exe,
-            ],
-            check=True,
+        main_c = str(ROOT / "benchmarks" / "bench_game_c.c")
+        build = subprocess.run(
+            [cc, "-std=c99", "-O3", *includes, main_c, *sources, "-o", exe]
         )
-        out = subprocess.run(
-            [exe, str(deals), str(reps)], check=True, capture_output=True, text=True
-        ).stdout
-    return json.loads(out)  # type: ignore[no-any-return]
+        if build.returncode != 0:
+            return f"{cc} could not build benchmarks/bench_game_c.c (status {build.returncode})"
+        done = subprocess.run([exe, str(deals), str(reps)], capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.stderr.write(done.stderr)
+            return f"bench_game_c failed (status {done.returncode})"
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
 C_LABELS = (
@@ -230,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     missed, measured = False, False
     if any(args.only in label for label in C_LABELS):
         c = c_engine(200_000 if not args.quick else 20_000, args.reps)
-        if c is None:
-            print("C engine: no C compiler found; row skipped")
+        if isinstance(c, str):
+            print(f"C engine: {c}; row skipped")
         else:
             for label, key in zip(
                 C_LABELS, ("playout_pineapple_3p", "playout_pineapple_2p")
@@ -291,4 +285,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ofc_fast.cli import run_command  # (an error, a reader gone: one line)
+
+    sys.exit(run_command(main, "bench_game.py"))

@@ -4,10 +4,14 @@
  * runs it:
  *     gcc -std=c99 -O3 -Icsrc/include -Icsrc/src -Icsrc/generated \
  *         benchmarks/bench_game_c.c csrc/src/ofc_*.c csrc/generated/ofc_*.c -o bench_game_c
- *     ./bench_game_c [deals] [reps]
+ *     ./bench_game_c [deals] [reps]      (defaults 200000 and 7; --help says more)
+ * Exit status: 0; 1 without memory; 2 on an argument it does not take.
  */
 #include "bench_clock.h"
 
+#include "bench_args.h"
+
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,14 +59,38 @@ static double copies(uint32_t count)
     return (now_seconds() - t) / count * 1e9;
 }
 
+static const bench_arg ARGS[] = {
+    {"deals", "random deals per row and repetition", 1, UINT32_MAX, 0},
+    {"reps", "repetitions of each row (the median printed)", 1, 1000000, 0},
+};
+#define N_ARGS (sizeof ARGS / sizeof ARGS[0])
+
+static const char ABOUT[] =
+    "Times the C game engine on one core: random Pineapple playouts\n"
+    "with the settlement, and the copy of a state; prints one JSON\n"
+    "object (benchmarks/bench_game.py builds and runs it).";
+
 int main(int argc, char **argv)
 {
-    uint32_t deals = argc > 1 ? (uint32_t)atoi(argv[1]) : 200000;
-    int reps = argc > 2 ? atoi(argv[2]) : 7, r;
-    double p2[32], p3[32], cp[32];
+    unsigned long long deals_ull = 200000, reps_ull = 7;
+    unsigned long long *const values[] = {&deals_ull, &reps_ull};
+    uint32_t deals;
+    int reps, r;
+    double *p2, *p3, *cp;
     int64_t check = 0;
-    if (reps > 32)
-        reps = 32;
+    int status = bench_parse(argc, argv, "bench_game_c", ABOUT, ARGS, values, N_ARGS);
+    if (status >= 0) {
+        return status;
+    }
+    deals = (uint32_t)deals_ull;
+    reps = (int)reps_ull;
+    p2 = (double *)malloc(3 * (size_t)reps * sizeof *p2);
+    if (p2 == NULL) {
+        fprintf(stderr, "bench_game_c: out of memory\n");
+        return 1;
+    }
+    p3 = p2 + reps;
+    cp = p3 + reps;
     ofc_game_rules_init_pineapple(&rules);
     playouts(3, deals / 10 + 1, 99, &check); /* warm-up */
     for (r = 0; r < reps; r++) {
@@ -78,5 +106,6 @@ int main(int argc, char **argv)
            "\"check\": %lld}\n",
            p3[reps / 2], p2[reps / 2], cp[reps / 2], (unsigned)sizeof(ofc_game), deals,
            reps, (long long)check);
+    free(p2);
     return 0;
 }

@@ -422,4 +422,6 @@ def _compared(
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ofc_fast.cli import run_command  # (an error, a reader gone: one line)
+
+    sys.exit(run_command(main, "bench_value.py"))

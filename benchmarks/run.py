@@ -182,4 +182,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ofc_fast.cli import run_command  # (an error, a reader gone: one line)
+
+    sys.exit(run_command(main, "run.py"))

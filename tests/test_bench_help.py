@@ -1,16 +1,22 @@
 """Every script of benchmarks/ and tools/ says each option's default in its ``--help``
-(``python benchmarks/bench_env.py --help`` did not say 5 repeats of 2 s)."""
+(``python benchmarks/bench_env.py --help`` did not say 5 repeats of 2 s); the C
+benchmarks (benchmarks/*.c) say their usage on ``--help`` and refuse an argument they
+do not take as argparse does."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import runpy
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from scripts import ROOT, checkout_file
+from c_programs import COMPILER, build, compile_library
+from scripts import ROOT, checkout_file, checkout_script
 
 import ofc_fast.timing
 
@@ -116,3 +122,146 @@ def test_every_option_says_what_it_is(script: str, monkeypatch: pytest.MonkeyPat
         and not _SAYS_DEFAULT.sub("", action.help or "").strip(" ()")
     ]
     assert bare == []
+
+
+C_BENCHMARKS = {
+    "bench_c": ["--hands N", "--pairs N", "--reps N", "--seed N", "--strict"],
+    "bench_game_c": ["deals", "reps"],
+    "bench_settle": ["deals", "reps"],
+}
+"""Each C program of benchmarks/ and the arguments benchmarks/README.md (and
+benchmarks/bench_game.py) give it."""
+
+
+@pytest.fixture(scope="module")
+def c_benchmarks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The C benchmarks, built (unoptimised but for -O1) against the library."""
+    if COMPILER is None:
+        pytest.skip("needs a C compiler: install gcc")
+    sources = {name: checkout_file(f"benchmarks/{name}.c") for name in C_BENCHMARKS}
+    work = tmp_path_factory.mktemp("c-benchmarks")
+    library = compile_library(work)
+    return {name: build(src, work, library) for name, src in sources.items()}
+
+
+def _run(exe: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(exe), *argv], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name", sorted(C_BENCHMARKS))
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_c_benchmarks_say_their_usage_on_help(
+    c_benchmarks: dict[str, Path], name: str, flag: str
+) -> None:
+    """``bench_c --help`` printed its usage on standard error, exit status 1, as for a
+    mistake; ``bench_settle --help`` said "usage: bench_settle [deals > 0]" the same
+    way and ``bench_game_c --help`` ran the benchmark (``atoi("--help")`` deals):
+    each prints its usage and its arguments on standard output, exit status 0, and
+    runs nothing."""
+    done = _run(c_benchmarks[name], flag)
+    assert (done.returncode, done.stderr) == (0, "")
+    usage = done.stdout.splitlines()[0]
+    assert usage == f"usage: {name} [-h] " + " ".join(f"[{a}]" for a in C_BENCHMARKS[name])
+    listed = re.findall(r"^  (\S+)", done.stdout, re.M)
+    assert listed == [a.split()[0] for a in C_BENCHMARKS[name]]
+
+
+_WHOLE = "expected a whole number from"
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "why"),
+    [
+        ("bench_c", ["--nope"], "unrecognized argument '--nope'"),
+        ("bench_c", ["--hands"], "expected a value after '--hands'"),
+        ("bench_c", ["--hands", "5x"], f"argument --hands: {_WHOLE} 1 to "),
+        ("bench_c", ["--reps", "100"], f"argument --reps: {_WHOLE} 1 to 99, got '100'"),
+        ("bench_c", ["--seed", str(2**64)], f"argument --seed: {_WHOLE} 0 to {2**64 - 1}, got"),
+        ("bench_c", ["7"], "unrecognized argument '7'"),
+        ("bench_game_c", ["100", "-1"], f"argument reps: {_WHOLE} 1 to "),
+        ("bench_game_c", ["--deals", "5"], "unrecognized argument '--deals'"),
+        ("bench_game_c", ["0"], f"argument deals: {_WHOLE} 1 to {2**32 - 1}, got '0'"),
+        ("bench_game_c", [str(2**32)], f"argument deals: {_WHOLE} 1 to {2**32 - 1}, got"),
+        ("bench_settle", ["10abc"], f"argument deals: {_WHOLE} 1 to "),
+        ("bench_settle", ["-5"], f"argument deals: {_WHOLE} 1 to "),
+        ("bench_settle", ["100", "7", "extra"], "unrecognized argument 'extra'"),
+        ("bench_settle", ["10", "100"], f"argument reps: {_WHOLE} 1 to 99, got '100'"),
+    ],
+)  # fmt: skip
+def test_c_benchmarks_refuse_an_argument_they_do_not_take(
+    c_benchmarks: dict[str, Path], name: str, argv: list[str], why: str
+) -> None:
+    """``bench_game_c 100 -1`` crashed (a median of -1 repetitions), ``bench_settle
+    10abc`` timed 10 deals and ``bench_settle 100 7 extra`` ignored ``extra``; a
+    ``bench_c`` mistake said only the usage, exit status 1 (a failed checksum's): each
+    prints the usage and one line naming the argument on standard error, exit status
+    2 as argparse, and runs nothing."""
+    done = _run(c_benchmarks[name], *argv)
+    assert (done.returncode, done.stdout) == (2, "")
+    usage, error = done.stderr.splitlines()
+    assert usage.startswith(f"usage: {name} [-h] [")
+    assert error.startswith(f"{name}: error: {why}")
+
+
+def test_bench_c_takes_every_seed_run_py_passes(c_benchmarks: dict[str, Path]) -> None:
+    """``benchmarks/run.py --seed 0`` (its seeds are 0 to 2**64 - 1) failed in the C
+    part: bench_c refused a seed of 0 or above 2**58 with its usage, exit status 1."""
+    for seed in (0, 2**64 - 1):
+        argv = ["--hands", "1", "--pairs", "1", "--reps", "1", "--seed", str(seed)]
+        done = _run(c_benchmarks["bench_c"], *argv)
+        assert (done.returncode, done.stderr) == (0, "")
+        assert f", seed {seed}, 1 reps" in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "status"), [(["--help"], 0), (["-h"], 0), (["--quick"], 2)]
+)
+def test_check_dist_says_its_usage_and_refuses_an_argument(
+    tmp_path: Path, argv: list[str], status: int
+) -> None:
+    """``tools/check_dist.sh --help`` (or any argument) was ignored: the whole check
+    ran, a venv and PyPI installs in a temporary folder first, minutes.  ``--help``
+    prints its header (the checks, the environment variables it reads), exit status
+    0; another argument is refused, exit status 2; neither makes anything (here a
+    run would have made its folder in TMPDIR, then stopped: PYTHON=false)."""
+    script = checkout_file("tools/check_dist.sh")
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("needs bash: install bash")
+    env = {**os.environ, "PYTHON": "false", "TMPDIR": str(tmp_path)}
+    done = subprocess.run(
+        [bash, str(script), *argv], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == status and os.listdir(tmp_path) == []
+    if status == 0:
+        assert done.stdout.startswith("usage: tools/check_dist.sh [-h]\n")
+        for name in (
+            "sdist",
+            "abi3audit",
+            "PYTHON=",
+            "CHECK_DIST_PYTHONS=",
+            "CHECK_DIST_KEEP=",
+        ):
+            assert f"\n  {name}" in done.stdout
+        assert done.stderr == ""
+    else:
+        assert done.stdout == ""
+        assert done.stderr.splitlines()[1].startswith(
+            f"check_dist.sh: error: unrecognized argument '{argv[0]}'"
+        )
+
+
+def test_bench_game_skips_a_c_engine_that_does_not_build(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``CC=false python benchmarks/bench_game.py`` (a compiler that fails, a build
+    error) ended in a CalledProcessError traceback quoting the whole command line:
+    the C row is skipped with one line saying why, as without a compiler."""
+    module = checkout_script("benchmarks/bench_game.py")
+    if shutil.which("false") is None:
+        pytest.skip("needs false on the PATH: install coreutils")
+    monkeypatch.setenv("CC", "false")
+    assert module.main(["--only", "C engine", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    why = "false could not build benchmarks/bench_game_c.c (status 1)"
+    assert f"\nC engine: {why}; row skipped\n" in out

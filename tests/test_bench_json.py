@@ -5,12 +5,14 @@ JSON text."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from scripts import checkout_script
+from scripts import checkout_file, checkout_script, package_env
 
 
 class _Interrupted(BaseException):
@@ -62,3 +64,24 @@ def test_json_figures_are_written_whole_or_not_at_all(
     monkeypatch.setattr(json.JSONEncoder, "iterencode", encode)
     assert module.main() in (0, None)
     assert json.loads(out.read_text()) != {"old": 1}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+@pytest.mark.parametrize(("script", "argv"), JSON_RUNS)
+def test_json_that_cannot_be_written_is_one_line(script: str, argv: list[str]) -> None:
+    """``python benchmarks/bench_game.py --json /dev/full`` (a full disk at the end of
+    a run) ended in a traceback, ``ofc_fast.errors.OfcError: --json: cannot write
+    ...``: one line ``SCRIPT: error: --json: cannot write '/dev/full': No space left on
+    device``, exit status 2, as ``ofc-fast bench --json /dev/full``."""
+    path = checkout_file(script)
+    done = subprocess.run(
+        [sys.executable, str(path), *argv, "--json", "/dev/full"],
+        capture_output=True,
+        text=True,
+        env=package_env(),
+        timeout=300,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    why = os.strerror(28)  # ENOSPC
+    line = f"{path.name}: error: --json: cannot write '/dev/full': {why}"
+    assert done.stderr.splitlines()[-1] == line

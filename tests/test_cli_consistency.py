@@ -643,6 +643,51 @@ def test_train_reads_its_opponent_in_any_case(capsys: pytest.CaptureFixture[str]
     assert stop.value.code == 0, capsys.readouterr().err
 
 
+def test_train_help_says_what_each_option_is_and_its_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``python -m ofc_fast.learned.train --help`` said nothing of ``--players``,
+    ``--seed``, ``--epochs``, ``--eval-samples`` and ``--quiet`` but their names, and
+    no option's default (4000 ``--deals``, 16 ``--samples``, the pineapple rules):
+    each option says what it is, and the default ``train()`` takes."""
+    import inspect
+
+    from ofc_fast.learned import train
+
+    class Parsed(Exception):
+        """Raised in place of the parse, carrying the parser."""
+
+    def taken(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        raise Parsed(self)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_known_args", taken)
+    with pytest.raises(Parsed) as parsed:
+        train.main([])
+    parser = parsed.value.args[0]
+    helps = {}  # option -> its --help lines, thousands written without commas
+    options = [a for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+    assert [a.option_strings for a in options if not (a.help or "").strip()] == []
+    for action in options:
+        formatter = parser._get_formatter()
+        formatter.add_argument(action)
+        text = " ".join(formatter.format_help().split())
+        helps[action.option_strings[0]] = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)
+    defaults = {"--rules": "pineapple"}
+    for name, param in inspect.signature(train.train).parameters.items():
+        if isinstance(param.default, (int, float, str, tuple)) and name != "progress":
+            shown = param.default
+            if isinstance(shown, tuple):
+                shown = ",".join(str(w) for w in shown)
+            defaults["--" + name.replace("_", "-")] = str(shown)
+    assert len(defaults) >= 15 and defaults.keys() <= helps.keys()
+    unsaid = [
+        (option, value)
+        for option, value in defaults.items()
+        if not re.search(rf"\bdefault:? {re.escape(value)}\)", helps[option])
+    ]
+    assert unsaid == []
+
+
 @pytest.mark.parametrize("word", ["loud", "x" * 5000])
 def test_a_bad_choice_lists_the_choices(
     capsys: pytest.CaptureFixture[str], word: str

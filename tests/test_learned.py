@@ -2225,6 +2225,21 @@ def test_write_model_names_a_path_it_cannot_write(tmp_path: Path):
     assert write_model(tmp_path / "m.ofcvm", nets, rules.PINEAPPLE, 2).players == 2
 
 
+def test_an_empty_model_path_is_refused_as_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``load_model("")`` said ``value model '.': not a regular file`` and
+    ``write_model("", ...)`` ``value model '.': cannot write it``, naming a folder
+    the caller never gave (an unset variable's empty text): the path is empty."""
+    monkeypatch.chdir(tmp_path)
+    nets = random_nets(1, hidden=(8,))
+    with pytest.raises(ModelError, match=r"^a model file's path is empty: name a file$"):
+        load_model("")
+    with pytest.raises(ModelError, match=r"^a model file's path is empty: name a file$"):
+        write_model("", nets, rules.PINEAPPLE, 2)
+    assert os.listdir(tmp_path) == []
+
+
 def test_value_bot_decisions_do_not_rebuild_the_rules_json(monkeypatch):
     """rules_hash is computed once per rule set: a ValueBot's decisions (which check
     the model's rules each time) and advise with a model build no JSON of the rule

@@ -185,6 +185,10 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "train": None,
         "rehearse": None,
         "warm_table": lambda r: warm_table(r, None, "test"),
+        # train's settings check and its nets (ofc_fast.learned._settings): fed the
+        # RuleSet train resolved.
+        "check_settings": None,
+        "sizes": None,
         # The training data's tasks and features (ofc_fast.learned._data): fed by
         # train, whose --rules went through load_rules.
         "EvalTask": None,

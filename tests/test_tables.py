@@ -70,3 +70,22 @@ def test_generators_refuse_an_out_dir_that_is_not_there(
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"argument --out-dir: no folder {str(missing)!r}" in proc.stderr
     assert not missing.exists()
+
+
+@pytest.mark.skipif(
+    not GENERATOR.exists(), reason="needs a source checkout (git clone: tools/)"
+)
+@pytest.mark.parametrize("option", [["--check"], ["--out-dir", "."]])
+def test_opponent_rows_quick_refuses_what_it_does_not_do(option: list[str]) -> None:
+    """``gen_opponent_rows.py --quick --check`` printed the digest of a small run and
+    exited 0 whatever the committed files held (``--quick`` writes and compares
+    nothing), and ``--quick --out-dir DIR`` wrote nothing there: argparse's usage
+    error naming ``--quick``, exit status 2, before the run."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_opponent_rows.py"), "--quick", *option],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"error: --quick: not with {option[0]}" in proc.stderr

@@ -127,3 +127,26 @@ def test_native_stubs_check_of_a_missing_stub_says_stale(
     assert stubs.main(["--check"]) == 1
     assert capsys.readouterr().out.startswith(f"stale: {tmp_path / '_ofc.pyi'} differs")
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "on_disk",
+    [b"line 1\r\nline 2\r\n", b"line 1\rline 2\r", b"line 1\nline 2", b"line 1\n\xe9\n"],
+    ids=["crlf", "cr", "no-last-newline", "latin-1"],
+)
+def test_check_compares_bytes_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture, on_disk: bytes
+) -> None:
+    """``gen_tables.py --check`` said "unchanged" of a checked-out ofc_tables.h with
+    CRLF line ends (the file was read as text, its line ends made LF), and a file
+    that is not UTF-8 ended in a UnicodeDecodeError traceback: a file whose bytes
+    are not those the generator writes is stale (exit status 1) and left as it is."""
+    gen_output = checkout_script("tools/gen_output.py")
+    path = tmp_path / "ofc_tables.h"
+    path.write_bytes(on_disk)
+    assert gen_output.write_or_check({path: "line 1\nline 2\n"}, "gen", True) == 1
+    assert capsys.readouterr().out == f"stale: {path} differs from a fresh run of gen\n"
+    assert path.read_bytes() == on_disk
+    path.write_bytes(b"line 1\nline 2\n")
+    assert gen_output.write_or_check({path: "line 1\nline 2\n"}, "gen", True) == 0
+    assert capsys.readouterr().out == "unchanged\n"

@@ -25,6 +25,23 @@
 #   CHECK_DIST_KEEP=1         keep the temp dir (it is always kept when a check fails)
 set -euo pipefail
 
+# It takes no argument (its settings are the environment variables above): -h or
+# --help prints this header; any other argument is refused before anything runs.
+for arg in "$@"; do
+    case $arg in
+        -h | --help)
+            echo "usage: tools/check_dist.sh [-h]"
+            sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+            exit 0
+            ;;
+        *)
+            echo "usage: tools/check_dist.sh [-h]" >&2
+            echo "check_dist.sh: error: unrecognized argument '$arg' (see --help)" >&2
+            exit 2
+            ;;
+    esac
+done
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PY=${PYTHON:-python3}
 CIBUILDWHEEL_VERSION=4.3.5 # keep equal to CIBUILDWHEEL_VERSION in .github/workflows/wheels.yml

@@ -46,7 +46,7 @@ Usage::
 
     python tools/gen_opponent_rows.py            # write csrc/generated/ofc_opponent_rows.*
     python tools/gen_opponent_rows.py --check    # regenerate, compare, exit 1 on a change
-    python tools/gen_opponent_rows.py --quick    # print the quick digest only
+    python tools/gen_opponent_rows.py --quick    # print the quick digest only (no --check)
 """
 
 from __future__ import annotations
@@ -274,6 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     gen_output.add_arguments(p, "ofc_opponent_rows.c / ofc_opponent_rows.h")
     args = p.parse_args(argv)
+    for given, option in (
+        (args.check, "--check"),
+        (args.out_dir.resolve() != OUT.parent, "--out-dir"),
+    ):
+        if args.quick and given:  # (it was ignored: --check exited 0 on any file)
+            p.error(f"--quick: not with {option}: it prints a digest and writes nothing")
     if args.quick:
         print(digest(generate(QUICK_DEALS)))
         return 0

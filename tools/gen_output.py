@@ -50,13 +50,12 @@ def _folder(text: str) -> Path:
 
 def write_or_check(files: dict[Path, str], generator: str, check: bool) -> int:
     """Write ``files`` (path -> text, LF line ends), or with ``check`` compare each with
-    the file on disk: 0 when all are the same ("unchanged"), else 1 with each stale
-    path named."""
+    the file on disk byte for byte (the UTF-8 bytes :func:`write_whole` would write,
+    so CRLF line ends from a checkout are a change): 0 when all are the same
+    ("unchanged"), else 1 with each stale path named."""
     if check:
         stale = [
-            path
-            for path, text in files.items()
-            if not path.exists() or path.read_text(encoding="utf-8") != text
+            path for path, text in files.items() if _bytes(path) != text.encode("utf-8")
         ]
         for path in stale:
             print(f"stale: {path} differs from a fresh run of {generator}")
@@ -67,6 +66,14 @@ def write_or_check(files: dict[Path, str], generator: str, check: bool) -> int:
     for path in files:
         print(f"wrote {path}")
     return 0
+
+
+def _bytes(path: Path) -> bytes | None:
+    """The bytes of the file ``path``, as they are on disk; None where there is none."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
 
 
 def write_whole(files: dict[Path, str]) -> None:

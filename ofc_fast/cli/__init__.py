@@ -113,9 +113,12 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     instead of a BrokenPipeError.  Standard output or error closed from the start
     (``>&-``; Python then has none): what goes there is discarded, as :func:`print`
     discards it, rather than a traceback.  Another broken pipe (a bot's) is one line,
-    ``PROG: error: ...``, and exit status 2.  Ctrl-C (KeyboardInterrupt) that
-    ``command`` does not handle itself, while it starts (``ofc-fast`` builds its
-    parser) or runs, is one line, ``PROG: interrupted``, and exit status 130.
+    ``PROG: error: ...``, and exit status 2; so is an :class:`OfcError` that
+    ``command`` does not handle itself (the scripts of benchmarks/ and tools/: a
+    ``--json`` file that cannot be written at the end of a run).  Ctrl-C
+    (KeyboardInterrupt) that ``command`` does not handle itself, while it starts
+    (``ofc-fast`` builds its parser) or runs, is one line, ``PROG: interrupted``, and
+    exit status 130.
 
     >>> run_command(lambda: print("done"))
     done
@@ -135,6 +138,9 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except OfcError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError as exc:
         gone = [f for f in (sys.stdout, sys.stderr) if _reader_gone(f)]
         if not gone:  # another pipe (a bot's)

@@ -458,9 +458,12 @@ _MAX_FILE = (
 
 
 def _file_path(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a Path (ModelError when it is no path)."""
+    """``path`` as a Path (ModelError when it is no path, or empty: Path("") is the
+    current folder, which the caller never named)."""
     if not isinstance(path, (str, os.PathLike)):
         raise ModelError(f"a model file's path is text, got {quote(path)}")
+    if not os.fspath(path):
+        raise ModelError("a model file's path is empty: name a file")
     return Path(path)
 
 

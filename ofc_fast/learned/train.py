@@ -37,13 +37,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from numbers import Real
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._native import lib
 from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
 from ..errors import ModelError, OfcError, choice, flag, quote
@@ -51,9 +49,8 @@ from ..files import atomic_write
 from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
-from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
-from ..table import SEED_MAX, as_int, check_fantasyland
+from ..timing import ScriptHelp
 from ._data import (
     EvalTask,
     GenTask,
@@ -69,7 +66,8 @@ from ._data import (
 from ._fit import c_check, require_torch
 from ._report import markdown, read_report, report_files
 from ._run import Run, save_run_json
-from .model import FEATURES, ValueModel, model_bytes
+from ._settings import check_settings, sizes
+from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
 
@@ -81,20 +79,12 @@ clean boards the behaviour policy finishes in ``opponent_deals`` deals of its ow
 too); ``"typical"``, the library's typical opponent (``ofc_ev_tables_init``)."""
 _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent's rows
 _OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
-_MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
 _CHUNK_DEALS = 25
 _REPORT_SETTINGS: dict[str, tuple[str, ...]] = {  # changed: these files made again
     "eval_deals": ("heldout.npz", "report.json"),
     **dict.fromkeys(("eval_samples", "eval_limit"), ("report.json",)),
 }
 _CHUNK_LABELS = 400
-
-
-def _sizes(rules: RuleSet) -> list[int]:
-    """Cards on the board after each decision but the last (the nets to fit)."""
-    if rules.game is GameKind.PINEAPPLE:
-        return [5, 7, 9, 11]
-    return list(range(5, 13))
 
 
 def _map(
@@ -306,7 +296,7 @@ def _backward(
     saved: dict[int, dict[str, np.ndarray]] = {}
     fits: dict[str, Any] = {}
     opp = None if opponent is None else opponent.tobytes()
-    for cards in reversed(_sizes(rules)):
+    for cards in reversed(sizes(rules)):
         partial = model_bytes(_nets_of(saved), rules, players, opponent) if saved else None
         say(f"labels: {cards}-card after-states")
 
@@ -380,7 +370,7 @@ def train(
     out).  ``fl_value``: what a Fantasyland entry is worth in the labels, as
     :func:`ofc_fast.solver.stay_values` reads it (None: the rules' default)."""
     rules = as_rules(rules, "train")
-    _check_settings(
+    check_settings(
         rules,
         players,
         seed=seed,
@@ -541,7 +531,7 @@ def train(
                 progress,
                 stay,
             )
-            for c in _sizes(rules)
+            for c in sizes(rules)
         }
         run.cost["evaluation"] = round(time.perf_counter() - t0, 2)
         report = {
@@ -579,69 +569,6 @@ def _file_name(rules: RuleSet, players: int) -> str:
     room = _NAME_BYTES - len(end.encode())
     stem = name.lower().encode()[:room].decode("utf-8", "ignore")  # (no half character)
     return stem + end
-
-
-def _check_settings(
-    rules: RuleSet,
-    players: int,
-    *,
-    seed: int,
-    epsilon: float,
-    hidden: tuple[int, ...],
-    **counts: int,
-) -> None:
-    """ModelError for settings no run can finish with, before any step runs (each
-    once failed deep inside a step, or only after the labels and fits, as a
-    traceback or a message that did not name the setting)."""
-    if rules.game is GameKind.CLASSIC:
-        raise ModelError(
-            f"rules: value models are for OFC and Pineapple rule sets; {rules.name} sets "
-            "its thirteen cards at once"
-        )
-    if as_int(players) is None or not 2 <= players <= rules.max_players:
-        raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
-    try:  # (a max_players past one deck's deal failed at the first position)
-        check_fantasyland(None, players, rules)  # names players itself
-    except OfcError as exc:
-        raise ModelError(str(exc)) from None
-    if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
-        raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
-    floor = {"others": 0}  # the rest: 1 or more
-    ceiling = {"samples": _MAX_SAMPLES, "eval_samples": _MAX_SAMPLES}  # (C's draws)
-    for name, value in counts.items():  # ints: 1.5 samples failed after the positions
-        if as_int(value) is None or value < floor.get(name, 1):
-            raise ModelError(
-                f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
-            )
-        if name in ceiling and value > ceiling[name]:  # (failed at the first label)
-            raise ModelError(
-                f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
-            )
-    if not (isinstance(epsilon, Real) and not isinstance(epsilon, bool)) or not (
-        0.0 <= epsilon <= 1.0
-    ):
-        raise ModelError(f"epsilon must be a probability, 0..1, got {quote(epsilon)}")
-    width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
-    try:  # a tuple, a list, a NumPy array (whose truth value is no test of widths)
-        widths = [] if isinstance(hidden, str) else list(hidden)
-    except TypeError:  # (hidden=64: no len())
-        widths = []
-    if not (
-        0 < len(widths) < layers
-        and all(as_int(h) is not None and 1 <= h <= width for h in widths)
-    ):
-        raise ModelError(
-            f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
-            f"nets have at most {layers} layers), got {quote(widths or hidden)}"
-        )
-    shape = [FEATURES, *widths, 1]  # each layer: weights and biases, every net alike
-    params = len(_sizes(rules)) * sum((a + 1) * b for a, b in zip(shape, shape[1:]))
-    if params > int(lib.OFC_VM_MAX_PARAMS):  # (the file failed after every fit)
-        raise ModelError(
-            f"hidden: {params:,} weights and biases in the {len(_sizes(rules))} nets of "
-            f"{rules.name} ({quote(list(hidden))} wide); a model file holds at most "
-            f"{int(lib.OFC_VM_MAX_PARAMS):,}: narrower or fewer layers"
-        )
 
 
 def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
@@ -690,10 +617,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = Parser(  # (its options by train()'s keywords: errors name the option)
         prog="python -m ofc_fast.learned.train",
         description="Train a value model for a rule set.",
+        formatter_class=ScriptHelp,  # (each option's default said)
     )
     p.add_argument("--rules", default="pineapple", help="a preset or a rules JSON file")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=2, help="seats at each table")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals and fits")
     p.add_argument("--out", required=True, help="output directory (resumed when it exists)")
     p.add_argument("--deals", type=int, default=4000, help="training deals played")
     p.add_argument("--eval-deals", type=int, default=200, help="held-out deals")
@@ -702,9 +630,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--others", type=int, default=2, help="random moves labelled per decision"
     )
     p.add_argument("--epsilon", type=float, default=0.15, help="behaviour's random moves")
-    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--epochs", type=int, default=40, help="passes over the labels per fit")
     p.add_argument("--hidden", default="64,64", help="hidden layer widths")
-    p.add_argument("--eval-samples", type=int, default=16)
+    p.add_argument(
+        "--eval-samples", type=int, default=16, help="draws per teacher label, held out"
+    )
     p.add_argument(
         "--eval-limit",
         type=int,
@@ -747,7 +677,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
     p.set_defaults(chunk_size=None)  # (no --chunk-size: the steps' chunks are fixed)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress lines, the report only"
+    )
     a = p.parse_args(argv)
     try:
         rules = load_rules(a.rules)

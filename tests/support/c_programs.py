@@ -47,12 +47,20 @@ def build_and_run(
     """Compile ``source`` with the library (``library``: objects from
     :func:`compile_library`, else every library source) into ``workdir/name``, run it
     and return its standard output (CalledProcessError when either step fails)."""
-    assert COMPILER is not None
     src = workdir / f"{name}.c"
     src.write_text(source, encoding="utf-8")
-    exe = workdir / name
+    exe = build(src, workdir, library)
+    return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+
+
+def build(src: Path, workdir: Path, library: list[str] | None = None) -> Path:
+    """Compile the program ``src`` with the library (``library``: objects from
+    :func:`compile_library`, else every library source) into ``workdir``; return the
+    program's path (CalledProcessError when it does not build)."""
+    assert COMPILER is not None
+    exe = workdir / src.stem
     parts = library if library is not None else [str(p) for p in SOURCES]
     subprocess.run(
         [COMPILER, *_FLAGS, *INCLUDES, str(src), *parts, "-o", str(exe)], check=True
     )
-    return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    return exe

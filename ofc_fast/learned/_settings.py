@@ -1,0 +1,87 @@
+"""The settings of a training run, checked before any step runs, and the nets a rule
+set's model holds.  Private to :mod:`ofc_fast.learned.train`."""
+
+from __future__ import annotations
+
+from numbers import Real
+
+from .._native import lib
+from ..errors import ModelError, OfcError, quote
+from ..rules import RuleSet
+from ..rules.model import GameKind
+from ..table import SEED_MAX, as_int, check_fantasyland
+from .model import FEATURES
+
+__all__ = ["MAX_SAMPLES", "check_settings", "sizes"]
+
+MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
+
+
+def sizes(rules: RuleSet) -> list[int]:
+    """Cards on the board after each decision but the last (the nets to fit)."""
+    if rules.game is GameKind.PINEAPPLE:
+        return [5, 7, 9, 11]
+    return list(range(5, 13))
+
+
+def check_settings(
+    rules: RuleSet,
+    players: int,
+    *,
+    seed: int,
+    epsilon: float,
+    hidden: tuple[int, ...],
+    **counts: int,
+) -> None:
+    """ModelError for settings no run can finish with, before any step runs (each
+    once failed deep inside a step, or only after the labels and fits, as a
+    traceback or a message that did not name the setting)."""
+    if rules.game is GameKind.CLASSIC:
+        raise ModelError(
+            f"rules: value models are for OFC and Pineapple rule sets; {rules.name} sets "
+            "its thirteen cards at once"
+        )
+    if as_int(players) is None or not 2 <= players <= rules.max_players:
+        raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
+    try:  # (a max_players past one deck's deal failed at the first position)
+        check_fantasyland(None, players, rules)  # names players itself
+    except OfcError as exc:
+        raise ModelError(str(exc)) from None
+    if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
+        raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    floor = {"others": 0}  # the rest: 1 or more
+    ceiling = {"samples": MAX_SAMPLES, "eval_samples": MAX_SAMPLES}  # (C's draws)
+    for name, value in counts.items():  # ints: 1.5 samples failed after the positions
+        if as_int(value) is None or value < floor.get(name, 1):
+            raise ModelError(
+                f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
+            )
+        if name in ceiling and value > ceiling[name]:  # (failed at the first label)
+            raise ModelError(
+                f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
+            )
+    if not (isinstance(epsilon, Real) and not isinstance(epsilon, bool)) or not (
+        0.0 <= epsilon <= 1.0
+    ):
+        raise ModelError(f"epsilon must be a probability, 0..1, got {quote(epsilon)}")
+    width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
+    try:  # a tuple, a list, a NumPy array (whose truth value is no test of widths)
+        widths = [] if isinstance(hidden, str) else list(hidden)
+    except TypeError:  # (hidden=64: no len())
+        widths = []
+    if not (
+        0 < len(widths) < layers
+        and all(as_int(h) is not None and 1 <= h <= width for h in widths)
+    ):
+        raise ModelError(
+            f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
+            f"nets have at most {layers} layers), got {quote(widths or hidden)}"
+        )
+    shape = [FEATURES, *widths, 1]  # each layer: weights and biases, every net alike
+    params = len(sizes(rules)) * sum((a + 1) * b for a, b in zip(shape, shape[1:]))
+    if params > int(lib.OFC_VM_MAX_PARAMS):  # (the file failed after every fit)
+        raise ModelError(
+            f"hidden: {params:,} weights and biases in the {len(sizes(rules))} nets of "
+            f"{rules.name} ({quote(list(hidden))} wide); a model file holds at most "
+            f"{int(lib.OFC_VM_MAX_PARAMS):,}: narrower or fewer layers"
+        )
