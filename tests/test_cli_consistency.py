@@ -480,6 +480,53 @@ def test_report_reads_either_file_from_standard_input(
     assert code == 2 and err.startswith("ofc-fast: error: REPORT, HISTORY: "), err
 
 
+@pytest.mark.parametrize(
+    ("argv", "option", "fed"),
+    [  # {x}: the file x; {x2}: a hard link of x; fed: the file on standard input
+        (["report", "{report}", "-", "-o", "{history}"], "--output", "history"),
+        (["report", "-", "{history}", "-o", "{report}"], "--output", "report"),
+        (["report", "{report}", "{history}", "-o", "{history2}"], "--output", None),
+        (["rules", "-", "--json", "{rules}"], "--json", "rules"),
+        (["rules", "{rules}", "--json", "{rules}"], "--json", None),
+        (["eval", "As Ks Qs", "--rules", "-", "--json", "{rules}"], "--json", "rules"),
+        (["play", "--rules", "{rules2}", "--history", "{rules}"], "--history", None),
+        (
+            ["advise", "--dealt", "9h", "--model", "{history}", "--json", "{history2}"],
+            "--json",
+            None,
+        ),
+    ],
+)
+def test_an_output_that_is_an_input_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    argv: list[str],
+    option: str,
+    fed: str | None,
+) -> None:
+    """``ofc-fast report r.json - -o h.jsonl < h.jsonl`` wrote the page over the
+    deals it read (and ``--json`` over a rules file read as ``-`` or through a hard
+    link): an output that is an input, by any name, is refused before any work."""
+    import os
+    import shutil
+
+    files = {k: tmp_path / v.name for k, v in match_files.items()}
+    for k, v in match_files.items():
+        shutil.copy(v, files[k])
+        os.link(files[k], tmp_path / f"link-{v.name}")
+    names = {k: str(v) for k, v in files.items()}
+    names |= {f"{k}2": str(tmp_path / f"link-{v.name}") for k, v in files.items()}
+    before = {k: v.read_bytes() for k, v in files.items()}
+    with open(files[fed or "rules"], "rb") as stdin:  # (< FILE, as a shell opens it)
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(stdin))
+        code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err.startswith(f"ofc-fast: error: {option}: "), err
+    assert "would be written over" in err and err.count("\n") == 1, err
+    assert {k: v.read_bytes() for k, v in files.items()} == before
+
+
 def test_serve_reads_its_key_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ofc-fast serve --api-key-file -`` (a key from a secrets manager's pipe, never
     in ``ps``) takes the first line of standard input."""

@@ -445,4 +445,4 @@ def add_commands(sub: Any) -> None:
     )
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")
     h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
-    h.set_defaults(func=_cmd_report)
+    h.set_defaults(func=_cmd_report, reads=("report", "history"))  # (not --output)

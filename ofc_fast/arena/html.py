@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ArenaError, quote
-from ..files import atomic_text, written_in_place
+from ..files import atomic_text, file_key, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
 from ._stats import counted, printable
@@ -155,11 +155,10 @@ def write_html_report(
         str(p) if isinstance(p, (str, Path)) else "standard input"
         for p in (report_path, history_path)
     ]
-    inputs = {
-        Path(p).resolve() for p in (report_path, history_path) if isinstance(p, (str, Path))
-    }
+    # (by file_key: a hard link of an input, standard input's file are inputs too)
+    inputs = {file_key(p) for p in (report_path, history_path)} - {None}
     for target, what in ((out, ""), (side, " (the page's deals file)")):
-        if target.resolve() in inputs:  # (output: --output on the command line)
+        if file_key(target) in inputs:  # (output: --output on the command line)
             raise ArenaError(
                 f"output: {target}{what} is an input of the report: write the page "
                 f"elsewhere"

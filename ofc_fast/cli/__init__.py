@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from ..errors import BotError, OfcError
+from ..files import file_key
 from .options import Parser, check_output, is_rules_file, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
@@ -253,7 +254,7 @@ def _run(argv: Sequence[str] | None) -> int:
                     f"--history: {history!r} is the --json file too: the JSON would "
                     "be written over the deals; name two files"
                 )
-        _check_rules_file_kept(args)
+        _check_inputs_kept(args, parser.commands.get(getattr(args, "command", "")))
         return int(args.func(args))
     except BrokenPipeError:
         raise  # run_command's: the reader of standard output may have gone away
@@ -289,19 +290,46 @@ def _os_problem(exc: OSError) -> str:
     return str(exc)
 
 
-def _check_rules_file_kept(args: argparse.Namespace) -> None:
-    """Refuse an output (``--json PATH``, ``--history``) that is the ``--rules`` file
-    the command reads: the rules would be written over."""
-    rules = getattr(args, "rules", None)
-    if not isinstance(rules, str) or not is_rules_file(rules):
-        return
-    for option in ("--json", "--history"):
-        path = getattr(args, option[2:], None)
-        if isinstance(path, str) and _same_file(path, rules):
+READS = ("rules",)
+"""The input files a command reads (by its arguments' keywords) unless it says
+others (``set_defaults(reads=...)``: ``report``'s REPORT and HISTORY)."""
+
+_HOLDS = {"report": "the report", "history": "the deals", "model": "the model"}
+"""What an input file holds, said when an output would be written over it (a
+``--rules`` file, ``rules NAME``'s: the rules)."""
+
+
+def _check_inputs_kept(args: argparse.Namespace, command: Parser | None) -> None:
+    """Refuse an output (``--json PATH``, ``--history``, ``report --output``) that is
+    a file the command reads (:data:`READS`), under its name, another (a hard link)
+    or as standard input (``report r.json - -o h.jsonl < h.jsonl``): the input
+    would be written over (:func:`ofc_fast.files.file_key`)."""
+    reads = getattr(args, "reads", READS)
+    for dest in ("json", "history", "output"):
+        path = getattr(args, dest, None)
+        key = None if dest in reads or path in (None, "-") else file_key(path)
+        for source in reads if key is not None else ():
+            value = getattr(args, source, None)
+            if not isinstance(value, str) or (
+                source in ("rules", "name") and not is_rules_file(value)
+            ):
+                continue
+            if file_key(sys.stdin if value == "-" else value) != key:
+                continue
+            name = _argument_name(command, source)
+            what = f"file on standard input ({name} -)" if value == "-" else f"{name} file"
+            option = _argument_name(command, dest)
             raise OfcError(
-                f"{option}: {path!r} is the --rules file: the rules would be written "
-                "over; name another file"
+                f"{option}: {path!r} is the {what}: {_HOLDS.get(source, 'the rules')} "
+                "would be written over; name another file"
             )
+
+
+def _argument_name(command: Parser | None, dest: str) -> str:
+    """How ``command``'s usage names its argument ``dest``: the option
+    (``--rules``), or the argument (``REPORT``)."""
+    names = {} if command is None else command.options | command.arguments
+    return names.get(dest, f"--{dest}")
 
 
 def _same_file(a: str, b: str) -> bool:

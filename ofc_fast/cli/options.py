@@ -108,9 +108,10 @@ def _file_like(word: str) -> bool:
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
+    """An argument parser that keeps its subcommands' parsers (:attr:`commands`),
     its options by the keyword the Python API calls them (:attr:`options`:
-    ``progress_every``: ``--progress-every``), to name in an error what the user
+    ``progress_every``: ``--progress-every``) and its positional arguments' names
+    (:attr:`arguments`: ``report``: ``REPORT``), to name in an error what the user
     typed.
 
     >>> p = Parser(prog="demo")
@@ -125,6 +126,7 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
+        self.arguments: dict[str, str] = {}  # positional ones: keyword -> REPORT
         self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
         self.words: list[str] = []  # the words parsed last (parse_known_args)
         # an option is written whole, as bench's: an abbreviation (--hand) that a new
@@ -232,6 +234,8 @@ class Parser(argparse.ArgumentParser):
         action = super()._add_action(action)
         if action.option_strings:
             self.options[action.dest] = max(action.option_strings, key=len)
+        else:  # (as errors call it: rules' name is NAME)
+            self.arguments[action.dest] = str(action.metavar or action.dest).upper()
         return action
 
 
