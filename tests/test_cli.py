@@ -944,3 +944,40 @@ def test_bench_takes_a_double_dash(capsys: pytest.CaptureFixture) -> None:
     (bench reads its own options): it runs as without the ``--``."""
     code, out, err = run(capsys, "bench", "--n", "100", "--reps", "1", "--json", "--")
     assert code == 0 and json.loads(out)["params"]["n"] == 100, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--hands", "1", "--bots", "value@{long}"],
+        ["play", "--hands", "1", "--bots", "policy:{long}"],
+        ["play", "--hands", "1", "--bots", "value@{escape}"],
+        ["advise", "--dealt", "As Kd 9h 9c 4s", "--model", "{long}"],
+        ["advise", "--rules", "OFC", "--dealt", "As Kd 9h 9c 4s", "--model", "{model}"],
+        ["advise", "--dealt", "As Kd 9h 9c 4s", "--model", "{junk}"],
+    ],
+)
+def test_a_model_error_quotes_its_path_short(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str]
+) -> None:
+    r"""A bot's or ``--model``'s error printed the model file's path whole (300
+    characters of a long one; the escape codes of a name with ``\x1b[31m`` raw, as
+    the model's name taken from it): the path is quoted short, as every bad input."""
+    from ofc_fast.learned.model import MODEL_DIR
+
+    escape = "a\x1b[31mred\nb"  # (a terminal's colour, a new line)
+    model = tmp_path / f"{escape}.ofcvm"  # a pineapple model, played under OFC
+    model.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    junk = tmp_path / f"{'j' * 200}.ofcvm"
+    junk.write_bytes(b"junk")
+    names = {
+        "long": str(tmp_path / ("d" * 300) / "m.npz"),
+        "escape": str(tmp_path / f"{escape}.npz"),
+        "model": str(model),
+        "junk": str(junk),
+    }
+    code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err.startswith("ofc-fast: error: "), err
+    assert err.count("\n") == 1 and err.isascii() and err[:-1].isprintable(), err
+    assert names["long"] not in err and names["junk"] not in err, err  # (cut short)
+    assert "OSError" not in err, err

@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from ..cards import is_many
-from ..errors import BotError, OfcError, UnknownBotError, quote
+from ..errors import BotError, OfcError, UnknownBotError, quote, quote_path
 from ..rules import RuleSet
 from ..table import MAX_SEATS
 from .base import Bot
@@ -237,8 +237,8 @@ def _model_factory(spec: str, name: str, path: str) -> BotFactory:
     def model_factory(rules: Any = None, seed: Any = None, **kw: Any) -> Bot:
         if "model" in kw:
             raise BotError(
-                f"bot {quote(spec)}: its model is the file {path!r}; give no model= setting "
-                f"(or make_bot({quote(name)}, model=...))"
+                f"bot {quote(spec)}: its model is the file {quote_path(path)}; give no "
+                f"model= setting (or make_bot({quote(name)}, model=...))"
             )
         _check_call(spec, base, rules, seed, kw)  # (the settings given: no model=)
         return base(rules=rules, seed=seed, model=path, **kw)
