@@ -981,3 +981,47 @@ def test_a_model_error_quotes_its_path_short(
     assert err.count("\n") == 1 and err.isascii() and err[:-1].isprintable(), err
     assert names["long"] not in err and names["junk"] not in err, err  # (cut short)
     assert "OSError" not in err, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "{missing}"],
+        ["replay", "{history}", "--deal", "99"],
+        ["replay", "{bad}"],
+        ["report", "{missing}", "{history}", "-o", "{out}"],
+        ["report", "{report}", "{missing}", "-o", "{out}"],
+        ["report", "{bad}", "{history}", "-o", "{out}"],
+        ["report", "{report}", "{bad}", "-o", "{out}"],
+        ["report", "{report}", "{empty}", "-o", "{out}"],
+        ["play", "--rules", "{bad}"],
+        ["rules", "{bad}"],
+    ],
+)
+def test_a_file_name_with_control_characters_is_quoted_in_errors(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str]
+) -> None:
+    r"""``replay``, ``report`` and ``--rules`` named their files bare in errors: a name holding a
+    terminal's escape codes (``\x1b[31m``) or a new line reached the terminal as
+    such (the rest in red, the one-line error on two lines)."""
+    odd = "a\x1b[31mred\nb"
+    history, report = tmp_path / f"h{odd}.jsonl", tmp_path / "r.json"
+    argv_match = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    assert (
+        cli.main([*argv_match, "--quiet", "--json", str(report), "--history", str(history)])
+        == 0
+    )
+    (tmp_path / f"bad{odd}.json").write_text("{not json\n", encoding="utf-8")
+    (tmp_path / f"empty{odd}.jsonl").write_text("", encoding="utf-8")
+    names = {
+        "missing": str(tmp_path / f"none{odd}.jsonl"),
+        "history": str(history),
+        "report": str(report),
+        "bad": str(tmp_path / f"bad{odd}.json"),
+        "empty": str(tmp_path / f"empty{odd}.jsonl"),
+        "out": str(tmp_path / "page.html"),
+    }
+    capsys.readouterr()
+    code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err.startswith("ofc-fast: error: "), err
+    assert err.count("\n") == 1 and err[:-1].isprintable(), err

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, quote
+from ..errors import ArenaError, quote, shown_path
 from ..files import atomic_text, file_key, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
@@ -152,7 +152,7 @@ def write_html_report(
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     names = [
-        str(p) if isinstance(p, (str, Path)) else "standard input"
+        shown_path(p) if isinstance(p, (str, Path)) else "standard input"
         for p in (report_path, history_path)
     ]
     # (by file_key: a hard link of an input, standard input's file are inputs too)
@@ -160,7 +160,7 @@ def write_html_report(
     for target, what in ((out, ""), (side, " (the page's deals file)")):
         if file_key(target) in inputs:  # (output: --output on the command line)
             raise ArenaError(
-                f"output: {target}{what} is an input of the report: write the page "
+                f"output: {shown_path(target)}{what} is an input of the report: write the page "
                 f"elsewhere"
             )
     report = read_report(report_path)
@@ -239,4 +239,4 @@ def _writing(target: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise ArenaError(f"cannot write {target}: {exc.strerror}") from None
+        raise ArenaError(f"cannot write {shown_path(target)}: {exc.strerror}") from None

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError, quote
+from ..errors import GameError, OfcError, RulesError, quote, shown_path
 from ..files import atomic_text, atomic_write, check_writable
 from ._values import (
     check_count,
@@ -326,7 +326,7 @@ def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:
     """
     if is_rules_file(value):
         text = _rules_text(value, option, RULES_FIFO_WAIT)
-        return named(f"{option} {value}", rules_mod.RuleSet.from_json, text)
+        return named(f"{option} {shown_path(value)}", rules_mod.RuleSet.from_json, text)
     return named(option, rules_mod.get, value)
 
 
