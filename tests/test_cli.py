@@ -1025,3 +1025,31 @@ def test_a_file_name_with_control_characters_is_quoted_in_errors(
     code, _, err = run(capsys, *[a.format(**names) for a in argv])
     assert code == 2 and err.startswith("ofc-fast: error: "), err
     assert err.count("\n") == 1 and err[:-1].isprintable(), err
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("x@", "bad --bot 'x@': nothing after x@"),
+        ("me@cmd:", "bad --bot 'me@cmd:': nothing after cmd:"),
+        ("me@tcp:0", "bad --bot 'me@tcp:0': tcp:PORT needs a port number"),
+    ],
+)
+def test_a_bad_arena_bot_is_named_as_typed(
+    capsys: pytest.CaptureFixture, spec: str, said: str
+) -> None:
+    """``arena --bot x@`` said "bad --bot '': nothing after builtin:": neither the
+    spec typed nor a prefix of it (the name cut off, a builtin: never typed)."""
+    code, _, err = run(capsys, "arena", "--bot", spec, "--bot", "random", "--hands", "1")
+    assert code == 2 and err.startswith(f"ofc-fast: error: {said}"), err
+
+
+def test_a_bot_module_not_found_is_named_once_and_short(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``--bots MODULE:attr`` of a module there is not printed the module's name a
+    third time whole, in Python's own message (5,000 characters of a long one)."""
+    module = "q" * 5000
+    code, _, err = run(capsys, "play", "--hands", "1", "--bots", f"{module}:Bot")
+    assert code == 2 and err.count("\n") == 1, err
+    assert module[:100] not in err and "no module named" in err, err
