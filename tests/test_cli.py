@@ -1053,3 +1053,15 @@ def test_a_bot_module_not_found_is_named_once_and_short(
     code, _, err = run(capsys, "play", "--hands", "1", "--bots", f"{module}:Bot")
     assert code == 2 and err.count("\n") == 1, err
     assert module[:100] not in err and "no module named" in err, err
+
+
+@pytest.mark.parametrize("command", ["/x" * 300, '"/tmp/a\x1b[31m', "/tmp/a\x1b[31m"])
+def test_an_arena_command_that_cannot_start_is_quoted_short(
+    capsys: pytest.CaptureFixture, command: str
+) -> None:
+    """``arena --bot cmd:COMMAND`` that could not start printed the command whole in
+    Python's message (600 characters) and one of unbalanced quotes bare (its escape
+    codes raw): the command is quoted short, once."""
+    code, _, err = run(capsys, "arena", "--bot", f"cmd:{command}", "--bot", "random")
+    assert code == 2 and err.count("\n") == 1 and err[:-1].isprintable(), err
+    assert "/x" * 100 not in err, err
