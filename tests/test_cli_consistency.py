@@ -491,6 +491,24 @@ def test_report_reads_either_file_from_standard_input(
         (["eval", "As Ks Qs", "--rules", "-", "--json", "{rules}"], "--json", "rules"),
         (["play", "--rules", "{rules2}", "--history", "{rules}"], "--history", None),
         (
+            ["play", "--bots", "random,value@{history}", "--json", "{history}"],
+            "--json",
+            None,
+        ),
+        (
+            [
+                "arena",
+                "--bot",
+                "me@search@{history}",
+                "--bot",
+                "random",
+                "--history",
+                "{history2}",
+            ],
+            "--history",
+            None,
+        ),
+        (
             ["advise", "--dealt", "9h", "--model", "{history}", "--json", "{history2}"],
             "--json",
             None,

@@ -53,6 +53,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
+from ..bots.registry import model_spec
 from ..errors import BotError, OfcError
 from ..files import file_key
 from .options import Parser, check_output, is_rules_file, name_option
@@ -290,11 +291,18 @@ def _os_problem(exc: OSError) -> str:
     return str(exc)
 
 
-READS = ("rules",)
-"""The input files a command reads (by its arguments' keywords) unless it says
+READS = ("rules", "bots", "bot")
+"""The input files a command reads (by its arguments' keywords: the ``--rules``
+file, the model and policy files of ``--bots`` / ``--bot`` specs) unless it says
 others (``set_defaults(reads=...)``: ``report``'s REPORT and HISTORY)."""
 
-_HOLDS = {"report": "the report", "history": "the deals", "model": "the model"}
+_HOLDS = {
+    "report": "the report",
+    "history": "the deals",
+    "model": "the model",
+    "bots": "the model",
+    "bot": "the model",
+}
 """What an input file holds, said when an output would be written over it (a
 ``--rules`` file, ``rules NAME``'s: the rules)."""
 
@@ -309,20 +317,45 @@ def _check_inputs_kept(args: argparse.Namespace, command: Parser | None) -> None
         path = getattr(args, dest, None)
         key = None if dest in reads or path in (None, "-") else file_key(path)
         for source in reads if key is not None else ():
-            value = getattr(args, source, None)
-            if not isinstance(value, str) or (
-                source in ("rules", "name") and not is_rules_file(value)
-            ):
-                continue
-            if file_key(sys.stdin if value == "-" else value) != key:
-                continue
-            name = _argument_name(command, source)
-            what = f"file on standard input ({name} -)" if value == "-" else f"{name} file"
-            option = _argument_name(command, dest)
-            raise OfcError(
-                f"{option}: {path!r} is the {what}: {_HOLDS.get(source, 'the rules')} "
-                "would be written over; name another file"
-            )
+            for value in _files_read(source, getattr(args, source, None)):
+                if file_key(sys.stdin if value == "-" else value) != key:
+                    continue
+                name = _argument_name(command, source)
+                what = (
+                    f"file on standard input ({name} -)" if value == "-" else f"{name} file"
+                )
+                raise OfcError(
+                    f"{_argument_name(command, dest)}: {path!r} is the {what}: "
+                    f"{_HOLDS.get(source, 'the rules')} would be written over; name "
+                    "another file"
+                )
+
+
+def _files_read(source: str, value: object) -> list[str]:
+    """The files the argument ``source`` reads for its ``value``: a ``--rules``
+    file (not a preset), the model or policy file of each bot spec (``--bots
+    value@m.ofcvm,random``, ``--bot me@policy:p.npz``), or the file named.
+
+    >>> _files_read("bots", "random,value@m.ofcvm"), _files_read("rules", "OFC")
+    (['m.ofcvm'], [])
+    """
+    if isinstance(value, list):  # (arena's --bot, once per seat)
+        return [p for v in value for p in _files_read(source, v)]
+    if not isinstance(value, str):
+        return []
+    if source in ("rules", "name"):
+        return [value] if is_rules_file(value) else []
+    if source not in ("bots", "bot"):
+        return [value]
+    found = []
+    for spec in value.split(",") if source == "bots" else [value]:
+        for text in (spec, spec.partition("@")[2]):  # (arena's NAME@SPEC too)
+            model = model_spec(text)
+            head, _, tail = text.strip().partition(":")
+            if model is not None or (head == "policy" and tail.strip()):
+                found.append(model[1] if model is not None else tail.strip())
+                break
+    return found
 
 
 def _argument_name(command: Parser | None, dest: str) -> str:
