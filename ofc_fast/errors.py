@@ -219,14 +219,15 @@ def quote_path(path: object) -> str:
 def shown_path(path: object) -> str:
     r"""A file's path as an error names it where it is named bare (``FILE: deals.jsonl,
     line 3: ...``): as typed where every character is printable and it is at most
-    :data:`PATH_LIMIT` long; else quoted (:func:`quote_path`): no control
+    :data:`PATH_LIMIT` long (and not empty, nor blank); else quoted (:func:`quote_path`): no control
     character (a terminal's escape codes, a new line) reaches the terminal.
 
     >>> print(shown_path("deals.jsonl"), shown_path("a\nb.jsonl"))
     deals.jsonl 'a\nb.jsonl'
     """
     text = str(path)
-    return text if text.isprintable() and len(text) <= PATH_LIMIT else quote_path(text)
+    bare = text.strip() and text.isprintable() and len(text) <= PATH_LIMIT
+    return text if bare else quote_path(text)  # ('': an empty name, said as such)
 
 
 def _short_repr(limit: int = _QUOTE_LIMIT) -> reprlib.Repr:

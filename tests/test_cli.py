@@ -1065,3 +1065,13 @@ def test_an_arena_command_that_cannot_start_is_quoted_short(
     code, _, err = run(capsys, "arena", "--bot", f"cmd:{command}", "--bot", "random")
     assert code == 2 and err.count("\n") == 1 and err[:-1].isprintable(), err
     assert "/x" * 100 not in err, err
+
+
+@pytest.mark.parametrize("name", ["", " "])
+def test_an_empty_file_name_is_quoted(capsys: pytest.CaptureFixture, name: str) -> None:
+    """``ofc-fast replay "$FILE"`` with FILE unset said "FILE: cannot read : No such
+    file or directory", the name not seen: it is quoted ('')."""
+    code, _, err = run(capsys, "replay", name)
+    assert code == 2 and err.startswith(f"ofc-fast: error: FILE: cannot read {name!r}: "), (
+        err
+    )
