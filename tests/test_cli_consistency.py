@@ -727,3 +727,28 @@ def test_a_bad_choice_lists_the_choices(
     with pytest.raises(SystemExit):
         cli.build_parser().parse_args(["serve", "--help"])
     assert "{debug,info,warning,error}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["play", "arena"])
+@pytest.mark.parametrize("history", ["/dev/stdout", "{out}"])
+def test_a_history_on_standard_output_beside_json_alone_is_refused(
+    tmp_path: Path, command: str, history: str
+) -> None:
+    """``play --json --history /dev/stdout > out.txt`` (or the file standard output
+    is, by its name) opened the file again over the JSON: the deals were lost, the
+    file a part of each.  --json alone writes there: the history is refused."""
+    out = tmp_path / "out.txt"
+    seats = ["--bots", "random"] if command == "play" else ["--bot", "random"] * 2
+    argv = [command, *seats, "--hands", "1", "--json", "--history", history]
+    with open(out, "w", encoding="utf-8") as f:
+        done = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *[a.format(out=out) for a in argv]],
+            stdout=f,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=package_env(),
+            timeout=120,
+        )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("ofc-fast: error: --history: "), done.stderr
+    assert out.read_text(encoding="utf-8") == ""

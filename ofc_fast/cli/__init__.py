@@ -255,6 +255,11 @@ def _run(argv: Sequence[str] | None) -> int:
                     f"--history: {history!r} is the --json file too: the JSON would "
                     "be written over the deals; name two files"
                 )
+            if history and args.json == "-" and _is_standard_output(history):
+                raise OfcError(  # (the deals in the JSON, or written over by it)
+                    f"--history: {history!r} is standard output, where --json without "
+                    "PATH writes the JSON alone; name a file (or --json PATH)"
+                )
         _check_inputs_kept(args, parser.commands.get(getattr(args, "command", "")))
         return int(args.func(args))
     except BrokenPipeError:
@@ -363,6 +368,20 @@ def _argument_name(command: Parser | None, dest: str) -> str:
     (``--rules``), or the argument (``REPORT``)."""
     names = {} if command is None else command.options | command.arguments
     return names.get(dest, f"--{dest}")
+
+
+def _is_standard_output(path: str) -> bool:
+    """Whether the output ``path`` is standard output's file, pipe or terminal
+    (``/dev/stdout``, ``/dev/fd/1``, the file of ``> out.txt`` by its name).
+
+    >>> _is_standard_output("no-such-file.jsonl")
+    False
+    """
+    try:
+        st, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (none there; no file under standard output: a capture)
+    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
 
 
 def _same_file(a: str, b: str) -> bool:
