@@ -211,16 +211,45 @@ def quote(value: object, limit: int = _QUOTE_LIMIT) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"<an int of {value.bit_length()} bits>"
     try:
-        text = _SHORT.repr(value)
+        text = (_SHORT if limit <= _QUOTE_LIMIT else _short_repr(limit)).repr(value)
     except Exception:
         text = f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _short_repr() -> reprlib.Repr:
+PATH_LIMIT = 200
+"""The most characters of a file's path :func:`quote_path` shows."""
+
+
+def quote_path(path: object) -> str:
+    r""":func:`quote` for a file's path a user gave (a model file, a policy): whole up
+    to :data:`PATH_LIMIT` characters, so a usual path reads as typed; past that its
+    middle cut (its start and its file's name kept); control characters escaped.
+
+    >>> print(quote_path("/models/a\x1b[31m.ofcvm"), len(quote_path("/d" * 1000)) <= 200)
+    '/models/a\x1b[31m.ofcvm' True
+    """
+    return quote(str(path), PATH_LIMIT)
+
+
+def shown_path(path: object) -> str:
+    r"""A file's path as an error names it where it is named bare (``FILE: deals.jsonl,
+    line 3: ...``): as typed where every character is printable and it is at most
+    :data:`PATH_LIMIT` long (and not empty, nor blank); else quoted (:func:`quote_path`): no control
+    character (a terminal's escape codes, a new line) reaches the terminal.
+
+    >>> print(shown_path("deals.jsonl"), shown_path("a\nb.jsonl"))
+    deals.jsonl 'a\nb.jsonl'
+    """
+    text = str(path)
+    bare = text.strip() and text.isprintable() and len(text) <= PATH_LIMIT
+    return text if bare else quote_path(text)  # ('': an empty name, said as such)
+
+
+def _short_repr(limit: int = _QUOTE_LIMIT) -> reprlib.Repr:
     r = reprlib.Repr()
     r.maxlevel = 3
-    r.maxstring = r.maxother = r.maxlong = _QUOTE_LIMIT
+    r.maxstring = r.maxother = r.maxlong = limit
     r.maxlist = r.maxtuple = r.maxdict = r.maxset = r.maxfrozenset = r.maxdeque = 8
     r.maxarray = 8
     return r

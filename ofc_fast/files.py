@@ -26,7 +26,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import IO, Any, BinaryIO, TextIO
 
 import numpy as np
 from numpy.lib import format as npformat
@@ -37,6 +37,7 @@ __all__ = [
     "atomic_text",
     "atomic_write",
     "check_writable",
+    "file_key",
     "read_npz",
     "remove_leftovers",
     "temporary_path",
@@ -59,6 +60,30 @@ def written_in_place(path: str | os.PathLike[str]) -> bool:
         return True  # (/dev/stdout redirected to a file: that file, written as it is)
     real = os.path.realpath(path)
     return os.path.exists(real) and not os.path.isfile(real)
+
+
+def file_key(file: str | os.PathLike[str] | int | IO[Any]) -> tuple[int, int] | None:
+    """Which regular file ``file`` is (its device and inode): a path (a symbolic
+    link, ``/dev/stdout``: the file it leads to), a descriptor or an open file (the
+    standard input of ``< h.jsonl``); ``None`` for no regular file (none there, a
+    terminal, a pipe, ``/dev/null``, an in-memory file).  Two names of one file (a
+    hard link, ``./a``) have one key: an output whose key is an input's would be
+    written over what is read.
+
+    >>> here = os.path.dirname(__file__)
+    >>> file_key(__file__) == file_key(os.path.join(here, ".", "files.py"))
+    True
+    >>> file_key("/dev/null") is None
+    True
+    """
+    try:
+        if isinstance(file, (str, os.PathLike)):
+            st = os.stat(file)
+        else:
+            st = os.fstat(file if isinstance(file, int) else file.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None  # (ValueError: a NUL in the name, or a closed file)
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
 def temporary_path(target: Path) -> Path:

@@ -944,3 +944,134 @@ def test_bench_takes_a_double_dash(capsys: pytest.CaptureFixture) -> None:
     (bench reads its own options): it runs as without the ``--``."""
     code, out, err = run(capsys, "bench", "--n", "100", "--reps", "1", "--json", "--")
     assert code == 0 and json.loads(out)["params"]["n"] == 100, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--hands", "1", "--bots", "value@{long}"],
+        ["play", "--hands", "1", "--bots", "policy:{long}"],
+        ["play", "--hands", "1", "--bots", "value@{escape}"],
+        ["advise", "--dealt", "As Kd 9h 9c 4s", "--model", "{long}"],
+        ["advise", "--rules", "OFC", "--dealt", "As Kd 9h 9c 4s", "--model", "{model}"],
+        ["advise", "--dealt", "As Kd 9h 9c 4s", "--model", "{junk}"],
+    ],
+)
+def test_a_model_error_quotes_its_path_short(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str]
+) -> None:
+    r"""A bot's or ``--model``'s error printed the model file's path whole (300
+    characters of a long one; the escape codes of a name with ``\x1b[31m`` raw, as
+    the model's name taken from it): the path is quoted short, as every bad input."""
+    from ofc_fast.learned.model import MODEL_DIR
+
+    escape = "a\x1b[31mred\nb"  # (a terminal's colour, a new line)
+    model = tmp_path / f"{escape}.ofcvm"  # a pineapple model, played under OFC
+    model.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    junk = tmp_path / f"{'j' * 200}.ofcvm"
+    junk.write_bytes(b"junk")
+    names = {
+        "long": str(tmp_path / ("d" * 300) / "m.npz"),
+        "escape": str(tmp_path / f"{escape}.npz"),
+        "model": str(model),
+        "junk": str(junk),
+    }
+    code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err.startswith("ofc-fast: error: "), err
+    assert err.count("\n") == 1 and err.isascii() and err[:-1].isprintable(), err
+    assert names["long"] not in err and names["junk"] not in err, err  # (cut short)
+    assert "OSError" not in err, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "{missing}"],
+        ["replay", "{history}", "--deal", "99"],
+        ["replay", "{bad}"],
+        ["report", "{missing}", "{history}", "-o", "{out}"],
+        ["report", "{report}", "{missing}", "-o", "{out}"],
+        ["report", "{bad}", "{history}", "-o", "{out}"],
+        ["report", "{report}", "{bad}", "-o", "{out}"],
+        ["report", "{report}", "{empty}", "-o", "{out}"],
+        ["play", "--rules", "{bad}"],
+        ["rules", "{bad}"],
+    ],
+)
+def test_a_file_name_with_control_characters_is_quoted_in_errors(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str]
+) -> None:
+    r"""``replay``, ``report`` and ``--rules`` named their files bare in errors: a name holding a
+    terminal's escape codes (``\x1b[31m``) or a new line reached the terminal as
+    such (the rest in red, the one-line error on two lines)."""
+    odd = "a\x1b[31mred\nb"
+    history, report = tmp_path / f"h{odd}.jsonl", tmp_path / "r.json"
+    argv_match = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    assert (
+        cli.main([*argv_match, "--quiet", "--json", str(report), "--history", str(history)])
+        == 0
+    )
+    (tmp_path / f"bad{odd}.json").write_text("{not json\n", encoding="utf-8")
+    (tmp_path / f"empty{odd}.jsonl").write_text("", encoding="utf-8")
+    names = {
+        "missing": str(tmp_path / f"none{odd}.jsonl"),
+        "history": str(history),
+        "report": str(report),
+        "bad": str(tmp_path / f"bad{odd}.json"),
+        "empty": str(tmp_path / f"empty{odd}.jsonl"),
+        "out": str(tmp_path / "page.html"),
+    }
+    capsys.readouterr()
+    code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err.startswith("ofc-fast: error: "), err
+    assert err.count("\n") == 1 and err[:-1].isprintable(), err
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("x@", "bad --bot 'x@': nothing after x@"),
+        ("me@cmd:", "bad --bot 'me@cmd:': nothing after cmd:"),
+        ("me@tcp:0", "bad --bot 'me@tcp:0': tcp:PORT needs a port number"),
+    ],
+)
+def test_a_bad_arena_bot_is_named_as_typed(
+    capsys: pytest.CaptureFixture, spec: str, said: str
+) -> None:
+    """``arena --bot x@`` said "bad --bot '': nothing after builtin:": neither the
+    spec typed nor a prefix of it (the name cut off, a builtin: never typed)."""
+    code, _, err = run(capsys, "arena", "--bot", spec, "--bot", "random", "--hands", "1")
+    assert code == 2 and err.startswith(f"ofc-fast: error: {said}"), err
+
+
+def test_a_bot_module_not_found_is_named_once_and_short(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``--bots MODULE:attr`` of a module there is not printed the module's name a
+    third time whole, in Python's own message (5,000 characters of a long one)."""
+    module = "q" * 5000
+    code, _, err = run(capsys, "play", "--hands", "1", "--bots", f"{module}:Bot")
+    assert code == 2 and err.count("\n") == 1, err
+    assert module[:100] not in err and "no module named" in err, err
+
+
+@pytest.mark.parametrize("command", ["/x" * 300, '"/tmp/a\x1b[31m', "/tmp/a\x1b[31m"])
+def test_an_arena_command_that_cannot_start_is_quoted_short(
+    capsys: pytest.CaptureFixture, command: str
+) -> None:
+    """``arena --bot cmd:COMMAND`` that could not start printed the command whole in
+    Python's message (600 characters) and one of unbalanced quotes bare (its escape
+    codes raw): the command is quoted short, once."""
+    code, _, err = run(capsys, "arena", "--bot", f"cmd:{command}", "--bot", "random")
+    assert code == 2 and err.count("\n") == 1 and err[:-1].isprintable(), err
+    assert "/x" * 100 not in err, err
+
+
+@pytest.mark.parametrize("name", ["", " "])
+def test_an_empty_file_name_is_quoted(capsys: pytest.CaptureFixture, name: str) -> None:
+    """``ofc-fast replay "$FILE"`` with FILE unset said "FILE: cannot read : No such
+    file or directory", the name not seen: it is quoted ('')."""
+    code, _, err = run(capsys, "replay", name)
+    assert code == 2 and err.startswith(f"ofc-fast: error: FILE: cannot read {name!r}: "), (
+        err
+    )

@@ -480,6 +480,71 @@ def test_report_reads_either_file_from_standard_input(
     assert code == 2 and err.startswith("ofc-fast: error: REPORT, HISTORY: "), err
 
 
+@pytest.mark.parametrize(
+    ("argv", "option", "fed"),
+    [  # {x}: the file x; {x2}: a hard link of x; fed: the file on standard input
+        (["report", "{report}", "-", "-o", "{history}"], "--output", "history"),
+        (["report", "-", "{history}", "-o", "{report}"], "--output", "report"),
+        (["report", "{report}", "{history}", "-o", "{history2}"], "--output", None),
+        (["rules", "-", "--json", "{rules}"], "--json", "rules"),
+        (["rules", "{rules}", "--json", "{rules}"], "--json", None),
+        (["eval", "As Ks Qs", "--rules", "-", "--json", "{rules}"], "--json", "rules"),
+        (["play", "--rules", "{rules2}", "--history", "{rules}"], "--history", None),
+        (
+            ["play", "--bots", "random,value@{history}", "--json", "{history}"],
+            "--json",
+            None,
+        ),
+        (
+            [
+                "arena",
+                "--bot",
+                "me@search@{history}",
+                "--bot",
+                "random",
+                "--history",
+                "{history2}",
+            ],
+            "--history",
+            None,
+        ),
+        (
+            ["advise", "--dealt", "9h", "--model", "{history}", "--json", "{history2}"],
+            "--json",
+            None,
+        ),
+    ],
+)
+def test_an_output_that_is_an_input_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    argv: list[str],
+    option: str,
+    fed: str | None,
+) -> None:
+    """``ofc-fast report r.json - -o h.jsonl < h.jsonl`` wrote the page over the
+    deals it read (and ``--json`` over a rules file read as ``-`` or through a hard
+    link): an output that is an input, by any name, is refused before any work."""
+    import os
+    import shutil
+
+    files = {k: tmp_path / v.name for k, v in match_files.items()}
+    for k, v in match_files.items():
+        shutil.copy(v, files[k])
+        os.link(files[k], tmp_path / f"link-{v.name}")
+    names = {k: str(v) for k, v in files.items()}
+    names |= {f"{k}2": str(tmp_path / f"link-{v.name}") for k, v in files.items()}
+    before = {k: v.read_bytes() for k, v in files.items()}
+    with open(files[fed or "rules"], "rb") as stdin:  # (< FILE, as a shell opens it)
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(stdin))
+        code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err.startswith(f"ofc-fast: error: {option}: "), err
+    assert "would be written over" in err and err.count("\n") == 1, err
+    assert {k: v.read_bytes() for k, v in files.items()} == before
+
+
 def test_serve_reads_its_key_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ofc-fast serve --api-key-file -`` (a key from a secrets manager's pipe, never
     in ``ps``) takes the first line of standard input."""
@@ -707,3 +772,28 @@ def test_a_bad_choice_lists_the_choices(
     with pytest.raises(SystemExit):
         cli.build_parser().parse_args(["serve", "--help"])
     assert "{debug,info,warning,error}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["play", "arena"])
+@pytest.mark.parametrize("history", ["/dev/stdout", "{out}"])
+def test_a_history_on_standard_output_beside_json_alone_is_refused(
+    tmp_path: Path, command: str, history: str
+) -> None:
+    """``play --json --history /dev/stdout > out.txt`` (or the file standard output
+    is, by its name) opened the file again over the JSON: the deals were lost, the
+    file a part of each.  --json alone writes there: the history is refused."""
+    out = tmp_path / "out.txt"
+    seats = ["--bots", "random"] if command == "play" else ["--bot", "random"] * 2
+    argv = [command, *seats, "--hands", "1", "--json", "--history", history]
+    with open(out, "w", encoding="utf-8") as f:
+        done = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *[a.format(out=out) for a in argv]],
+            stdout=f,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=package_env(),
+            timeout=120,
+        )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("ofc-fast: error: --history: "), done.stderr
+    assert out.read_text(encoding="utf-8") == ""

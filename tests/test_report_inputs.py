@@ -401,6 +401,24 @@ def test_page_never_overwrites_an_input(
     assert hist.read_bytes() == before
 
 
+def test_page_never_overwrites_an_open_input_or_a_hard_link(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history read from an open file (``ofc-fast report r.json - -o h.html <
+    h.deals.jsonl``) or through a hard link was written over by the page's deals file
+    (the page): only the paths of the inputs were compared."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    side = sidecar_path(tmp_path / "h.html")
+    hist.rename(side)
+    before = side.read_bytes()
+    with open(side, "rb") as f, pytest.raises(ArenaError, match="is an input of"):
+        write_html_report(rep, f, tmp_path / "h.html", embed=0)
+    (tmp_path / "link.html").hardlink_to(rep)
+    with pytest.raises(ArenaError, match="is an input of the report"):
+        write_html_report(rep, side, tmp_path / "link.html")
+    assert side.read_bytes() == before and not (tmp_path / "h.html").exists()
+
+
 def test_report_output_onto_an_input_names_output(
     lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -412,8 +430,8 @@ def test_report_output_onto_an_input_names_output(
     before = rep.read_bytes()
     assert main(["report", str(rep), str(hist), "-o", str(rep)]) == 2
     assert capsys.readouterr().err == (
-        f"ofc-fast: error: --output: {rep} is an input of the report: write the page "
-        "elsewhere\n"
+        f"ofc-fast: error: --output: {str(rep)!r} is the REPORT file: the report would "
+        "be written over; name another file\n"
     )
     assert rep.read_bytes() == before
 

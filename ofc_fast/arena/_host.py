@@ -133,6 +133,7 @@ def parse_bot_spec(text: str) -> BotSpec:
     """
     if not isinstance(text, str) or not text.strip():
         raise ArenaError("a --bot spec must be a non-empty string")
+    bad = f"bad --bot {quote(text)}"  # (the spec as typed, its name too: me@cmd:)
     name = None
     head, sep, rest = text.partition("@")
     if sep and ":" not in head and head.strip() and not _is_model_spec(text, rest):
@@ -145,16 +146,14 @@ def parse_bot_spec(text: str) -> BotSpec:
     if not sep:
         kind, target = "builtin", text
     if kind is None:
-        raise ArenaError(
-            f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
-        )
+        raise ArenaError(f"{bad}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT")
     port = target.strip()  # (0, a free port the system picks, no bot could be told)
     if kind == "tcp" and not (
         port.isascii() and port.isdigit() and 1 <= int(port) <= 65535
     ):
-        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 1..65535")
-    if not target.strip():
-        raise ArenaError(f"bad --bot {text[:60]!r}: nothing after {kind}:")
+        raise ArenaError(f"{bad}: tcp:PORT needs a port number 1..65535")
+    if not target.strip():  # (me@: no bot after the name, which is no builtin: typed)
+        raise ArenaError(f"{bad}: nothing after {f'{given}:' if sep else f'{name}@'}")
     return BotSpec(kind, target.strip() if kind != "cmd" else target, name)
 
 

@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..errors import ArenaError, OfcError
+from ..errors import ArenaError, OfcError, quote
 from ._protocol import LineSplitter, bot_crashed, decode, encode
 from .client import BotClient
 
@@ -323,7 +323,7 @@ class ProcessEndpoint(_StreamEndpoint):
         try:
             argv = shlex.split(command)
         except ValueError as exc:
-            raise ArenaError(f"cmd:{command[:60]}: {exc}") from None
+            raise ArenaError(f"cmd:{quote(command)}: {exc}") from None
         if not argv:
             raise ArenaError("cmd: needs a command")
         try:
@@ -336,7 +336,9 @@ class ProcessEndpoint(_StreamEndpoint):
                 start_new_session=True,
             )
         except OSError as exc:
-            raise ArenaError(f"cannot start {command[:60]!r}: {exc}") from None
+            raise ArenaError(
+                f"cannot start {quote(command)}: {exc.strerror or exc}"
+            ) from None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
         fd = stdout.fileno()

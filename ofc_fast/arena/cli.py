@@ -23,7 +23,7 @@ from ..cli.options import (
     write_whole,
     writing,
 )
-from ..errors import ArenaError
+from ..errors import ArenaError, shown_path
 from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
@@ -238,7 +238,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     # the file's errors (cannot read, line N: ...) name FILE, as its usage calls it
     source = named("FILE", input_file, args.file)
     shown = named("FILE", _print_deals, source, args.deal)
-    where = args.file if source is args.file else "standard input"
+    where = shown_path(args.file) if source is args.file else "standard input"
     if args.deal is not None and not shown:
         raise ArenaError(f"--deal: {where} has no hand {args.deal}")
     if not shown:  # (a match stopped before its first hand: a valid, empty history)
@@ -290,7 +290,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         side = write_html_report(report, history, args.output, embed=args.embed)
     except HistoryError as exc:
         raise HistoryError(f"HISTORY: {exc}", exc.field) from None
-    print(f"wrote {args.output}" + (f" and {side}" if side else ""))
+    print(f"wrote {shown_path(args.output)}" + (f" and {shown_path(side)}" if side else ""))
     return 0
 
 
@@ -445,4 +445,4 @@ def add_commands(sub: Any) -> None:
     )
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")
     h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
-    h.set_defaults(func=_cmd_report)
+    h.set_defaults(func=_cmd_report, reads=("report", "history"))  # (not --output)

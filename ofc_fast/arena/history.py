@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, HistoryError, OfcError, quote
+from ..errors import ArenaError, HistoryError, OfcError, quote, shown_path
 from ..game import Game
 from ..rules import PRESETS
 from ._games import game_id_of
@@ -219,9 +219,11 @@ def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[Importe
         try:
             f = open(source, "rb")  # noqa: SIM115 - closed below, also when abandoned
         except OSError as exc:
-            raise HistoryError(f"cannot read {source}: {exc.strerror}", "") from None
+            raise HistoryError(
+                f"cannot read {shown_path(source)}: {exc.strerror}", ""
+            ) from None
         with f:
-            yield from _deals(f, f"{source}, ")
+            yield from _deals(f, f"{shown_path(source)}, ")
         return
     yield from _deals(source, "")
 

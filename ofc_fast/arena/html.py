@@ -32,8 +32,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, quote
-from ..files import atomic_text, written_in_place
+from ..errors import ArenaError, quote, shown_path
+from ..files import atomic_text, file_key, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
 from ._stats import counted, printable
@@ -152,16 +152,15 @@ def write_html_report(
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     names = [
-        str(p) if isinstance(p, (str, Path)) else "standard input"
+        shown_path(p) if isinstance(p, (str, Path)) else "standard input"
         for p in (report_path, history_path)
     ]
-    inputs = {
-        Path(p).resolve() for p in (report_path, history_path) if isinstance(p, (str, Path))
-    }
+    # (by file_key: a hard link of an input, standard input's file are inputs too)
+    inputs = {file_key(p) for p in (report_path, history_path)} - {None}
     for target, what in ((out, ""), (side, " (the page's deals file)")):
-        if target.resolve() in inputs:  # (output: --output on the command line)
+        if file_key(target) in inputs:  # (output: --output on the command line)
             raise ArenaError(
-                f"output: {target}{what} is an input of the report: write the page "
+                f"output: {shown_path(target)}{what} is an input of the report: write the page "
                 f"elsewhere"
             )
     report = read_report(report_path)
@@ -240,4 +239,4 @@ def _writing(target: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise ArenaError(f"cannot write {target}: {exc.strerror}") from None
+        raise ArenaError(f"cannot write {shown_path(target)}: {exc.strerror}") from None

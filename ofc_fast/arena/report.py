@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import ArenaError
+from ..errors import ArenaError, shown_path
 from ._schema import parse, problem
 from ._stats import int_half_width, latency_summary
 from .history import FORMAT as HISTORY_FORMAT
@@ -87,9 +87,11 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
         return _report_of(source.read(MAX_REPORT_BYTES + 1), "the report")
     try:
         with open(source, "rb") as f:
-            return _report_of(f.read(MAX_REPORT_BYTES + 1), str(source))
+            return _report_of(f.read(MAX_REPORT_BYTES + 1), shown_path(source))
     except OSError as exc:
-        raise ArenaError(f"cannot read the report {source}: {exc.strerror}") from None
+        raise ArenaError(
+            f"cannot read the report {shown_path(source)}: {exc.strerror}"
+        ) from None
 
 
 def _report_of(data: bytes, path: str) -> dict[str, Any]:

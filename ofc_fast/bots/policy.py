@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..encoding import action_mask, encode_bytes, features
-from ..errors import BotError, RulesError, quote
+from ..errors import BotError, RulesError, quote, quote_path
 from ..files import NPZ_ERRORS, read_npz
 from ..game import Move
 from ..learned.model import rules_hash, rules_mismatch
@@ -139,7 +140,7 @@ class MlpPolicy:
             params = [d[f"p{i}"] for i in range(n)]
             meta = {k[5:]: _meta_text(d[k], k) for k in d if k.startswith("meta_")}
         except NPZ_ERRORS as exc:
-            raise BotError(f"cannot read the policy {str(path)!r}: {exc}") from None
+            raise BotError(f"cannot read the policy {quote_path(path)}: {exc}") from None
         return cls(params, meta.get("activations", "").split(","), meta)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
@@ -213,13 +214,13 @@ class _Sb3Policy:
             from sb3_contrib import MaskablePPO
         except ImportError:
             raise BotError(
-                f"{path}: a saved SB3 model needs the training libraries: "
+                f"{quote_path(path)}: a saved SB3 model needs the training libraries: "
                 f'pip install "ofc-fast[rl-train]"'
             ) from None
         try:
             self.model = MaskablePPO.load(path, device="cpu")
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-            raise BotError(f"cannot read the policy {path!r}: {exc}") from None
+            raise BotError(f"cannot read the policy {quote_path(path)}: {exc}") from None
         shape = self.model.observation_space.shape
         self.obs_type = "features" if shape and shape[0] != 828 else "bytes"
 
@@ -245,13 +246,13 @@ def load_policy(path: str | Path) -> Policy:
     ofc_fast.errors.BotError: no policy file 'policy.pt'
     """
     p = str(path)
-    if not Path(p).is_file():
-        raise BotError(f"no policy file {p!r}")
+    if not os.path.isfile(p):  # (False for a name too long: Path.is_file raised)
+        raise BotError(f"no policy file {quote_path(p)}")
     if p.endswith(".npz"):
         return MlpPolicy.load(p)
     if p.endswith(".zip"):
         return _Sb3Policy(p)
-    raise BotError(f"{p!r}: a policy is an .npz (export_policy) or an SB3 .zip")
+    raise BotError(f"{quote_path(p)}: a policy is an .npz (export_policy) or an SB3 .zip")
 
 
 @names_bad_observations
@@ -361,7 +362,7 @@ def _check_trained_rules(policy: Policy, rules: RuleSet, path: str | None) -> No
     meta = getattr(policy, "meta", None)
     if not isinstance(meta, dict):
         return
-    what = "the policy" if path is None else f"the policy {path!r}"
+    what = "the policy" if path is None else f"the policy {quote_path(path)}"
     trained = _policy_meta(meta)
     if "rules_hash" not in trained:
         return

@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from ..cards import is_many
-from ..errors import BotError, OfcError, UnknownBotError, quote
+from ..errors import BotError, OfcError, UnknownBotError, quote, quote_path
 from ..rules import RuleSet
 from ..table import MAX_SEATS
 from .base import Bot
@@ -205,8 +205,10 @@ def _imported(spec: str) -> Any:
     module, _, attr = spec.partition(":")
     try:
         obj: Any = _import_module(module)
-    except ImportError as exc:
-        raise BotError(f"bot {quote(spec)}: cannot import {quote(module)}: {exc}") from None
+    except ImportError as exc:  # (a missing module: named short, not its message)
+        missing = isinstance(exc, ModuleNotFoundError) and exc.name
+        why = f"no module named {quote(exc.name)}" if missing else _shortened(str(exc))
+        raise BotError(f"bot {quote(spec)}: cannot import {quote(module)}: {why}") from None
     except Exception as exc:  # the module's own code (a SyntaxError, a raise)
         raise _failed(spec, f"importing {quote(module)}", exc) from exc
     for part in attr.split("."):
@@ -221,9 +223,14 @@ def _imported(spec: str) -> Any:
 def _failed(spec: str, doing: str, exc: Exception) -> BotError:
     """The one-line error of a spec's own code that raised ``exc`` while ``doing``
     (importing its module, making its bot): its type and the start of its message."""
-    text = str(exc)
-    text = text if len(text) <= 200 else text[:197] + "..."
-    return BotError(f"bot {quote(spec)}: {type(exc).__name__} {doing}: {text}")
+    return BotError(
+        f"bot {quote(spec)}: {type(exc).__name__} {doing}: {_shortened(str(exc))}"
+    )
+
+
+def _shortened(text: str) -> str:
+    """An exception's message in a bot's error: its first 200 characters."""
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _model_factory(spec: str, name: str, path: str) -> BotFactory:
@@ -237,8 +244,8 @@ def _model_factory(spec: str, name: str, path: str) -> BotFactory:
     def model_factory(rules: Any = None, seed: Any = None, **kw: Any) -> Bot:
         if "model" in kw:
             raise BotError(
-                f"bot {quote(spec)}: its model is the file {path!r}; give no model= setting "
-                f"(or make_bot({quote(name)}, model=...))"
+                f"bot {quote(spec)}: its model is the file {quote_path(path)}; give no "
+                f"model= setting (or make_bot({quote(name)}, model=...))"
             )
         _check_call(spec, base, rules, seed, kw)  # (the settings given: no model=)
         return base(rules=rules, seed=seed, model=path, **kw)

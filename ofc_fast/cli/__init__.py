@@ -53,7 +53,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
+from ..bots.registry import model_spec
 from ..errors import BotError, OfcError
+from ..files import file_key
 from .options import Parser, check_output, is_rules_file, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
@@ -259,7 +261,12 @@ def _run(argv: Sequence[str] | None) -> int:
                     f"--history: {history!r} is the --json file too: the JSON would "
                     "be written over the deals; name two files"
                 )
-        _check_rules_file_kept(args)
+            if history and args.json == "-" and _is_standard_output(history):
+                raise OfcError(  # (the deals in the JSON, or written over by it)
+                    f"--history: {history!r} is standard output, where --json without "
+                    "PATH writes the JSON alone; name a file (or --json PATH)"
+                )
+        _check_inputs_kept(args, parser.commands.get(getattr(args, "command", "")))
         return int(args.func(args))
     except BrokenPipeError:
         raise  # run_command's: the reader of standard output may have gone away
@@ -295,19 +302,92 @@ def _os_problem(exc: OSError) -> str:
     return str(exc)
 
 
-def _check_rules_file_kept(args: argparse.Namespace) -> None:
-    """Refuse an output (``--json PATH``, ``--history``) that is the ``--rules`` file
-    the command reads: the rules would be written over."""
-    rules = getattr(args, "rules", None)
-    if not isinstance(rules, str) or not is_rules_file(rules):
-        return
-    for option in ("--json", "--history"):
-        path = getattr(args, option[2:], None)
-        if isinstance(path, str) and _same_file(path, rules):
-            raise OfcError(
-                f"{option}: {path!r} is the --rules file: the rules would be written "
-                "over; name another file"
-            )
+READS = ("rules", "bots", "bot")
+"""The input files a command reads (by its arguments' keywords: the ``--rules``
+file, the model and policy files of ``--bots`` / ``--bot`` specs) unless it says
+others (``set_defaults(reads=...)``: ``report``'s REPORT and HISTORY)."""
+
+_HOLDS = {
+    "report": "the report",
+    "history": "the deals",
+    "model": "the model",
+    "bots": "the model",
+    "bot": "the model",
+}
+"""What an input file holds, said when an output would be written over it (a
+``--rules`` file, ``rules NAME``'s: the rules)."""
+
+
+def _check_inputs_kept(args: argparse.Namespace, command: Parser | None) -> None:
+    """Refuse an output (``--json PATH``, ``--history``, ``report --output``) that is
+    a file the command reads (:data:`READS`), under its name, another (a hard link)
+    or as standard input (``report r.json - -o h.jsonl < h.jsonl``): the input
+    would be written over (:func:`ofc_fast.files.file_key`)."""
+    reads = getattr(args, "reads", READS)
+    for dest in ("json", "history", "output"):
+        path = getattr(args, dest, None)
+        key = None if dest in reads or path in (None, "-") else file_key(path)
+        for source in reads if key is not None else ():
+            for value in _files_read(source, getattr(args, source, None)):
+                if file_key(sys.stdin if value == "-" else value) != key:
+                    continue
+                name = _argument_name(command, source)
+                what = (
+                    f"file on standard input ({name} -)" if value == "-" else f"{name} file"
+                )
+                raise OfcError(
+                    f"{_argument_name(command, dest)}: {path!r} is the {what}: "
+                    f"{_HOLDS.get(source, 'the rules')} would be written over; name "
+                    "another file"
+                )
+
+
+def _files_read(source: str, value: object) -> list[str]:
+    """The files the argument ``source`` reads for its ``value``: a ``--rules``
+    file (not a preset), the model or policy file of each bot spec (``--bots
+    value@m.ofcvm,random``, ``--bot me@policy:p.npz``), or the file named.
+
+    >>> _files_read("bots", "random,value@m.ofcvm"), _files_read("rules", "OFC")
+    (['m.ofcvm'], [])
+    """
+    if isinstance(value, list):  # (arena's --bot, once per seat)
+        return [p for v in value for p in _files_read(source, v)]
+    if not isinstance(value, str):
+        return []
+    if source in ("rules", "name"):
+        return [value] if is_rules_file(value) else []
+    if source not in ("bots", "bot"):
+        return [value]
+    found = []
+    for spec in value.split(",") if source == "bots" else [value]:
+        for text in (spec, spec.partition("@")[2]):  # (arena's NAME@SPEC too)
+            model = model_spec(text)
+            head, _, tail = text.strip().partition(":")
+            if model is not None or (head == "policy" and tail.strip()):
+                found.append(model[1] if model is not None else tail.strip())
+                break
+    return found
+
+
+def _argument_name(command: Parser | None, dest: str) -> str:
+    """How ``command``'s usage names its argument ``dest``: the option
+    (``--rules``), or the argument (``REPORT``)."""
+    names = {} if command is None else command.options | command.arguments
+    return names.get(dest, f"--{dest}")
+
+
+def _is_standard_output(path: str) -> bool:
+    """Whether the output ``path`` is standard output's file, pipe or terminal
+    (``/dev/stdout``, ``/dev/fd/1``, the file of ``> out.txt`` by its name).
+
+    >>> _is_standard_output("no-such-file.jsonl")
+    False
+    """
+    try:
+        st, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (none there; no file under standard output: a capture)
+    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -347,7 +347,7 @@ def add_advise(sub: Any) -> None:
         "every legal move as JSON: written to PATH, or alone on "
         "standard output without PATH",
     )
-    a.set_defaults(func=run_advise)
+    a.set_defaults(func=run_advise, reads=("rules", "model"))  # (not --json)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -436,7 +436,7 @@ def add_commands(sub: Any) -> None:
         help="a preset, game id or rules file (-: standard input) to print as JSON",
     )
     add_json_option(r)
-    r.set_defaults(func=run_rules)
+    r.set_defaults(func=run_rules, reads=("name",))  # (not --json)
     b = sub.add_parser(
         "bench",
         help="time ofc-fast's own calls",

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError, quote
+from ..errors import GameError, OfcError, RulesError, quote, shown_path
 from ..files import atomic_text, atomic_write, check_writable
 from ._values import (
     check_count,
@@ -108,9 +108,10 @@ def _file_like(word: str) -> bool:
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
+    """An argument parser that keeps its subcommands' parsers (:attr:`commands`),
     its options by the keyword the Python API calls them (:attr:`options`:
-    ``progress_every``: ``--progress-every``), to name in an error what the user
+    ``progress_every``: ``--progress-every``) and its positional arguments' names
+    (:attr:`arguments`: ``report``: ``REPORT``), to name in an error what the user
     typed.
 
     >>> p = Parser(prog="demo")
@@ -125,6 +126,7 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
+        self.arguments: dict[str, str] = {}  # positional ones: keyword -> REPORT
         self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
         self.words: list[str] = []  # the words parsed last (parse_known_args)
         # an option is written whole, as bench's: an abbreviation (--hand) that a new
@@ -232,6 +234,8 @@ class Parser(argparse.ArgumentParser):
         action = super()._add_action(action)
         if action.option_strings:
             self.options[action.dest] = max(action.option_strings, key=len)
+        else:  # (as errors call it: rules' name is NAME)
+            self.arguments[action.dest] = str(action.metavar or action.dest).upper()
         return action
 
 
@@ -322,7 +326,7 @@ def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:
     """
     if is_rules_file(value):
         text = _rules_text(value, option, RULES_FIFO_WAIT)
-        return named(f"{option} {value}", rules_mod.RuleSet.from_json, text)
+        return named(f"{option} {shown_path(value)}", rules_mod.RuleSet.from_json, text)
     return named(option, rules_mod.get, value)
 
 

@@ -33,7 +33,7 @@ from .._native import OK, ffi, lib, status_error
 from ..batch import int_array
 from ..board import Board, board_slots
 from ..cards import CardsLike, parse_cards
-from ..errors import ModelError, quote
+from ..errors import ModelError, quote, quote_path
 from ..files import atomic_write
 from ..rules import PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
@@ -301,7 +301,7 @@ class ValueModel:
 
     def where(self) -> str:
         """`` (file PATH)``, said after its name, for a model read from a file."""
-        return "" if self._path is None else f" (file {self._path!r})"
+        return "" if self._path is None else f" (file {quote_path(self._path)})"
 
     def _status_error(self, st: int, cards: int) -> Exception:
         """The ModelError of a C status of valuing a board of ``cards`` cards."""
@@ -473,9 +473,12 @@ def _why(exc: Exception) -> object:
 
 
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
-    """Read and check a model file (ModelError naming the path when it is missing or
+    """Read and check a model file (ModelError naming the path, quoted as
+    :func:`~ofc_fast.errors.quote_path` quotes one, when it is missing or
     damaged, not a regular file, or larger than any model file: nothing past that
-    size is read; or when ``path`` is no path).
+    size is read; or when ``path`` is no path).  The model is named by the file's
+    stem, quoted where that is no name :meth:`ValueModel.from_bytes` takes (control
+    characters, over 100 characters).
 
     >>> load_model(MODEL_DIR / "pineapple-2p.ofcvm").players
     2
@@ -487,14 +490,18 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
             with p.open("rb") as f:
                 data = f.read(_MAX_FILE + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
-        raise ModelError(f"value model {str(p)!r}: cannot read it ({_why(exc)})") from None
+        raise ModelError(
+            f"value model {quote_path(p)}: cannot read it ({_why(exc)})"
+        ) from None
     if not regular:  # (a ModelError is a ValueError: raised inside, it was wrapped)
-        raise ModelError(f"value model {str(p)!r}: not a regular file")
+        raise ModelError(f"value model {quote_path(p)}: not a regular file")
     if len(data) > _MAX_FILE:
         raise ModelError(
-            f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
+            f"value model {quote_path(p)}: larger than any model file ({_MAX_FILE} bytes)"
         )
-    model = ValueModel._parse(data, p.stem, repr(str(p)))
+    # named by its file as from_bytes names one: printable, short (else quoted)
+    name = p.stem if p.stem.isprintable() and len(p.stem) <= _NAME_MAX else quote(p.stem)
+    model = ValueModel._parse(data, name, quote_path(p))
     return replace(
         model,
         _path=os.path.abspath(p),
@@ -556,7 +563,7 @@ def _pinned_file(spec: Mapping[Any, Any]) -> ValueModel:
     model = _load_file(path)
     if f"{model.checksum:016x}" != checksum:
         raise ModelError(
-            f"value model {model._path!r}: its checksum is {model.checksum:016x}, not "
+            f"value model {quote_path(model._path)}: its checksum is {model.checksum:016x}, not "
             f"{checksum}: the file was rewritten since the setting was taken"
         )
     return model
@@ -690,7 +697,9 @@ def write_model(
     try:
         atomic_write(p, data)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
-        raise ModelError(f"value model {str(p)!r}: cannot write it ({_why(exc)})") from None
+        raise ModelError(
+            f"value model {quote_path(p)}: cannot write it ({_why(exc)})"
+        ) from None
     return ValueModel.from_bytes(data, p.stem)
 
 
