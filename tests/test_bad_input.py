@@ -431,6 +431,8 @@ def _huge_int_calls() -> dict[str, Callable[[], object]]:
         "Move row": lambda: Move([("As", _HUGE)]),
         "Move card": lambda: Move([(_HUGE, 0)]),
         "ServeConfig port": lambda: ServeConfig(workers=1, port=-_HUGE).check(),
+        "ServeConfig port above": lambda: ServeConfig(workers=1, port=_HUGE).check(),
+        "ServeConfig host": lambda: ServeConfig(workers=1, host=_HUGE).check(),  # type: ignore[arg-type]
         "ServeConfig workers": lambda: ServeConfig(workers=_HUGE).check(),
         "ServeConfig max_time_budget": lambda: ServeConfig(
             workers=1, max_time_budget=_HUGE

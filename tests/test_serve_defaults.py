@@ -354,3 +354,14 @@ def test_a_stopped_exact_analysis_advises_what_a_client_can_do(
     assert "stopped before its end" in detail and "none to search" not in detail
     assert "0.1 s" in detail and '"auto"' in detail
     assert ("give a larger time_budget" in detail) == (budget is not None), detail
+
+
+def test_a_long_number_out_of_range_is_quoted_short() -> None:
+    """Regression: ``"samples": 10**4000`` (JSON takes it) came back whole in the
+    422's detail, four thousand digits; it is quoted short (``errors.quote``)."""
+    body = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "samples": 10**4000}
+    with pytest.raises(ApiError) as err:
+        analyze(body, ServeConfig(workers=1).check())
+    detail = err.value.body("/v1/analyze")["detail"]
+    assert (err.value.status, err.value.field) == (422, "samples")
+    assert detail.startswith("samples must be within") and len(detail) < 300, detail

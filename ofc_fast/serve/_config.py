@@ -117,7 +117,7 @@ class ServeConfig:
 
         if not isinstance(self.host, str) or not self.host.strip():  # (an unset variable)
             raise OfcError(
-                f"{label('host')} must be an address or a host name, got {self.host!r}"
+                f"{label('host')} must be an address or a host name, got {quote(self.host)}"
             )
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
@@ -166,7 +166,9 @@ class ServeConfig:
                 )
         _check_proxies(self.forwarded_allow_ips, label("forwarded_allow_ips"))
         if self.port > 65535:
-            raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
+            raise OfcError(
+                f"{label('port')} must be within 0..65535, got {quote(self.port)}"
+            )
         for name, high, want in (
             ("max_time_budget", 600.0, "> 0 and <= 600"),
             ("session_ttl", float("inf"), "> 0"),
