@@ -543,3 +543,14 @@ def test_an_exact_tree_past_the_count_s_cap_is_not_given_as_a_count() -> None:
         said = str(err.value)
         assert f"has at least {cap} nodes" in said, said
         assert f"has {cap} nodes" not in said
+
+
+@pytest.mark.parametrize("seat", [2, 3, 5])
+def test_advise_names_the_seats_of_the_game_s_table(seat: int) -> None:
+    """Regression: ``advise(game, seat=5)`` on a two-seat game said the seat "must be
+    an int within 0..3" (the search's largest table), and ``seat=2`` or 3, no seat
+    of the table, that it "is not to act"; each now names the table's seats, 0..1."""
+    g = Game(P, 2, seed=1)
+    with pytest.raises(SearchError) as err:
+        advise(g, seat=seat)
+    assert str(err.value) == f"seat must be an int within 0..1, got {seat}"
