@@ -18,7 +18,9 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
+from ofc_fast.arena import Arena
 from ofc_fast.encoding import action_mask
+from ofc_fast.env import VectorEnv
 from ofc_fast.errors import (
     ArrayError,
     BoardError,
@@ -29,6 +31,7 @@ from ofc_fast.errors import (
 )
 from ofc_fast.rules import RuleSet
 from ofc_fast.scoring import evaluate_for_scoring, score_evaluated
+from ofc_fast.serve import ServeConfig
 from ofc_fast.solver import best_setting, solve_fantasyland
 
 A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
@@ -428,7 +431,54 @@ def _huge_int_calls() -> dict[str, Callable[[], object]]:
         "make_bots": lambda: make_bots("random", _HUGE),
         "Move row": lambda: Move([("As", _HUGE)]),
         "Move card": lambda: Move([(_HUGE, 0)]),
+        "ServeConfig port": lambda: ServeConfig(workers=1, port=-_HUGE).check(),
+        "ServeConfig port above": lambda: ServeConfig(workers=1, port=_HUGE).check(),
+        "ServeConfig host": lambda: ServeConfig(workers=1, host=_HUGE).check(),  # type: ignore[arg-type]
+        "ServeConfig workers": lambda: ServeConfig(workers=_HUGE).check(),
+        "ServeConfig max_time_budget": lambda: ServeConfig(
+            workers=1, max_time_budget=_HUGE
+        ).check(),
+        "VectorEnv num_envs": lambda: VectorEnv(rules.PINEAPPLE, num_envs=-_HUGE),
+        "Arena hands": lambda: Arena(rules.PINEAPPLE, _two_bots(), hands=-_HUGE),
     }
+
+
+def _two_bots() -> list[object]:
+    from ofc_fast.arena import parse_bot_spec
+
+    return [parse_bot_spec("random"), parse_bot_spec("random")]
+
+
+_LONG = "x" * 10**6
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ServeConfig(workers=1, allowed_hosts=(_LONG,)).check(),
+        lambda: ServeConfig(workers=1, forwarded_allow_ips=(_LONG,)).check(),
+        lambda: ServeConfig(workers=1, max_sessions=_LONG).check(),  # type: ignore[arg-type]
+        lambda: Arena(rules.PINEAPPLE, _two_bots(), hands=_LONG),  # type: ignore[arg-type]
+        lambda: Arena(rules.PINEAPPLE, _two_bots(), hands=1, fault_policy=_LONG),
+        lambda: VectorEnv(rules.PINEAPPLE, num_envs=_LONG),  # type: ignore[arg-type]
+    ],
+    ids=[
+        "allowed_hosts",
+        "forwarded_allow_ips",
+        "max_sessions",
+        "hands",
+        "fault_policy",
+        "num_envs",
+    ],
+)
+def test_a_long_setting_is_quoted_short(call: Callable[[], object]) -> None:
+    """Regression: ServeConfig, Arena and VectorEnv printed a bad setting whole
+    (``allowed_hosts`` of a megabyte: a megabyte of message) or, for an int too long
+    for str(), raised the ValueError writing the message; each quotes it as the rest
+    of the library does (``errors.quote``: at most 60 characters)."""
+    with pytest.raises(OfcError) as info:
+        call()
+    assert len(str(info.value)) < 300
 
 
 @pytest.mark.parametrize("name", sorted(_huge_int_calls()))

@@ -1436,3 +1436,35 @@ def test_a_play_that_fails_after_two_deals_writes_their_history(
     else:
         assert len(json.loads(text)["deals"]) == 2
     assert os.listdir(tmp_path) == [name]
+
+
+def test_advise_stopped_exact_search_advises_the_options(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``ofc-fast advise --exact yes --time T`` stopped at its budget told
+    the user advise's Python words ("give a larger one, or none to search to the
+    end", "exact True"); it now names the options: a larger ``--time`` or none,
+    ``--exact yes`` / ``auto``."""
+    from ofc_fast.search import _advise
+
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND_FAST", 10**12)  # admitted
+    code, out, err = run(
+        capsys,
+        "advise",
+        "--rules",
+        "ofc",
+        "--board",
+        "8s 6h / Qc Kc As 2s / Qh 5c 6s Qs Kh",
+        "--dealt",
+        "Ac",
+        "--opponent",
+        "4s Ah / 4c Td 5s 7c 9d / 2h 9c 7s 3d",
+        "--opponent",
+        "2c Th Kd / Tc Jh 7h / 2d 6d Ks 9h 8h",
+        "--exact",
+        "yes",
+        "--time",
+        "0.05",
+    )
+    assert code == 2 and out == "" and "stopped before its end" in err, err
+    assert "--time" in err and "none to search" not in err and "exact True" not in err

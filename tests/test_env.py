@@ -2654,3 +2654,22 @@ def test_every_env_reset_refuses_an_option_it_does_not_take() -> None:
         assert np.array_equal(np.array(view()), before), name
         for fine in (None, {}):
             reset(options=fine)
+
+
+def test_an_env_s_bad_keyword_is_quoted_short() -> None:
+    """Regression: the Gymnasium env printed a keyword it refuses whole
+    (``opponent="x" * 10**6``, an option key of a megabyte: a megabyte of message), or
+    for an int too long for str() (``num_envs=10**5000``) raised the ValueError of
+    writing it; each is a GameError of a short message."""
+    pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    from ofc_fast.env.gym import OfcEnv
+
+    long = "x" * 10**6
+    for call in (
+        lambda: OfcEnv("pineapple", num_envs=10**5000),
+        lambda: OfcEnv("pineapple", opponent=long),
+        lambda: OfcEnv("pineapple").reset(options={long: 1}),
+    ):
+        with pytest.raises(GameError) as err:
+            call()
+        assert len(str(err.value)) < 300

@@ -210,3 +210,20 @@ def test_record_reads_numpy_integers_as_the_ints_they_are() -> None:
             want["dealt"],
             face_down_counts=[[np.True_] * 3 for _ in want["boards"]],
         )
+
+
+def test_record_refuses_an_observer_s_discard_count_its_discards_do_not_make() -> None:
+    """Regression: ``discard_counts=[0, 1]`` for observer seat 1 with ``discards=[]``
+    was taken with the observer's count silently replaced by 0 (the cards given).  A
+    count that disagrees with the observer's discards is refused, naming both; one
+    that agrees is taken (seat 1 of this table has made one Pineapple discard)."""
+    table = [[[1], [2, 3], [4, 5]], [[7], [8, 9, 15], [10, 11, 16]]]
+    got = observation_record(
+        rules.PINEAPPLE, 1, table, discard_counts=[0, 1], discards=[20]
+    )
+    assert (got.discard_count[1], got.discards[0]) == (1, 20)
+    with pytest.raises(GameError) as err:
+        observation_record(rules.PINEAPPLE, 1, table, discard_counts=[0, 1], discards=[])
+    said = str(err.value)
+    assert "discard_counts[1]" in said and "is 1" in said and "holds 0" in said, said
+    assert observation_record(rules.PINEAPPLE, 1, table).discard_count[1] == 0

@@ -634,3 +634,21 @@ def test_a_policy_file_of_the_name_alone_is_judged_by_that_preset(tmp_path: Path
     np.savez(bad, **arrays, meta_activations="relu,linear", meta_rules_hash="zz")
     with pytest.raises(BotError, match="rules_hash 'zz'"):
         make_bot(f"policy:{bad}", "pineapple", seed=1)
+
+
+def test_policy_bot_quotes_a_bad_answer_short() -> None:
+    """Regression: a policy that returned its logits (an array of 243 floats, not an
+    action id) was refused with the whole array printed, thousands of characters,
+    and one that returned an int too long for str() with Python's ValueError of
+    writing the message; a bad ``obs_type`` was printed whole.  Each is a BotError
+    of a short message."""
+    g = Game("pineapple", players=2, seed=1)
+    obs = g.observation(g.to_act)
+    for answer in (np.linspace(0.0, 1.0, 243), 10**5000):
+        bot = PolicyBot(lambda x, m, a=answer: a)
+        with pytest.raises(BotError) as err:
+            bot.act(obs)
+        assert len(str(err.value)) < 300
+    with pytest.raises(BotError) as err:
+        PolicyBot(small_mlp(), obs_type="x" * 10**6)
+    assert len(str(err.value)) < 300

@@ -1101,6 +1101,9 @@ def test_sb3_set_attr_checks_reward_scale_as_the_constructor(sb3: Any) -> None:
             env.reward_scale = bad
     with pytest.raises(GameError, match=r"^set_attr sets reward_scale only, got 'tables'"):
         env.set_attr("tables", None)
+    with pytest.raises(GameError) as err:  # (was printed whole: a megabyte of message)
+        env.set_attr("x" * 10**6, None)
+    assert len(str(err.value)) < 300
     with pytest.raises(GameError, match=r"^reward_scale is shared by every table"):
         env.set_attr("reward_scale", 2.0, indices=[0])
     assert env.get_attr("reward_scale") == [0.5, 0.5] and env.tables is not None

@@ -526,3 +526,31 @@ def test_a_bad_carried_rule_set_is_named() -> None:
     with pytest.raises(ObservationError, match=r"missing field.*rules"):
         ofc.advise({k: v for k, v in obs.items() if k != "rules"}, samples=2)
     assert ofc.advise({**obs, "rules": "nope"}, samples=2, rules="pineapple")
+
+
+def test_an_exact_tree_past_the_count_s_cap_is_not_given_as_a_count() -> None:
+    """Regression: against a seat with every card to come (an empty board: a
+    Fantasyland set face-down alike) ``exact=True`` was refused saying the tree "has
+    4,611,686,018,427,387,904 nodes", the C estimate's saturation at 2**62, not a
+    count.  The refusal now says the tree has at least that many."""
+    obs = make_observation(
+        P, "Qh Qd / 9s 9h 2d 3d 4d / As Ks 5h 6h", "2c 5d Ts", ["- / - / -"]
+    )
+    cap = f"{2**62:,}"
+    for budget in (None, 5.0):
+        with pytest.raises(SearchError) as err:
+            advise(obs, exact=True, time_budget=budget)
+        said = str(err.value)
+        assert f"has at least {cap} nodes" in said, said
+        assert f"has {cap} nodes" not in said
+
+
+@pytest.mark.parametrize("seat", [2, 3, 5])
+def test_advise_names_the_seats_of_the_game_s_table(seat: int) -> None:
+    """Regression: ``advise(game, seat=5)`` on a two-seat game said the seat "must be
+    an int within 0..3" (the search's largest table), and ``seat=2`` or 3, no seat
+    of the table, that it "is not to act"; each now names the table's seats, 0..1."""
+    g = Game(P, 2, seed=1)
+    with pytest.raises(SearchError) as err:
+        advise(g, seat=seat)
+    assert str(err.value) == f"seat must be an int within 0..1, got {seat}"

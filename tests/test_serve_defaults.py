@@ -345,3 +345,47 @@ def test_a_root_path_with_a_dot_segment_is_refused_as_typed(
         ServeConfig(root_path=bad).check()
     for fine in ("/ofc", "/.ofc", "/a/..b/c.d"):  # a dot inside a segment is fine
         ServeConfig(root_path=fine).check()
+
+
+@pytest.mark.parametrize("budget", [None, 0.05])
+def test_a_stopped_exact_analysis_advises_what_a_client_can_do(
+    monkeypatch: pytest.MonkeyPatch, budget: float | None
+) -> None:
+    """Regression: an ``"exact": true`` analysis stopped at its time budget told the
+    client to "give a larger one, or none to search to the end" (advise's words for a
+    Python caller); over HTTP a larger one than ``--max-time-budget`` is a 422 and
+    none means the cap.  The detail now names the server's cap, and a larger
+    ``time_budget`` only below it."""
+    from ofc_fast.search import _advise
+
+    monkeypatch.setattr(_advise, "_EXACT_NODES_PER_SECOND_FAST", 10**12)  # admitted
+    config = ServeConfig(workers=1, max_time_budget=0.1).check()
+    body: dict[str, object] = {
+        "rules": "ofc",
+        "board": "8s 6h / Qc Kc As 2s / Qh 5c 6s Qs Kh",
+        "dealt": "Ac",
+        "opponents": [
+            "4s Ah / 4c Td 5s 7c 9d / 2h 9c 7s 3d",
+            "2c Th Kd / Tc Jh 7h / 2d 6d Ks 9h 8h",
+        ],
+        "exact": True,
+        **({} if budget is None else {"time_budget": budget}),
+    }
+    with pytest.raises(ApiError) as err:
+        analyze(body, config)
+    detail = err.value.body("/v1/analyze")["detail"]
+    assert (err.value.status, err.value.field) == (422, "exact"), detail
+    assert "stopped before its end" in detail and "none to search" not in detail
+    assert "0.1 s" in detail and '"auto"' in detail
+    assert ("give a larger time_budget" in detail) == (budget is not None), detail
+
+
+def test_a_long_number_out_of_range_is_quoted_short() -> None:
+    """Regression: ``"samples": 10**4000`` (JSON takes it) came back whole in the
+    422's detail, four thousand digits; it is quoted short (``errors.quote``)."""
+    body = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "samples": 10**4000}
+    with pytest.raises(ApiError) as err:
+        analyze(body, ServeConfig(workers=1).check())
+    detail = err.value.body("/v1/analyze")["detail"]
+    assert (err.value.status, err.value.field) == (422, "samples")
+    assert detail.startswith("samples must be within") and len(detail) < 300, detail

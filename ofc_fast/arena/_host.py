@@ -277,13 +277,13 @@ class Arena:
         check_bot_count(self.rules, n)
         for name, count in (("hands", hands), ("progress_every", progress_every)):
             if isinstance(count, bool) or not isinstance(count, int):
-                raise ArenaError(f"{name} must be a positive int, got {count!r}")
+                raise ArenaError(f"{name} must be a positive int, got {quote(count)}")
             problem = count_problem(count, 1)  # (the wording of every count option)
             if problem:
                 raise ArenaError(f"{name} {problem}")
         if fault_policy not in FAULT_POLICIES:
             raise ArenaError(
-                f"fault policy must be one of {FAULT_POLICIES}, got {fault_policy!r}"
+                f"fault policy must be one of {FAULT_POLICIES}, got {quote(fault_policy)}"
             )
         if timeout_ms is not None and (
             isinstance(timeout_ms, bool)

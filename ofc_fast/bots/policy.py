@@ -287,7 +287,9 @@ class PolicyBot(SeparateCopies):
         self.policy = policy
         self.obs_type = obs_type or getattr(policy, "obs_type", "features")
         if self.obs_type not in ("features", "bytes"):
-            raise BotError(f"obs_type must be 'features' or 'bytes', got {self.obs_type!r}")
+            raise BotError(
+                f"obs_type must be 'features' or 'bytes', got {quote(self.obs_type)}"
+            )
         if path is not None and not isinstance(path, str):
             raise BotError(f"policy bot: path must be text or None, got {quote(path)}")
         from .heuristic import HeuristicBot, rules_setting, seed_setting
@@ -344,9 +346,11 @@ class PolicyBot(SeparateCopies):
         try:
             a = int(action)
         except (TypeError, ValueError):
-            raise BotError(f"the policy returned {action!r}, not an action id") from None
+            raise BotError(
+                f"the policy returned {quote(action)}, not an action id"
+            ) from None
         if not (0 <= a < mask.size and mask[a]):
-            raise BotError(f"the policy chose action {a}, which is not legal here")
+            raise BotError(f"the policy chose action {quote(a)}, which is not legal here")
         return Move.from_action(obs["dealt"], obs["to_discard"], a)
 
 

@@ -296,6 +296,13 @@ def pays_royalties(rules: RuleSet) -> bool:
 
 
 EXACT_MODES: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
+
+_STOPPED_ADVICE = search.exact_stopped_advice(  # advise's advice, in the options' words
+    f"give a larger --time, or leave it out to search to the end (up to "
+    f"{search.EXACT_NODES_MAX:,} nodes), or ",
+    "yes",
+    "auto",
+)
 """``ofc-fast advise --exact``'s choices, as :func:`ofc_fast.search.advise` takes them."""
 
 
@@ -327,8 +334,9 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
     except ModelError as exc:  # the --model file's: unread, of other rules, or with
         # no net for a board the search values by it (raised by search.advise)
         raise type(exc)(f"--model: {exc}") from None
-    except OfcError as exc:
-        raise type(exc)(position_option(str(exc))) from None
+    except OfcError as exc:  # (a stopped --exact yes: what the options can do)
+        said = str(exc).replace(search.exact_stopped_advice(), _STOPPED_ADVICE)
+        raise type(exc)(position_option(said)) from None
     seconds = time.perf_counter() - t0
     lines = [
         f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"

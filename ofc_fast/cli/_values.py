@@ -49,9 +49,9 @@ def count_problem(value: int, minimum: int, maximum: int | None = None) -> str |
     'must be at least 1, got 0'
     """
     if value < minimum:
-        return f"must be at least {minimum}, got {value}"
+        return f"must be at least {minimum}, got {quote(int(value))}"
     if maximum is not None and value > maximum:
-        return f"must be at most {maximum}, got {value}"
+        return f"must be at most {maximum}, got {quote(int(value))}"
     return None
 
 

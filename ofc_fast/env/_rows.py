@@ -79,7 +79,7 @@ def check_options(options: object, takes: Sequence[str] | None = ()) -> dict[str
         raise GameError(f"options must be a dict or None, got {quote(options)}")
     if takes is None:  # PettingZoo's: any key
         return options
-    unknown = sorted(map(repr, set(options) - set(takes)))  # repr: keys of any type
+    unknown = sorted(map(quote, set(options) - set(takes)))  # keys of any type
     if unknown:
         taken = f"the option {', '.join(takes)} only" if takes else "no options"
         raise GameError(f"reset() takes {taken}, got {', '.join(unknown)}")

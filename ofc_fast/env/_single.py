@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, RenderModeError, choice, match_choice
+from ..errors import GameError, RenderModeError, choice, match_choice, quote
 from ..rules import RulesLike
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
@@ -70,7 +70,7 @@ def check_spelling(kwargs: dict[str, Any], what: str, takes: str, other: str) ->
     TypeError, or a given value taken for one the adapter sets itself)."""
     if other in kwargs:
         raise GameError(
-            f"{what} takes {takes}=, not {other}= (got {other}={kwargs[other]!r})"
+            f"{what} takes {takes}=, not {other}= (got {other}={quote(kwargs[other])})"
         )
 
 
@@ -80,7 +80,7 @@ def adapter_settings(kwargs: dict[str, Any], what: str, **fixed: Any) -> dict[st
     another value (not TypeError: "multiple values")."""
     for key, value in fixed.items():
         if key in kwargs and kwargs[key] != value:
-            raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
+            raise GameError(f"{what} sets {key}={value!r} itself, got {quote(kwargs[key])}")
     return {**kwargs, **fixed}
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
-from ..errors import GameError, MoveError, choice
+from ..errors import GameError, MoveError, choice, quote
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
@@ -162,10 +162,10 @@ class VectorEnv:
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(
             num_envs, (int, np.integer)
         ):
-            raise GameError(f"num_envs must be an int, got {num_envs!r}")
+            raise GameError(f"num_envs must be an int, got {quote(num_envs)}")
         num_envs = int(num_envs)  # a NumPy int too, as players and learner take
         if not 1 <= num_envs <= 1 << 24:
-            raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
+            raise GameError(f"num_envs must be 1..16777216, got {quote(num_envs)}")
         players = check_players(players, self.rules)
         check_fantasyland(None, players, self.rules)  # one deal fits the deck
         check_deck(self.rules, players)  # and every seat in Fantasyland
@@ -649,7 +649,7 @@ class VectorEnv:
             or not isinstance(env, (int, np.integer))
             or not 0 <= env < self.num_envs
         ):
-            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
+            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {quote(env)}")
         return int(env)
 
     def _check_seat(self, seat: object) -> int:

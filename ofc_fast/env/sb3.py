@@ -260,7 +260,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
         them), checked as when the adapter is made; else GameError, nothing set."""
         if attr_name not in self.SETTABLE:
             raise GameError(
-                f"set_attr sets {', '.join(self.SETTABLE)} only, got {attr_name!r}"
+                f"set_attr sets {', '.join(self.SETTABLE)} only, got {quote(attr_name)}"
             )
         if len(set(self._indices(indices))) != self.num_envs:
             raise GameError(f"{attr_name} is shared by every table: set it for all")

@@ -240,8 +240,9 @@ def observation_record(
     counts it knows, completed in C from the rules' schedule
     (``ofc_observation_complete``): the pending decision (``k``, ``full``,
     ``face_down``, ``street``), its future and every seat's rounds still to come.
-    A card id outside 0..51 (or not an int), a card given twice, and a position the
-    schedule cannot reach raise ``error`` (naming the field).
+    A card id outside 0..51 (or not an int), a card given twice, an observer's
+    ``discard_counts`` entry other than the number of ``discards``, and a position
+    the schedule cannot reach raise ``error`` (naming the field).
 
     >>> from ofc_fast import rules
     >>> o = observation_record(rules.PINEAPPLE, 0, [[[1], [2, 3], [4, 5]], [[], [], []]],
@@ -294,6 +295,11 @@ def observation_record(
         seen = _card(card, "dealt", error, seen)
     for card in discards:
         seen = _card(card, "discards", error, seen)
+    if discard_counts is not None and o.discard_count[seat] != len(discards):
+        raise error(  # (was replaced by the cards' count, silently)
+            f"observation: discard_counts[{seat}] (the observer's) is "
+            f"{o.discard_count[seat]}, but discards holds {len(discards)} cards"
+        )
     o.discard_count[seat] = len(discards)
     o.discards[0 : len(discards)] = list(discards)
     o.n = len(dealt)

@@ -47,6 +47,9 @@ from ._advise import (
 from ._advise import (
     check_settings as check_settings,
 )
+from ._checks import (
+    exact_stopped_advice as exact_stopped_advice,  # serve's words for its clients
+)
 from ._checks import flag as flag  # the bots read their flag settings alike
 from ._checks import in_range as in_range  # bots.search checks its settings alike
 from ._checks import rows_of as rows_of  # serve names the board text at fault

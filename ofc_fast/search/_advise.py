@@ -17,7 +17,7 @@ from ..learned.model import ModelSpec, ValueModel, resolve_model
 from ..rules import RuleSet, RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
-from ._checks import flag, in_range, raise_status
+from ._checks import exact_nodes, exact_stopped_advice, flag, in_range, raise_status
 from ._completion import policy_id
 from ._positions import decision_actions, game_observation, position
 from .model import POLICIES, Opponent, check_row_weight, search_model
@@ -522,7 +522,7 @@ def _exact(
         )
     if cost > limit:
         raise SearchError(
-            f"exact: the exact tree has {cost:,} nodes, more than the {limit:,} "
+            f"exact: the exact tree has {exact_nodes(cost)}, more than the {limit:,} "
             + ("the time budget allows" if time_budget is not None else "EXACT_NODES_MAX")
             + ": sampled values come with exact 'auto', or with it off"
         )
@@ -545,12 +545,10 @@ def _exact(
                     f"{_EXACT_NODES_PER_SECOND:,} nodes a second, a conservative "
                     f"speed, {cost / _EXACT_NODES_PER_SECOND_FAST:.3g} s at a fast "
                     "machine's; this machine searched "
-                    "slower): exact True keeps to its time budget; give a larger one, or "
-                    "none to search to the end (up to EXACT_NODES_MAX nodes), or let "
-                    "exact be 'auto' for sampled values in time"
+                    f"slower): {exact_stopped_advice()}"
                 )
             raise SearchError(
-                f"exact: the exact search ({cost:,} nodes) was stopped before its "
+                f"exact: the exact search ({exact_nodes(cost)}) was stopped before its "
                 f"end: {why}"
             )
     if st != OK:

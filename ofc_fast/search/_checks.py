@@ -15,6 +15,8 @@ from ..errors import RulesError, SearchError, SearchRulesError, flag, quote
 from ..rules import RuleSet, as_rules
 
 __all__ = [
+    "exact_nodes",
+    "exact_stopped_advice",
     "fl_count",
     "flag",
     "in_range",
@@ -24,6 +26,33 @@ __all__ = [
     "search_rules",
     "seq",
 ]
+
+_EXACT_COST_CAP = 1 << 62  # ofc_search_exact_cost saturates here: no count beyond it
+
+_LARGER_BUDGET = (
+    "give a larger one, or none to search to the end (up to EXACT_NODES_MAX nodes), or "
+)
+
+
+def exact_nodes(cost: int) -> str:
+    """The exact tree's size ``cost`` (ofc_search_exact_cost) in words: its count, or
+    past _EXACT_COST_CAP (where the C count saturates) that it is at least that."""
+    if cost < _EXACT_COST_CAP:
+        return f"{cost:,} nodes"
+    return f"at least {_EXACT_COST_CAP:,} nodes (2^62, where the count stops)"
+
+
+def exact_stopped_advice(
+    larger: str = _LARGER_BUDGET, true: str = "True", auto: str = "'auto'"
+) -> str:
+    """What a caller can do about an ``exact=True`` search stopped at its time budget:
+    ``larger``, how to give it more time, its connective ending it (a Python caller:
+    a larger budget, or none; an HTTP client: at most the server's cap), ``true`` and
+    ``auto`` spelling exact's settings as the caller writes them."""
+    return (
+        f"exact {true} keeps to its time budget; {larger}let exact be {auto} "
+        "for sampled values in time"
+    )
 
 
 def in_range(value: Any, low: float, high: float, integer: bool = False) -> bool:

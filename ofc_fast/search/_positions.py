@@ -494,8 +494,9 @@ def game_observation(
     game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RulesLike | None
 ) -> tuple[Mapping[str, Any], RuleSet]:
     seat_max = int(lib.OFC_SEARCH_MAX_SEATS) - 1
-    if seat is not None:
-        int_in(seat, "seat", 0, seat_max)
+    if seat is not None:  # a Game's: a seat of its table (not of the largest one)
+        top = game_or_obs.players - 1 if isinstance(game_or_obs, Game) else seat_max
+        int_in(seat, "seat", 0, top)
     rules = None if rules is None else search_rules(rules, "advise")
     if isinstance(game_or_obs, Game):
         g = game_or_obs

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO
 
-from ..errors import OfcError
+from ..errors import OfcError, quote
 from ..parallel import cpu_count
 from ..parallel.cli import MAX_WORKERS_PER_CPU
 
@@ -122,7 +122,7 @@ class ServeConfig:
 
         if not isinstance(self.host, str) or not self.host.strip():  # (an unset variable)
             raise OfcError(
-                f"{label('host')} must be an address or a host name, got {self.host!r}"
+                f"{label('host')} must be an address or a host name, got {quote(self.host)}"
             )
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
@@ -150,22 +150,24 @@ class ServeConfig:
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise OfcError(f"{label(name)} must be an integer >= {low}, got {value!r}")
+                raise OfcError(
+                    f"{label(name)} must be an integer >= {low}, got {quote(value)}"
+                )
             if most is not None and value > most:  # (threads, and connections: 4 x
                 # (workers + queue), uvicorn's limit)
                 raise OfcError(
-                    f"{label(name)} must be an integer at most {most}{why}, got {value}"
+                    f"{label(name)} must be an integer at most {most}{why}, got {quote(value)}"
                 )
         hosts, chars = self.allowed_hosts, "(letters, digits, '.', '-', ':')"
         if not isinstance(hosts, tuple) or not all(isinstance(h, str) for h in hosts):
             raise OfcError(
                 f"{label('allowed_hosts')} must be a tuple of host names {chars}, "
-                f"got {hosts!r}"
+                f"got {quote(hosts)}"
             )
         for h in hosts:  # the bad one alone: the value the user typed
             if not _HOST_NAME.fullmatch(h):
                 raise OfcError(
-                    f"{label('allowed_hosts')} must be a host name {chars}, got {h!r}"
+                    f"{label('allowed_hosts')} must be a host name {chars}, got {quote(h)}"
                 )
         _check_proxies(self.forwarded_allow_ips, label("forwarded_allow_ips"))
         root = self.root_path
@@ -175,7 +177,9 @@ class ServeConfig:
                 f"digits and -._~ but . and .., no '/' last: /ofc), or '', got {root!r}"
             )
         if self.port > 65535:
-            raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
+            raise OfcError(
+                f"{label('port')} must be within 0..65535, got {quote(self.port)}"
+            )
         for name, high, want in (
             ("max_time_budget", 600.0, "> 0 and <= 600"),
             ("session_ttl", float("inf"), "> 0"),
@@ -186,7 +190,7 @@ class ServeConfig:
                 or not isinstance(value, (int, float))
                 or not 0 < value <= high  # NaN fails too
             ):
-                raise OfcError(f"{label(name)} must be seconds {want}, got {value!r}")
+                raise OfcError(f"{label(name)} must be seconds {want}, got {quote(value)}")
         return self
 
 
@@ -204,14 +208,14 @@ def _check_proxies(proxies: object, label: str) -> None:
     """
     want = f"{label} must be IP addresses or networks (10.0.0.0/8), or '*'"
     if not isinstance(proxies, tuple) or not all(isinstance(p, str) for p in proxies):
-        raise OfcError(f"{want}, got {proxies!r}")
+        raise OfcError(f"{want}, got {quote(proxies)}")
     if proxies == ("*",):
         return
     for p in proxies:
         try:
             ipaddress.ip_network(p) if "/" in p else ipaddress.ip_address(p)
         except ValueError:
-            raise OfcError(f"{want}, got {p!r}") from None
+            raise OfcError(f"{want}, got {quote(p)}") from None
 
 
 def host_name(header: bytes) -> str:

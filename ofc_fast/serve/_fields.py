@@ -15,6 +15,7 @@ import difflib
 from collections.abc import Collection, Mapping
 from typing import Any, TypeAlias
 
+from ..errors import quote
 from ._problems import ApiError
 
 __all__ = [
@@ -298,7 +299,9 @@ def get_int(
     if not _is(value, int):
         raise ApiError(400, path, f"{path} must be an integer, got {kind(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ApiError(422, path, f"{path} must be within {low}..{high}, got {value}")
+        raise ApiError(
+            422, path, f"{path} must be within {low}..{high}, got {quote(value)}"
+        )
     return value
 
 
@@ -316,7 +319,9 @@ def get_number(
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ApiError(400, name, f"{name} must be a number, got {kind(value)}")
     if not low <= value <= high:  # NaN fails too
-        raise ApiError(422, name, f"{name} must be within {low}..{high}, got {value}")
+        raise ApiError(
+            422, name, f"{name} must be within {low}..{high}, got {quote(value)}"
+        )
     return value
 
 

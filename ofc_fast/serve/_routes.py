@@ -26,7 +26,7 @@ from ..game import ACTION_SPACE, Move
 from ..ranking import category, describe, rank
 from ..rules import observation_rules
 from ..scoring.settlement import settle
-from ..search import Advice, advise, make_observation, rows_of
+from ..search import Advice, advise, exact_stopped_advice, make_observation, rows_of
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
 from ..table import check_players, check_stacks
 from ._config import ServeConfig
@@ -287,6 +287,12 @@ def analyze(
             should_stop=None if stop is None else stop.is_set,
         )
     except SearchError as exc:  # named so whatever its subclass (ObservationError)
+        if exact is True:  # what a client can do, not a Python caller (advise's words)
+            exc = SearchError(
+                str(exc).replace(
+                    exact_stopped_advice(), _stopped_advice(budget, config.max_time_budget)
+                )
+            )
         said = str(exc).split(":", 1)[0]  # a setting (exact: ..., seed: ...), rules
         field = named.get(said, where)
         whole = field == where  # the position: the part of it the error names
@@ -311,6 +317,18 @@ def analyze(
         "seed": 0 if seed is None else seed,
         "seconds": time.perf_counter() - t0,
     }
+
+
+def _stopped_advice(budget: float, cap: float) -> str:
+    """What a client can do about an exact search stopped at its ``time_budget``
+    (``budget``), the server allowing at most ``cap`` seconds: a larger one up to the
+    cap, or (at the cap) exact "auto" or false."""
+    larger = (
+        f"give a larger time_budget, at most this server's {cap:g} s, or "
+        if budget < cap
+        else f"this server's time_budget is at most {cap:g} s (the default): "
+    )
+    return exact_stopped_advice(larger, "true", '"auto"')
 
 
 def _solution_json(s: Solution) -> dict[str, Any]:
