@@ -365,3 +365,13 @@ def test_value_model_names_a_setting_that_is_no_number(field: str, bad: object) 
     assert value_model(rules.PINEAPPLE, ModelSettings(foul_penalty=9)) is value_model(
         "pineapple"
     )
+
+
+def test_renamed_rule_sets_share_one_value_model() -> None:
+    """value_model keys its cache by how the rules play: 32 renamed copies of one
+    preset are one HeuristicModel (each built its own 380 KB C model and pushed the
+    others out of the 32-entry cache), and rules that play otherwise are another."""
+    models = [value_model(rules.PINEAPPLE.replace(name=f"t{k}")) for k in range(32)]
+    assert len({id(m) for m in models}) == 1
+    assert models[0] is value_model(rules.PINEAPPLE.replace(description="home game"))
+    assert value_model(rules.PINEAPPLE.replace(sweep_bonus=9)) is not models[0]

@@ -1742,6 +1742,26 @@ def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypa
         resolve_model(path, rules.PINEAPPLE, 2)
 
 
+def test_a_model_file_rewritten_keeps_one_version_read(tmp_path: Path):
+    """A training loop that rewrites one model file and resolves it each epoch keeps
+    only the version there now: the one read before is let go (the cache, keyed by
+    path and modification time, kept up to 15 stale versions alive)."""
+    import gc
+    import weakref
+
+    path = tmp_path / "m.ofcvm"
+    read = []
+    for epoch in range(6):
+        path.write_bytes(model_bytes(random_nets(epoch, hidden=(8,)), rules.PINEAPPLE, 2))
+        os.utime(path, ns=(10**9 * (epoch + 1), 10**9 * (epoch + 1)))
+        model = resolve_model(path, rules.PINEAPPLE, 2)
+        assert model is not None and resolve_model(path, rules.PINEAPPLE, 2) is model
+        read.append(weakref.ref(model))
+    del model
+    gc.collect()
+    assert [r() is not None for r in read] == [False] * 5 + [True]
+
+
 def test_shipped_model_reads_only_the_models_directory():
     """model="auto" looks a rule set's name up among the shipped files: a custom
     rule set named like a path ('../../elsewhere/x' or '/elsewhere/x') does not

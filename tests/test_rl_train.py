@@ -1134,6 +1134,34 @@ def test_frozen_policy_checks_its_settings(sb3: Any) -> None:
     assert np.array_equal(a(obs, masks), b(obs, masks))
 
 
+def test_a_frozen_policy_plays_only_tables_of_the_rules_its_model_learns_on(
+    sb3: Any,
+) -> None:
+    """A frozen policy of a model learning on OFC played the opponents of PINEAPPLE
+    tables without complaint (the observations are the same size): as an adapter's
+    opponent, made with or set later, it is a RulesError naming both rule sets,
+    nothing set; a renamed OFC plays it."""
+    from ofc_fast import rules
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+    from ofc_fast.errors import RulesError
+
+    learner = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", learner, n_steps=8, batch_size=8, device="cpu")
+    policy = frozen_policy(model, seed=1)
+    for adapter in (VecEnv, GymVectorEnv):
+        with pytest.raises(RulesError, match=r"learns on OFC .*tables of PINEAPPLE"):
+            adapter("pineapple", num_envs=2, opponent=policy, seed=0)
+    rival = VecEnv("pineapple", num_envs=2, opponent=lambda o, m: m.argmax(axis=1))
+    before = rival.tables.policy
+    with pytest.raises(RulesError, match=r"learns on OFC .*tables of PINEAPPLE"):
+        rival.set_opponent(policy)
+    assert rival.tables.policy is before
+    home = VecEnv(rules.OFC.replace(name="home"), num_envs=2, opponent=policy, seed=0)
+    masks = (home.reset(), home.action_masks())[1]
+    home.step(masks.argmax(axis=1))
+    home.set_opponent(frozen_policy(model, seed=2))
+
+
 @pytest.mark.parametrize("seed", [[7, 9], "3", -1, 1.5, 2**64 - 2])
 def test_sb3_vec_env_seed_refuses_what_no_table_can_deal_from(sb3: Any, seed: Any) -> None:
     """``seed([7, 9])`` or ``seed("3")`` ended in a bare TypeError from SB3's base

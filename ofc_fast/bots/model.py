@@ -31,6 +31,7 @@ import numpy as np
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array, rank5_batch
 from ..errors import ArrayError, CardError, ModelError, OfcError, quote
+from ..learned.model import rules_hash
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
@@ -320,22 +321,40 @@ def value_model(
     rules: RulesLike, settings: ModelSettings = ModelSettings()
 ) -> HeuristicModel:
     """The cached :class:`HeuristicModel` of a rule set and settings (ModelError
-    naming a setting that is no finite number, :func:`checked_settings`).
+    naming a setting that is no finite number, :func:`checked_settings`): one for
+    rule sets that play alike (:func:`~ofc_fast.learned.rules_hash`: renamed ones).
 
     >>> from ofc_fast import rules
     >>> value_model(rules.PINEAPPLE) is value_model("pineapple")
+    True
+    >>> value_model(rules.PINEAPPLE.replace(name="home")) is value_model("pineapple")
     True
     >>> value_model("pineapple", ModelSettings(row_weight=float("nan")))
     Traceback (most recent call last):
     ...
     ofc_fast.errors.ModelError: ...row_weight...
     """
-    return _value_model(as_rules(rules, "value_model"), checked_settings(settings))
+    rules = as_rules(rules, "value_model")
+    return _value_model(_PlayKey(rules_hash(rules), rules), checked_settings(settings))
+
+
+class _PlayKey(NamedTuple):
+    """A rule set as a cache key by how it plays (:func:`rules_hash`): renamed or
+    redescribed copies of one rule set are one key, and share one model."""
+
+    play: int
+    rules: RuleSet
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _PlayKey) and self.play == other.play
+
+    def __hash__(self) -> int:
+        return hash(self.play)
 
 
 @lru_cache(maxsize=32)
-def _value_model(rules: RuleSet, settings: ModelSettings) -> HeuristicModel:
-    return HeuristicModel(rules, settings)
+def _value_model(key: _PlayKey, settings: ModelSettings) -> HeuristicModel:
+    return HeuristicModel(key.rules, settings)
 
 
 def sample_futures(

@@ -61,8 +61,10 @@ class _Adapter:
         """The tables of ``args``, ``kwargs`` less ``render_mode``: None or one of the
         single env's modes (RenderModeError else), kept for :meth:`render`."""
         self.render_mode = check_render_mode(kwargs.pop("render_mode", None), RENDER_MODES)
-        self.tables = LearnerTables(*args, **kwargs)
-        return self.tables
+        tables = LearnerTables(*args, **kwargs)
+        _check_opponent(tables.policy, tables.venv.rules)
+        self.tables = tables
+        return tables
 
     def render(self, mode: str | None = None) -> Any:
         """Each table's learner view as text, a tuple (``render_mode="ansi"``;
@@ -76,8 +78,22 @@ class _Adapter:
 
     def set_opponent(self, policy: OpponentPolicy) -> None:
         """Play the opponent seats with ``policy`` from now on (tables made with a
-        policy opponent only)."""
+        policy opponent only; a :func:`frozen_policy` of a model that learns on
+        other rules is a RulesError)."""
+        _check_opponent(policy, self.tables.venv.rules)
         self.tables.set_opponent(policy)
+
+
+def _check_opponent(policy: object, rules: RuleSet) -> None:
+    """RulesError when ``policy`` is a :func:`frozen_policy` of a model that learns
+    on rules that are not ``rules`` (:func:`~ofc_fast.learned.model.rules_mismatch`)."""
+    learned_on = policy.rules if isinstance(policy, _FrozenPolicy) else None
+    why = None if learned_on is None else rules_mismatch(rules_hash(learned_on), rules)
+    if learned_on is not None and why is not None:
+        raise RulesError(
+            f"opponent: a frozen policy of a model that learns on {learned_on.name} "
+            f"({why}) cannot play tables of {rules.name}"
+        )
 
 
 class VecEnv(_Adapter, _SB3VecEnv):
@@ -419,7 +435,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """A frozen copy of a MaskablePPO model's policy as an opponent policy
     ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
     action when ``deterministic``: True or False, else GameError); the model trains
-    on, the copy does not.  ``seed``: 0..2**64-1, else TableError.
+    on, the copy does not.  ``seed``: 0..2**64-1, else TableError.  The copy keeps
+    the rules of the model's :class:`VecEnv`: an adapter of other rules refuses it as
+    its opponent (RulesError; a preset renamed is the same rules).
 
     >>> from sb3_contrib import MaskablePPO
     >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
@@ -432,7 +450,7 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """
     deterministic = flag(deterministic, "deterministic", GameError)
     rng = np.random.default_rng(check_seed(seed))
-    return _FrozenPolicy(mlp_of(model), None if deterministic else rng)
+    return _FrozenPolicy(mlp_of(model), None if deterministic else rng, _env_rules(model))
 
 
 class _FrozenPolicy:
@@ -440,8 +458,11 @@ class _FrozenPolicy:
     adapter playing it copies and pickles whole (its random generator too: the copy
     draws the moves the original would)."""
 
-    def __init__(self, mlp: MlpPolicy, rng: np.random.Generator | None) -> None:
+    def __init__(
+        self, mlp: MlpPolicy, rng: np.random.Generator | None, rules: RuleSet | None
+    ) -> None:
         self.mlp, self.rng = mlp, rng
+        self.rules = rules  # of the model's VecEnv (None: none), checked by _check_opponent
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return self.mlp.act_batch(observations, masks, self.rng)

@@ -757,20 +757,25 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     return model
 
 
+_files: Lru[str, tuple[tuple[int, int, int], ValueModel]] = Lru(16)  # (_load_file)
+
+
 def _load_file(path: str) -> ValueModel:
-    """The model file at ``path`` now: cached by its absolute path, size and
-    modification time, so a file rewritten in place, or a relative path under
-    another working directory, is read again (ModelError when it cannot be read)."""
+    """The model file at ``path`` now: the 16 last read kept by absolute path, one
+    version a path (its size, modification time and inode), so a file rewritten in
+    place, or a relative path under another working directory, is read again and
+    replaces the version read before (ModelError when it cannot be read)."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):  # ValueError: a NUL character in the path
         return load_model(path)  # the ModelError naming the path
-    return _load_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
-
-
-@lru_cache(maxsize=16)
-def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
-    return load_model(path)
+    key, stamp = os.path.abspath(path), (st.st_mtime_ns, st.st_size, st.st_ino)
+    hit = _files.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    model = load_model(key)
+    _files.put(key, (stamp, model))
+    return model
 
 
 def check_spec(
