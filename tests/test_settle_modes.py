@@ -248,12 +248,16 @@ def test_apply_stakes_refuses_transfers_without_an_order() -> None:
     """apply_stakes caps transfers in their order (R-STAKES-3, EX-3: A pays C 2 after
     B paid A 6), yet took a set of transfers and capped them in its hash order, each
     result in that order; a set (as a dict already) is a BoardError naming transfers,
-    and a list, a tuple or an iterator keeps its order."""
+    and a list, a tuple, an iterator or a dict's items() keeps its order."""
     ex3 = [((0, 1), 6), ((2, 0), 6), ((0, 3), 0)]  # A (8 chips) sweeps B, C sweeps A
     for unordered in (set(ex3), frozenset(ex3)):
         with pytest.raises(ofc.BoardError, match="transfers: expected a sequence"):
             apply_stakes(unordered, [8, 20, 20, 20], "chips")  # type: ignore[arg-type]
-    for ordered in (ex3, tuple(ex3), iter(ex3)):
+    from collections import OrderedDict
+
+    as_dict = dict(ex3)
+    dict_items = (as_dict.items(), OrderedDict(ex3).items())  # insertion order kept
+    for ordered in (ex3, tuple(ex3), iter(ex3), *dict_items):
         assert apply_stakes(ordered, [8, 20, 20, 20], "chips") == [6, 2, 0]  # type: ignore[arg-type]
 
 

@@ -19,7 +19,7 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import ItemsView, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -210,8 +210,10 @@ def apply_stakes(
 def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
     """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
     the first item of another shape (so no TypeError or unpacking ValueError escapes),
-    or transfers in no order (a dict, a set: the caps depend on the order)."""
-    if isinstance(transfers, (Mapping, AbstractSet)) or not is_many(transfers):
+    or transfers in no order (a dict, a set: the caps depend on the order); a dict's
+    ``items()`` keep its insertion order and are read in it."""
+    unordered = isinstance(transfers, AbstractSet) and not isinstance(transfers, ItemsView)
+    if isinstance(transfers, Mapping) or unordered or not is_many(transfers):
         raise BoardError(
             f"transfers: expected a sequence of ((seat, seat), amount), "
             f"got {quote(transfers)}"
