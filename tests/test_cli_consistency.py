@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -797,3 +798,25 @@ def test_a_history_on_standard_output_beside_json_alone_is_refused(
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("ofc-fast: error: --history: "), done.stderr
     assert out.read_text(encoding="utf-8") == ""
+
+
+@pytest.mark.parametrize("command", ["play", "arena"])
+def test_a_history_on_the_null_device_beside_json_to_it_is_no_clash(command: str) -> None:
+    """``--json --history /dev/null`` with standard output also ``/dev/null`` (a
+    script that keeps neither) was refused as the JSON's file: a device keeps nothing
+    to write over, so the match runs (exit 0)."""
+    if not os.path.exists(os.devnull) or os.devnull != "/dev/null":
+        pytest.skip("run on a POSIX system with /dev/null")
+    seats = ["--bots", "random"] if command == "play" else ["--bot", "random"] * 2
+    argv = [command, *seats, "--hands", "1", "--json", "--history", os.devnull]
+    with open(os.devnull, "w", encoding="utf-8") as null:
+        done = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            stdout=null,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=package_env(),
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr

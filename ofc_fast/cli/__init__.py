@@ -49,6 +49,7 @@ import errno
 import importlib
 import io
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
@@ -387,6 +388,8 @@ def _is_standard_output(path: str) -> bool:
         st, out = os.stat(path), os.fstat(sys.stdout.fileno())
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return False  # (none there; no file under standard output: a capture)
+    if stat.S_ISCHR(st.st_mode):
+        return False  # a device keeps nothing to write over (/dev/null, a terminal)
     return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
 
 
