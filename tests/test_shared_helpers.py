@@ -240,4 +240,9 @@ def test_bot_without_rules_plays_a_custom_rule_set(seed: int) -> None:
     # a plain-data observation (no rule set carried) falls back to the presets
     plain = dict(Game(rules.OFC, seed=1).observation(1), rules="OFC")
     assert rules_of(plain) is rules.OFC
-    assert rules_of(plain, table.replace(name="OFC")).sweep_bonus == 5
+    # a preset's name without a carried rule set is that preset, even to a bot whose
+    # own rules differ under the same name (an edited preset file keeps the name) ...
+    assert rules_of(plain, table.replace(name="OFC")) is rules.OFC
+    # ... while the bot's own rules of a name no preset has are its own
+    mine = dict(plain, rules="my-table")
+    assert rules_of(mine, table.replace(name="my-table")).sweep_bonus == 5
