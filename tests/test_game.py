@@ -950,7 +950,8 @@ def _state_offset(field: str) -> int:
 
 def test_copy_sets_every_slot() -> None:
     """Game.copy assigns the slots one by one: none is left out (an unset slot would
-    be an AttributeError later), the state and the moves are the copy's own."""
+    be an AttributeError later), the state, the moves and the move lock are the
+    copy's own."""
     g = Game(rules.OFC, 2, seed=3, button=1, stacks=(50, 60))
     g.play(g.legal_moves()[0])
     g.observation(0)  # the observation template too
@@ -958,9 +959,10 @@ def test_copy_sets_every_slot() -> None:
     for name in Game.__slots__:
         if name != "__weakref__":
             assert hasattr(h, name), name
-            if name not in ("_buf", "_g", "_moves"):
+            if name not in ("_buf", "_g", "_moves", "_mover"):
                 assert getattr(h, name) is getattr(g, name), name
     assert h._buf == g._buf and h._buf is not g._buf and h._moves == g._moves
+    assert h._mover is not g._mover and not h._mover.locked()  # a lock of its own
     assert h._moves is not g._moves and h == g and h.history() == g.history()
 
 

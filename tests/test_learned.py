@@ -1695,6 +1695,53 @@ def test_fitting_leaves_the_callers_torch_as_it_was():
         assert np.array_equal(w, w2) and np.array_equal(b, b2)
 
 
+def test_fits_from_two_threads_are_each_the_fit_of_its_seed(monkeypatch):
+    """Two threads fitting at once (train() from a thread pool) shared torch's one
+    generator and thread count: the first thread's net was drawn from the second's
+    seed, and the thread count was left at one.  Each fit is now its seed's, the same
+    as when it runs alone, and the caller's thread count is as it was."""
+    _require_torch()
+    import threading
+
+    import torch
+
+    from ofc_fast.learned import _fit as fitting
+
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(20, 64)).astype(np.float32), rng.normal(size=20)
+    alone = [fitting.fit(x, y, seed=s, hidden=(4,), epochs=1)[0] for s in (5, 6)]
+    inside = threading.Barrier(2, timeout=1.0)  # both fits set up before either runs
+    real = fitting._fit
+
+    def meet(*args):
+        try:
+            inside.wait()
+        except threading.BrokenBarrierError:
+            pass  # the other fit waits its turn: this one goes on alone
+        return real(*args)
+
+    monkeypatch.setattr(fitting, "_fit", meet)
+    threads = torch.get_num_threads()
+    together: list = [None, None]
+
+    def run(i):
+        together[i] = fitting.fit(x, y, seed=5 + i, hidden=(4,), epochs=1)[0]
+
+    try:
+        torch.set_num_threads(2)
+        workers = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(60)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
+    for mine, ref in zip(together, alone):
+        for (w, b), (w2, b2) in zip(mine, ref):
+            assert np.array_equal(w, w2) and np.array_equal(b, b2)
+
+
 def test_training_commands_tiny_example_plays_few_deals():
     """The module's 'tiny run' example played 20,000 opponent deals (the default
     --opponent-deals), minutes of play before the first label; every deal count of

@@ -188,3 +188,29 @@ def test_own_rules_named_as_a_preset_never_replace_a_preset_game(
     monkeypatch.setattr(heuristic, "rules_of", spy)
     bot.act(obs)
     assert seen and all(r.sweep_bonus == 3 for r in seen)
+
+
+def test_a_memo_replaced_by_another_thread_mid_lookup_gives_the_observed_rules():
+    """A bot shared by threads whose tables carry different rule sets: the memo was
+    read twice (its dict compared, then its rule set taken), so a thread replacing it
+    in between gave this observation the other table's rules.  The memo is now read
+    once."""
+    import copy
+
+    from ofc_fast.rules import observation_rules
+
+    mine, other = rules.OFC.replace(sweep_bonus=4), rules.OFC.replace(sweep_bonus=9)
+    memo: list = []
+
+    class ReplacedMeanwhile(dict):
+        """The memo's dict: while it is compared, another thread's parse lands."""
+
+        __hash__ = None  # type: ignore[assignment]
+
+        def __eq__(self, data: object) -> bool:
+            memo[:] = (copy.deepcopy(other.to_dict()), other)
+            return dict.__eq__(self, data)
+
+    memo[:] = (ReplacedMeanwhile(mine.to_dict()), mine)
+    got = observation_rules({"rules": "custom", "rule_set": mine.to_dict()}, None, memo)
+    assert got == RuleSet.from_dict(mine.to_dict()) and got.sweep_bonus == 4

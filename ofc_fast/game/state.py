@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 import gc
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from math import comb
@@ -51,6 +52,7 @@ from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table
+from ._buffer import new_state, one_mover
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from .moves import (
@@ -123,13 +125,6 @@ def _observed(obs: dict[str, Any]) -> dict[str, Any]:
     return obs
 
 
-def _new_state(buf: bytearray) -> Any:
-    """An ``ofc_game *`` into ``buf``: the state lives in a bytearray, so that
-    ``ofc_fast._native._fast`` can read it without a copy (``buf`` stays the same
-    size: cffi holds a buffer export on it)."""
-    return ffi.from_buffer("ofc_game *", buf)
-
-
 @lru_cache(maxsize=4096)
 def _schedule(raw: bytes, nsteps: int) -> tuple[tuple[int, ...], ...]:
     """The engine's schedule as tuples (seat, start, n, k, full, face_down, street),
@@ -181,6 +176,7 @@ class Game:
         "_buf",
         "_deck",
         "_g",
+        "_mover",
         "_moves",
         "_obs",
         "_r",
@@ -218,7 +214,7 @@ class Game:
             seed_v = secrets.randbits(64) if seed is None else check_seed(seed)
         r = game_rules(rules)
         buf = bytearray(_GAME_SIZE)
-        g = _new_state(buf)
+        g = new_state(buf)
         status = lib.ofc_game_init(
             r, g, players, button, bytes(fl + (0,) * 4), seed_v or 0, deck_arr
         )
@@ -240,6 +236,7 @@ class Game:
         self._moves: list[Move | int] = []
         self._result: GameResult | None = None
         self._obs: Any = None
+        self._mover = threading.Lock()  # held by the thread playing a move (one_mover)
 
     # -- the pending decision
     @property
@@ -449,6 +446,7 @@ class Game:
             )
         return a
 
+    @one_mover
     def play_action(self, action: int) -> None:
         """Play a legal action id (the fast path for agents)."""
         a = self._action(action)
@@ -461,6 +459,7 @@ class Game:
         self._moves.append(a)
         self._step += 1
 
+    @one_mover
     def play(self, move: Move | Mapping[str, Any], seat: int | None = None) -> None:
         """Validate and apply the move of the seat to act, then deal on.
 
@@ -660,8 +659,9 @@ class Game:
         g._deck = self._deck
         g._result = self._result
         g._buf = bytearray(self._buf)
-        g._g = _new_state(g._buf)
+        g._g = new_state(g._buf)
         g._moves = list(self._moves)
+        g._mover = threading.Lock()
         g._obs = self._obs  # the template (and any carried rule set) of this table
         if cls is not Game:
             for name, value in own_attributes(self, Game).items():

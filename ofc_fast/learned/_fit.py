@@ -5,6 +5,7 @@ so the weights written are the whole model.  Private to :mod:`ofc_fast.learned.t
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,9 @@ from ..errors import ModelError
 from .model import ValueModel
 
 __all__ = ["c_check", "fit", "require_torch"]
+
+
+_TORCH = threading.Lock()  # held by the fit using torch's process-wide state
 
 
 def require_torch() -> Any:
@@ -43,16 +47,19 @@ def fit(
     torch's own output of the fitted net (float32, unscaled) on the rows of ``check``
     (default: none), which the C forward pass of the written file must reproduce.
     One thread and torch's generator seeded from ``seed``; the caller's thread count
-    and generator state are as they were afterwards."""
+    and generator state are as they were afterwards.  Both are torch's, one per
+    process: fits called from several threads run one at a time (:data:`_TORCH`), so
+    that each is the fit of its seed and the thread count is restored last."""
     torch = require_torch()
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed % 2**64)  # seed + cards can pass torch's 2**64 - 1
-            return _fit(torch, x, y, seed, hidden, epochs, batch, lr, check)
-    finally:
-        torch.set_num_threads(threads)
+    with _TORCH:
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with torch.random.fork_rng(devices=[]):
+                torch.manual_seed(seed % 2**64)  # seed + cards can pass 2**64 - 1
+                return _fit(torch, x, y, seed, hidden, epochs, batch, lr, check)
+        finally:
+            torch.set_num_threads(threads)
 
 
 def _fit(

@@ -116,8 +116,9 @@ def observation_rules(
     name = observation["rules"]
     data = observation.get("rule_set")
     if data is not None:
-        if memo and memo[0] == data:
-            rules: RuleSet = memo[1]
+        last = tuple(memo or ())  # one read: a thread sharing the memo may replace it
+        if last and last[0] == data:
+            rules: RuleSet = last[1]
             return rules
         try:
             rules = RuleSet.from_dict(data)

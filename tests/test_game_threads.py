@@ -1,0 +1,134 @@
+"""One Game played from two threads at once: the second move is refused with a
+GameError that says what to do, nothing is changed by it, and the game stays the game
+its moves make (its history replays to it); shared bots and per-thread games give the
+single-threaded answers."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from typing import Any
+
+import pytest
+
+import ofc_fast.game.state as game_state
+from ofc_fast import Game
+from ofc_fast._native import _portable, lib
+from ofc_fast.bots import make_bot
+from ofc_fast.errors import GameError
+from ofc_fast.game import play_out
+
+SPACE = lib.OFC_ACTION_SPACE
+
+
+def _in_threads(n: int, fn: Any) -> list[Any]:
+    """``fn(i)`` for i in 0..n-1, each in its own thread, started together; the
+    results in order (the first exception raised again)."""
+    out: list[Any] = [None] * n
+    errors: list[BaseException] = []
+    start = threading.Barrier(n)
+
+    def run(i: int) -> None:
+        start.wait()
+        try:
+            out[i] = fn(i)
+        except BaseException as exc:  # re-raised below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    if errors:
+        raise errors[0]
+    return out
+
+
+def test_a_move_while_another_thread_plays_one_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The first thread's move is held inside the engine call (as a C call that let
+    # the GIL go would be) until the second thread has tried its move.
+    g = Game("pineapple", players=2, seed=5)
+    first, second = g.legal_actions()[:2]
+    inside, go = threading.Event(), threading.Event()
+    real_act = game_state._act
+
+    def held_act(buf: bytearray, action: int) -> int:
+        status = real_act(buf, action)
+        if threading.current_thread().name == "first":
+            inside.set()
+            go.wait(10)
+        return status
+
+    monkeypatch.setattr(game_state, "_act", held_act)
+    mover = threading.Thread(target=g.play_action, args=(first,), name="first")
+    mover.start()
+    assert inside.wait(10)
+    with pytest.raises(GameError, match="another thread is playing a move on this Game"):
+        g.play_action(second)
+    with pytest.raises(GameError, match="another thread"):
+        g.play(g.legal_moves()[0])
+    go.set()
+    mover.join(10)
+    monkeypatch.undo()
+    # the reference: the same deal with the first thread's move alone
+    ref = Game("pineapple", players=2, seed=5)
+    ref.play_action(first)
+    assert g.moves == ref.moves
+    assert g.decisions == 1
+    assert g == ref and Game.replay(g.history()) == ref
+    g.play_action(g.legal_actions()[0])  # and play goes on from this thread
+    assert g.decisions == 2
+
+
+def test_racing_moves_leave_a_game_its_moves_make(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two threads race random action ids on one game: each move either plays, is
+    # illegal or is refused (a GameError: another thread is moving), and the game is
+    # always what its recorded moves make, as a replay of its history shows.  The engine
+    # moves are the portable twin's (cffi lets the GIL go in it, as on PyPy), and
+    # threads switch often: the moves truly overlap.
+    monkeypatch.setattr(game_state, "_act", _portable.act)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        _race(60)
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _race(deals: int) -> None:
+    for seed in range(deals):
+        g = Game("pineapple", players=2, seed=seed)
+
+        def race(i: int, g: Game = g) -> None:
+            rng = random.Random(i)
+            while not g.is_over:  # (only moves: reads during a move are no test here)
+                try:
+                    g.play_action(rng.randrange(SPACE))
+                except GameError:
+                    pass  # illegal, or refused: another thread is moving
+
+        _in_threads(2, race)
+        assert g.is_over
+        assert Game.replay(g.history()) == g
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "value", "search"])
+def test_a_bot_shared_by_threads_plays_their_games(name: str) -> None:
+    # One bot, four threads each playing their own deals with it: every deal ends
+    # with a legal result (each game's history replays to it), no error.
+    settings = {"samples": 16, "time_budget": None} if name == "search" else {}
+    bot = make_bot(name, "pineapple", seed=1, **settings)
+
+    def deals(i: int) -> list[Game]:
+        games = [Game("pineapple", players=2, seed=10 * i + s) for s in range(2)]
+        for game in games:
+            play_out(game, [bot, bot])
+        return games
+
+    for games in _in_threads(4, deals):
+        for game in games:
+            assert game.is_over and Game.replay(game.history()) == game
