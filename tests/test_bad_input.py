@@ -705,3 +705,12 @@ def test_a_rules_file_with_a_number_too_long_to_read_names_its_key(
     message = str(info.value)
     assert re.match(rf"{key}: .*digits", message), message
     assert "sys." not in message and len(message) < 200
+
+
+@pytest.mark.parametrize("digits", [5, 700, 5000])
+def test_a_rules_document_that_is_one_number_is_named_as_a_number(digits: int) -> None:
+    """A rules document that is a bare number (no key to name) is "expected a dict,
+    got int" however many digits it has: one too long for Python's int gave "got
+    _LongNumber", a private class's name."""
+    with pytest.raises(RulesError, match=r"^rules: expected a dict, got int$"):
+        RuleSet.from_json("1" * digits)

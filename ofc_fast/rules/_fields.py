@@ -314,7 +314,8 @@ class RuleData:
         unknown keys, wrong types and impossible values raise :class:`RulesError`
         naming the key."""
         if not isinstance(data, dict):
-            raise RulesError(f"rules: expected a dict, got {type(data).__name__}")
+            got = "int" if isinstance(data, _LongNumber) else type(data).__name__
+            raise RulesError(f"rules: expected a dict, got {got}")
         return cls._from_dict(data, "")
 
     def to_json(self, **kwargs: Any) -> str:
