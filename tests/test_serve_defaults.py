@@ -107,7 +107,7 @@ def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
         (["--forwarded-allow-ips", "127.0.0.1,proxy"], "--forwarded-allow-ips"),
         (["--forwarded-allow-ips", "10.0.0.1/8"], "--forwarded-allow-ips"),
         (["--root-path", "ofc"], "--root-path"),
-        (["--root-path", "/ofc/"], "--root-path"),
+        (["--root-path", "/ofc//x"], "--root-path"),
         (["--root-path", "/o?c"], "--root-path"),
     ],
 )
@@ -389,3 +389,18 @@ def test_a_long_number_out_of_range_is_quoted_short() -> None:
     detail = err.value.body("/v1/analyze")["detail"]
     assert (err.value.status, err.value.field) == (422, "samples")
     assert detail.startswith("samples must be within") and len(detail) < 300, detail
+
+
+@pytest.mark.parametrize("given", ["/ofc/", "/ofc//", "/ofc"])
+def test_a_root_path_with_a_slash_last_is_read_as_without(given: str) -> None:
+    """``--root-path /ofc/`` (a proxy serving "under /ofc/", as docs/serve.md says it)
+    was refused, where an ASGI server's own root_path ``/ofc/`` was read as ``/ofc``:
+    the setting is read the same way, and problem types name their pages under
+    ``/ofc``."""
+    from serve_helpers import Server
+
+    config = ServeConfig(workers=1, root_path=given).check()
+    assert config.root_path == "/ofc"
+    with Server(config) as s:
+        status, _, out = s.request("GET", "/v1/no-such-endpoint")
+    assert status == 404 and out["type"] == "/ofc/problems/not-found", out

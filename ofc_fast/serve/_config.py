@@ -80,9 +80,9 @@ class ServeConfig:
     it from 127.0.0.1), so a caller cannot pass for another client.  ``ofc-fast
     serve`` hands it to uvicorn; an app run by another server takes that server's
     setting instead.  ``root_path``: the path a reverse proxy serves the server
-    under (``/ofc``; "": the host's root), where a problem's ``type`` names its page
-    from (``/ofc/problems/not-found``); an ASGI server's own ``root_path`` counts
-    instead where it gives one.
+    under (``/ofc``, or ``/ofc/``, read as ``/ofc``; "": the host's root), where a
+    problem's ``type`` names its page from (``/ofc/problems/not-found``); an ASGI
+    server's own ``root_path`` counts instead where it gives one.
 
     >>> config = ServeConfig(workers=2, max_time_budget=0.5).check()
     >>> config.workers, config.queue, config.max_time_budget
@@ -104,6 +104,11 @@ class ServeConfig:
     allowed_hosts: tuple[str, ...] = ()
     forwarded_allow_ips: tuple[str, ...] = ()
     root_path: str = ""
+
+    def __post_init__(self) -> None:
+        root = self.root_path  # "/ofc/" as "/ofc", as an ASGI server's own root_path
+        if isinstance(root, str) and root.endswith("/") and root.strip("/"):
+            object.__setattr__(self, "root_path", root.rstrip("/"))
 
     def check(self, options: Mapping[str, str] | None = None) -> ServeConfig:
         """Itself, or OfcError naming the first bad setting (a non-local host without
@@ -174,7 +179,7 @@ class ServeConfig:
         if not isinstance(root, str) or not _ROOT_PATH.fullmatch(root):
             raise OfcError(
                 f"{label('root_path')} must be a path ('/' and segments of letters, "
-                f"digits and -._~ but . and .., no '/' last: /ofc), or '', got {root!r}"
+                f"digits and -._~ but . and ..: /ofc), or '', got {root!r}"
             )
         if self.port > 65535:
             raise OfcError(
