@@ -21,7 +21,6 @@ observation >= 500,000 calls/s, Match with random bots >= 200,000.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -42,7 +41,7 @@ from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.cli.options import write_whole
 from ofc_fast.game import Game, Match
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least, output_path, seed_offset
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, output_path, seed_offset
 
 TARGET = 20_000
 
@@ -180,9 +179,7 @@ CASES: list[tuple[str, str, int, str, Callable[..., tuple[int, float]]]] = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=at_least(1), default=2000, help="deals per repetition")
     p.add_argument(
         "--heuristic-deals",

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ofc_fast.table import SEED_MAX  # the installed package (pip install -e .)
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
@@ -125,7 +125,7 @@ class _Help(ScriptHelp, argparse.RawDescriptionHelpFormatter):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = ScriptParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=_Help,
         allow_abbrev=False,

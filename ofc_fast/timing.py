@@ -41,9 +41,12 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from .cli.options import Parser
+
 __all__ = [
     "TARGETS",
     "ScriptHelp",
+    "ScriptParser",
     "at_least",
     "duration",
     "json_object",
@@ -311,6 +314,24 @@ class ScriptHelp(argparse.HelpFormatter):
         super().add_argument(action)
 
 
+class ScriptParser(Parser):
+    """The argument parser of the scripts in benchmarks/ and tools/: it reads a word
+    that starts with ``-`` and a digit as a value, as ``ofc-fast`` does
+    (:class:`ofc_fast.cli.options.Parser`): ``--fl-value -1e9`` (argparse took
+    ``-1e9`` for an option: "expected one argument").  Abbreviated options are taken
+    as argparse takes them.
+
+    >>> ap = ScriptParser(prog="x", formatter_class=ScriptHelp)
+    >>> _ = ap.add_argument("--fl-value", type=float)
+    >>> ap.parse_args(["--fl-value", "-1e9"]).fl_value
+    -1000000000.0
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", True)
+        super().__init__(*args, **kwargs)
+
+
 def machine_info() -> dict[str, Any]:
     """CPU count and model, platform and Python of this machine."""
     cpu = platform.processor() or "?"
@@ -453,8 +474,6 @@ def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    from .cli.options import Parser  # (its options written whole; "--" ends them)
-
     ap = Parser(
         prog="ofc-fast bench",
         description="Time ofc-fast's own calls (batch and per call) on seeded random "

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from c_programs import COMPILER, build, compile_library
@@ -265,3 +266,43 @@ def test_bench_game_skips_a_c_engine_that_does_not_build(
     out = capsys.readouterr().out
     why = "false could not build benchmarks/bench_game_c.c (status 1)"
     assert f"\nC engine: {why}; row skipped\n" in out
+
+
+def _numeric(action: argparse.Action) -> bool:
+    """Whether ``action`` is an option that takes one number: ``type=float``,
+    ``type=int`` or a count (:func:`ofc_fast.timing.at_least`)."""
+    kind = action.type
+    return (
+        bool(action.option_strings)
+        and action.nargs is None
+        and (
+            kind in (float, int) or getattr(kind, "__qualname__", "").startswith("at_least")
+        )
+    )
+
+
+@pytest.mark.parametrize("script", _scripts())
+def test_a_negative_number_in_exponent_form_is_a_value(
+    script: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``advise_ev_sum.py --fl-value -1e9`` said "expected one argument" (``-1e9`` was
+    read as an option, while ``-5`` and ``-2.5`` were values, and ``ofc-fast`` takes
+    ``-1e9``): each option of a number reads it as its value, taken (a float) or
+    refused by its type, never as a missing value."""
+    parser = _parser(script, monkeypatch)
+
+    def refused(message: str) -> NoReturn:
+        raise ValueError(message)
+
+    monkeypatch.setattr(parser, "error", refused)
+    missing = []
+    for action in filter(_numeric, parser._actions):
+        option = action.option_strings[-1]
+        try:
+            value = getattr(parser.parse_known_args([option, "-1e9"])[0], action.dest)
+        except ValueError as exc:
+            if "expected one argument" in str(exc):
+                missing.append(f"{option}: {exc}")
+        else:
+            assert action.type is not float or value == -1e9
+    assert missing == []
