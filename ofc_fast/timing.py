@@ -32,6 +32,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import statistics
 import sys
 import time
@@ -42,12 +43,14 @@ from typing import Any, TextIO
 import numpy as np
 
 from .cli.options import Parser
+from .errors import OfcError
 
 __all__ = [
     "TARGETS",
     "ScriptHelp",
     "ScriptParser",
     "at_least",
+    "c_compiler",
     "duration",
     "json_object",
     "main",
@@ -251,6 +254,25 @@ def seed_offset(seed: int, k: int) -> int:
     from .table import SEED_MAX
 
     return (seed + k) & SEED_MAX
+
+
+def c_compiler(choice: str | None = None) -> str | None:
+    """The C compiler a C benchmark builds with: ``choice`` (``run.py --cc``), else
+    ``$CC``, else ``gcc`` or ``cc`` where on the PATH; None where there is none.  A
+    ``choice`` or ``$CC`` that names no program there is refused (OfcError naming
+    ``--cc`` or ``CC``): the figures would come from another compiler than asked.
+
+    >>> c_compiler("/no/such/cc")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --cc: no compiler '/no/such/cc' (not found on PATH)
+    """
+    for source, cc in (("--cc", choice), ("CC", os.environ.get("CC"))):
+        if cc:
+            if shutil.which(cc) is None:
+                raise OfcError(f"{source}: no compiler {cc!r} (not found on PATH)")
+            return cc
+    return next((cc for cc in ("gcc", "cc") if shutil.which(cc)), None)
 
 
 def require_extra(extra: str, *modules: str) -> None:

@@ -17,7 +17,7 @@ from typing import NoReturn
 
 import pytest
 from c_programs import COMPILER, build, compile_library
-from scripts import ROOT, checkout_file, checkout_script
+from scripts import ROOT, checkout_file, checkout_script, usage_error
 
 import ofc_fast.timing
 
@@ -306,3 +306,26 @@ def test_a_negative_number_in_exponent_form_is_a_value(
         else:
             assert action.type is not float or value == -1e9
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        ("benchmarks/bench_game.py", ["--only", "C engine", "--reps", "1"]),
+        ("benchmarks/run.py", ["--no-python", "--c-hands", "1", "--c-pairs", "1"]),
+    ],
+)
+def test_a_cc_that_is_not_there_is_refused(
+    script: str,
+    argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``CC=/no/such/cc python benchmarks/bench_game.py`` (and ``run.py``) built and
+    timed with gcc instead: figures of another compiler than the one asked for.  It
+    is refused before the run, one line naming CC (exit status 2), as ``run.py --cc
+    /no/such/cc`` is."""
+    module = checkout_script(script)
+    monkeypatch.setenv("CC", "/no/such/cc")
+    out, err = usage_error(capsys, module.main, argv)
+    assert out == "" and "error: CC: no compiler '/no/such/cc'" in err
