@@ -329,3 +329,25 @@ def test_a_cc_that_is_not_there_is_refused(
     monkeypatch.setenv("CC", "/no/such/cc")
     out, err = usage_error(capsys, module.main, argv)
     assert out == "" and "error: CC: no compiler '/no/such/cc'" in err
+
+
+def test_c_benchmarks_take_an_option_and_its_value_in_one_word(
+    c_benchmarks: dict[str, Path],
+) -> None:
+    """``bench_c --hands=5`` said "unrecognized argument '--hands=5'" while the Python
+    scripts (argparse) take ``--hands=5``: the C benchmarks take it too, its value
+    checked as one written apart; a flag given a value is refused, as argparse
+    does."""
+    argv = ["--hands=1", "--pairs=1", "--reps=1", "--seed=0"]
+    done = _run(c_benchmarks["bench_c"], *argv)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert ", seed 0, 1 reps" in done.stdout.splitlines()[0]
+    for word, why in [
+        ("--hands=5x", f"argument --hands: {_WHOLE} 1 to "),
+        ("--hands=", f"argument --hands: {_WHOLE} 1 to "),
+        ("--strict=1", "argument --strict: ignored explicit argument '1'"),
+        ("--handsx=5", "unrecognized argument '--handsx=5'"),
+    ]:
+        done = _run(c_benchmarks["bench_c"], word)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr.splitlines()[1].startswith(f"bench_c: error: {why}")
