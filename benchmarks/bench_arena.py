@@ -18,7 +18,6 @@ hands per second with two built-in bots through the protocol.
 
 from __future__ import annotations
 
-import argparse
 import socket
 import statistics
 import subprocess
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 
 from ofc_fast.arena import Arena, parse_bot_spec
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
 TINY = Path(__file__).resolve().parents[1] / "tests" / "arena_clients" / "tiny_client.py"
 
@@ -82,9 +81,7 @@ def throughput(bots: list[str], hands: int) -> float:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.splitlines()[0]
-    )
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.splitlines()[0])
     p.add_argument(
         "--hands",
         type=at_least(1),

@@ -1,7 +1,8 @@
 /* bench_args.h -- the command line of the C benchmarks (bench_c, bench_game_c,
  * bench_settle), read as argparse reads the Python ones': -h or --help prints the
  * usage, what the program times and each argument with its range and default on
- * standard output (exit status 0); an unknown argument, an option without its value
+ * standard output (exit status 0); an option's value follows it (--hands 5) or is
+ * joined to it (--hands=5); an unknown argument, an option without its value
  * or a count that is not a whole number in its range prints the usage and one line
  * naming it on standard error (exit status 2), before anything runs.
  *
@@ -120,22 +121,34 @@ static int bench_parse(int argc, char **argv, const char *prog, const char *abou
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
+            const char *eq = strchr(a, '='); /* --hands=5: the option, its value */
+            size_t len = eq != NULL ? (size_t)(eq - a) : strlen(a);
             for (k = 0; k < n; k++) {
-                if (bench_is_option(&args[k]) && strcmp(a, args[k].name) == 0) {
+                if (bench_is_option(&args[k]) && strlen(args[k].name) == len &&
+                    strncmp(a, args[k].name, len) == 0) {
                     break;
                 }
             }
             if (k == n) {
                 return bench_refuse(prog, args, n, "unrecognized argument", a);
             }
+            if (args[k].flag && eq != NULL) {
+                bench_usage(stderr, prog, args, n);
+                fprintf(stderr, "%s: error: argument %s: ignored explicit argument '%s'\n",
+                        prog, args[k].name, eq + 1);
+                return 2;
+            }
             if (args[k].flag) {
                 *values[k] = 1;
                 continue;
             }
-            if (i + 1 >= argc) {
+            if (eq != NULL) {
+                a = eq + 1;
+            } else if (i + 1 >= argc) {
                 return bench_refuse(prog, args, n, "expected a value after", a);
+            } else {
+                a = argv[++i];
             }
-            a = argv[++i];
         } else {
             for (k = next; k < n && bench_is_option(&args[k]); k++) {
                 /* the next positional count */

@@ -19,7 +19,6 @@ does with a core.  Targets:
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -29,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ofc_fast.timing import ScriptHelp, at_least, duration, require_extra
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, duration, require_extra
 
 
 def vector_run(seconds: float, seed: int, result: list[float]) -> None:
@@ -144,7 +143,7 @@ def run_cases(
 ) -> None:
     """Parse ``--repeats`` / ``--seconds`` (defaults as given) and print one line per
     case: median steps/s, per CPU-s, target, every run."""
-    ap = argparse.ArgumentParser(formatter_class=ScriptHelp, description=description)
+    ap = ScriptParser(formatter_class=ScriptHelp, description=description)
     ap.add_argument(
         "--repeats", type=at_least(1), default=repeats, help="runs of each case (median)"
     )

@@ -21,12 +21,9 @@ observation >= 500,000 calls/s, Match with random bots >= 200,000.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import platform
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -40,9 +37,17 @@ import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.cli.options import write_whole
+from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, Match
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least, output_path, seed_offset
+from ofc_fast.timing import (
+    ScriptHelp,
+    ScriptParser,
+    at_least,
+    c_compiler,
+    output_path,
+    seed_offset,
+)
 
 TARGET = 20_000
 
@@ -131,13 +136,10 @@ def _observation_run(
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def c_engine(deals: int, reps: int) -> dict[str, Any] | str:
-    """Build and run benchmarks/bench_game_c.c: its figures, or why there are none (no
-    C compiler; a build or a run that failed, the compiler's or the program's
-    messages on standard error before)."""
-    cc = next(
-        (c for c in (os.environ.get("CC"), "gcc", "cc") if c and shutil.which(c)), None
-    )
+def c_engine(cc: str | None, deals: int, reps: int) -> dict[str, Any] | str:
+    """Build benchmarks/bench_game_c.c with ``cc`` (:func:`ofc_fast.timing.c_compiler`'s)
+    and run it: its figures, or why there are none (no C compiler; a build or a run
+    that failed, the compiler's or the program's messages on standard error before)."""
     if cc is None:
         return "no C compiler found"
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("*/ofc_*.c"))
@@ -180,9 +182,7 @@ CASES: list[tuple[str, str, int, str, Callable[..., tuple[int, float]]]] = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=at_least(1), default=2000, help="deals per repetition")
     p.add_argument(
         "--heuristic-deals",
@@ -212,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--only: no row's label contains {args.only!r}")
     if args.quick:
         args.deals, args.heuristic_deals, args.reps = 300, 8, 3
+    wants_c = any(args.only in label for label in C_LABELS)
+    try:
+        cc = c_compiler() if wants_c else None
+    except OfcError as exc:  # ($CC naming no program: refused before the run)
+        p.error(str(exc))
     print(
         f"ofc-fast {ofc.__version__}, Python {platform.python_version()} "
         f"({platform.python_implementation()}), {platform.machine()}"
@@ -222,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     rows = []
     missed, measured = False, False
-    if any(args.only in label for label in C_LABELS):
-        c = c_engine(200_000 if not args.quick else 20_000, args.reps)
+    if wants_c:
+        c = c_engine(cc, 200_000 if not args.quick else 20_000, args.reps)
         if isinstance(c, str):
             print(f"C engine: {c}; row skipped")
         else:

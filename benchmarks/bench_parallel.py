@@ -25,7 +25,6 @@ the load average is printed: on a shared machine, other work slows both sides.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -43,7 +42,7 @@ from ofc_fast.parallel import (
     play_parallel,
     run_chunk,
 )
-from ofc_fast.timing import ScriptHelp, at_least, output_path
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, output_path
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -107,9 +106,7 @@ def _warm_rows(
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=at_least(1), default=2000, help="deals per run")
     ap.add_argument("--chunk", type=at_least(1), default=50, help="deals per chunk")
     ap.add_argument(

@@ -72,6 +72,7 @@ from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import (
     MAX_N,
     ScriptHelp,
+    ScriptParser,
     at_least,
     deal,
     machine_info,
@@ -641,7 +642,7 @@ def format_table(rows: list[Row]) -> list[str]:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(
+    ap = ScriptParser(
         formatter_class=ScriptHelp,
         prog="benchmarks/bench_python.py",
         allow_abbrev=False,

@@ -16,7 +16,6 @@ in a temporary folder removed at the end (100,000 deals: 253 MB of history).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -24,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
 
 def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Path]:
@@ -53,9 +52,7 @@ def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Pat
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.splitlines()[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.splitlines()[0])
     ap.add_argument(
         "--deals", type=at_least(1), default=100_000, help="deals in the history reported"
     )

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -18,14 +17,12 @@ import timeit
 import ofc_fast as ofc
 from ofc_fast import Board
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the median and the minimum of ``--reps`` runs."""
-    p = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=at_least(1), default=7, help="runs (median reported)")
     p.add_argument(
         "--seed", type=at_least(0, SEED_MAX), default=1, help="seed of the random pairs"

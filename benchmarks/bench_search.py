@@ -36,7 +36,6 @@ Target: >= 1,000,000 fast rollouts/s on two cores.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import statistics
@@ -58,6 +57,7 @@ from ofc_fast.search._advise import _with_value
 from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import (
     ScriptHelp,
+    ScriptParser,
     at_least,
     duration,
     json_object,
@@ -297,9 +297,7 @@ def _strength(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--random-deals", type=at_least(0), default=2000, help="deals against RandomBot"
     )

@@ -38,7 +38,7 @@ import ofc_fast as ofc
 from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import OfcError
 from ofc_fast.parallel.cli import check_workers
-from ofc_fast.timing import ScriptHelp, at_least, duration, output_path
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
     "rules": "pineapple",
@@ -459,9 +459,7 @@ _LEFT_OUT = object()  # (the value of an option with a default before the parse)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--only",
         choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),

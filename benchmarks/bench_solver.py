@@ -30,7 +30,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -43,7 +42,7 @@ from ofc_fast.cli.options import write_whole
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least, output_path
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, output_path
 
 TARGETS = {
     "arranger ev": 1.0,
@@ -175,9 +174,7 @@ def render(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     p.add_argument(
         "--hands", type=at_least(1), default=10_000, help="random hands per line"
     )

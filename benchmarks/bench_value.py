@@ -37,7 +37,6 @@ on its own cards and seed only); against another bot, its cards and seeds are.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import statistics
@@ -57,6 +56,7 @@ from ofc_fast.parallel.cli import check_workers
 from ofc_fast.table import SEED_MAX, check_players
 from ofc_fast.timing import (
     ScriptHelp,
+    ScriptParser,
     at_least,
     duration,
     output_path,
@@ -257,9 +257,7 @@ def play(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
     ap.add_argument(

@@ -16,7 +16,6 @@ gap by which the typical opponent under-prices a foul against them (docs/learned
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 
@@ -27,13 +26,11 @@ from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.solver import ev_tables
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least, preset_name
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, preset_name
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
     ap.add_argument(
         "--bot",

@@ -62,7 +62,7 @@ from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.parallel.cli import check_workers
 from ofc_fast.search import best_completion
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least, json_object, output_path
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, json_object, output_path
 
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
@@ -282,9 +282,7 @@ def split_vs(diffs: list[float], ref: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--deals", type=at_least(1), default=600, help="normal deals per setting"
     )

@@ -34,15 +34,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from ofc_fast.errors import OfcError
 from ofc_fast.table import SEED_MAX  # the installed package (pip install -e .)
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least, c_compiler
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
@@ -52,16 +52,9 @@ C_FLAGS = ["-std=c99", "-O3", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 C_FLAGS += ["-Icsrc/include", "-Icsrc/src", "-Icsrc/generated"]
 
 
-def _compiler(choice: str | None) -> str | None:
-    for cc in (choice, os.environ.get("CC"), "gcc", "cc"):
-        if cc and shutil.which(cc):
-            return cc
-    return None
-
-
 def run_c(args: argparse.Namespace, out: TextIO) -> int:
     """Build and run bench_c, its lines (and the compiler's) on ``out``."""
-    cc = _compiler(args.cc)
+    cc = args.cc  # (c_compiler's, at the parse)
     if cc is None:
         print("bench_c: no C compiler found (gcc, cc or $CC); C part skipped", file=out)
         return 3
@@ -125,7 +118,7 @@ class _Help(ScriptHelp, argparse.RawDescriptionHelpFormatter):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = ScriptParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=_Help,
         allow_abbrev=False,
@@ -159,8 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = ap.parse_known_args(argv)
     if args.no_c and args.no_python:  # (ran nothing, silently, exit status 0)
         ap.error("--no-c with --no-python: nothing left to run")
-    if args.cc is not None and not shutil.which(args.cc):
-        ap.error(f"--cc: no compiler {args.cc!r} (not found on PATH)")
+    if args.cc is not None or not args.no_c:
+        try:
+            args.cc = c_compiler(args.cc)
+        except OfcError as exc:
+            ap.error(str(exc))
     py_argv, json_alone = (None, False) if args.no_python else python_argv(args, rest)
     out = sys.stderr if json_alone else sys.stdout
 

@@ -13,7 +13,6 @@ estimates.  Prints the mean difference per street with a 95% normal interval.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 
@@ -22,15 +21,13 @@ from ofc_fast.bots import HeuristicBot, ValueBot
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.learned import shipped_model
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
 PRESET = rules.PINEAPPLE
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=at_least(1), default=150, help="duplicate deal pairs")
     ap.add_argument(
         "--seed", type=at_least(0, SEED_MAX), default=99, help="seed of the deals"

@@ -32,6 +32,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import statistics
 import sys
 import time
@@ -41,10 +42,15 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from .cli.options import Parser
+from .errors import OfcError
+
 __all__ = [
     "TARGETS",
     "ScriptHelp",
+    "ScriptParser",
     "at_least",
+    "c_compiler",
     "duration",
     "json_object",
     "main",
@@ -250,6 +256,25 @@ def seed_offset(seed: int, k: int) -> int:
     return (seed + k) & SEED_MAX
 
 
+def c_compiler(choice: str | None = None) -> str | None:
+    """The C compiler a C benchmark builds with: ``choice`` (``run.py --cc``), else
+    ``$CC``, else ``gcc`` or ``cc`` where on the PATH; None where there is none.  A
+    ``choice`` or ``$CC`` that names no program there is refused (OfcError naming
+    ``--cc`` or ``CC``): the figures would come from another compiler than asked.
+
+    >>> c_compiler("/no/such/cc")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --cc: no compiler '/no/such/cc' (not found on PATH)
+    """
+    for source, cc in (("--cc", choice), ("CC", os.environ.get("CC"))):
+        if cc:
+            if shutil.which(cc) is None:
+                raise OfcError(f"{source}: no compiler {cc!r} (not found on PATH)")
+            return cc
+    return next((cc for cc in ("gcc", "cc") if shutil.which(cc)), None)
+
+
 def require_extra(extra: str, *modules: str) -> None:
     """Import ``modules`` (what a script of benchmarks/ or examples/ needs from the
     optional ``extra``), or, for the first one missing, exit with status 2 and one line
@@ -309,6 +334,24 @@ class ScriptHelp(argparse.HelpFormatter):
             action = copy.copy(action)
             action.help = f"{action.help} {said}" if action.help else said
         super().add_argument(action)
+
+
+class ScriptParser(Parser):
+    """The argument parser of the scripts in benchmarks/ and tools/: it reads a word
+    that starts with ``-`` and a digit as a value, as ``ofc-fast`` does
+    (:class:`ofc_fast.cli.options.Parser`): ``--fl-value -1e9`` (argparse took
+    ``-1e9`` for an option: "expected one argument").  Abbreviated options are taken
+    as argparse takes them.
+
+    >>> ap = ScriptParser(prog="x", formatter_class=ScriptHelp)
+    >>> _ = ap.add_argument("--fl-value", type=float)
+    >>> ap.parse_args(["--fl-value", "-1e9"]).fl_value
+    -1000000000.0
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", True)
+        super().__init__(*args, **kwargs)
 
 
 def machine_info() -> dict[str, Any]:
@@ -453,8 +496,6 @@ def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    from .cli.options import Parser  # (its options written whole; "--" ends them)
-
     ap = Parser(
         prog="ofc-fast bench",
         description="Time ofc-fast's own calls (batch and per call) on seeded random "

@@ -13,10 +13,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from c_programs import COMPILER, build, compile_library
-from scripts import ROOT, checkout_file, checkout_script
+from scripts import ROOT, checkout_file, checkout_script, usage_error
 
 import ofc_fast.timing
 
@@ -265,3 +266,88 @@ def test_bench_game_skips_a_c_engine_that_does_not_build(
     out = capsys.readouterr().out
     why = "false could not build benchmarks/bench_game_c.c (status 1)"
     assert f"\nC engine: {why}; row skipped\n" in out
+
+
+def _numeric(action: argparse.Action) -> bool:
+    """Whether ``action`` is an option that takes one number: ``type=float``,
+    ``type=int`` or a count (:func:`ofc_fast.timing.at_least`)."""
+    kind = action.type
+    return (
+        bool(action.option_strings)
+        and action.nargs is None
+        and (
+            kind in (float, int) or getattr(kind, "__qualname__", "").startswith("at_least")
+        )
+    )
+
+
+@pytest.mark.parametrize("script", _scripts())
+def test_a_negative_number_in_exponent_form_is_a_value(
+    script: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``advise_ev_sum.py --fl-value -1e9`` said "expected one argument" (``-1e9`` was
+    read as an option, while ``-5`` and ``-2.5`` were values, and ``ofc-fast`` takes
+    ``-1e9``): each option of a number reads it as its value, taken (a float) or
+    refused by its type, never as a missing value."""
+    parser = _parser(script, monkeypatch)
+
+    def refused(message: str) -> NoReturn:
+        raise ValueError(message)
+
+    monkeypatch.setattr(parser, "error", refused)
+    missing = []
+    for action in filter(_numeric, parser._actions):
+        option = action.option_strings[-1]
+        try:
+            value = getattr(parser.parse_known_args([option, "-1e9"])[0], action.dest)
+        except ValueError as exc:
+            if "expected one argument" in str(exc):
+                missing.append(f"{option}: {exc}")
+        else:
+            assert action.type is not float or value == -1e9
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        ("benchmarks/bench_game.py", ["--only", "C engine", "--reps", "1"]),
+        ("benchmarks/run.py", ["--no-python", "--c-hands", "1", "--c-pairs", "1"]),
+    ],
+)
+def test_a_cc_that_is_not_there_is_refused(
+    script: str,
+    argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``CC=/no/such/cc python benchmarks/bench_game.py`` (and ``run.py``) built and
+    timed with gcc instead: figures of another compiler than the one asked for.  It
+    is refused before the run, one line naming CC (exit status 2), as ``run.py --cc
+    /no/such/cc`` is."""
+    module = checkout_script(script)
+    monkeypatch.setenv("CC", "/no/such/cc")
+    out, err = usage_error(capsys, module.main, argv)
+    assert out == "" and "error: CC: no compiler '/no/such/cc'" in err
+
+
+def test_c_benchmarks_take_an_option_and_its_value_in_one_word(
+    c_benchmarks: dict[str, Path],
+) -> None:
+    """``bench_c --hands=5`` said "unrecognized argument '--hands=5'" while the Python
+    scripts (argparse) take ``--hands=5``: the C benchmarks take it too, its value
+    checked as one written apart; a flag given a value is refused, as argparse
+    does."""
+    argv = ["--hands=1", "--pairs=1", "--reps=1", "--seed=0"]
+    done = _run(c_benchmarks["bench_c"], *argv)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert ", seed 0, 1 reps" in done.stdout.splitlines()[0]
+    for word, why in [
+        ("--hands=5x", f"argument --hands: {_WHOLE} 1 to "),
+        ("--hands=", f"argument --hands: {_WHOLE} 1 to "),
+        ("--strict=1", "argument --strict: ignored explicit argument '1'"),
+        ("--handsx=5", "unrecognized argument '--handsx=5'"),
+    ]:
+        done = _run(c_benchmarks["bench_c"], word)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr.splitlines()[1].startswith(f"bench_c: error: {why}")

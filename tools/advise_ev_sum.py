@@ -12,7 +12,6 @@ play plus the Fantasyland worth (docs/cli.md, "What advise's ev means").
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -20,7 +19,7 @@ import time
 import ofc_fast as ofc
 from ofc_fast.errors import OfcError
 from ofc_fast.search import POLICIES, advise, make_observation, search_model
-from ofc_fast.timing import ScriptHelp, at_least
+from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
 
 def opening_hands(seed: int) -> dict[int, list[int]]:
@@ -36,9 +35,7 @@ def opening_hands(seed: int) -> dict[int, list[int]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    ap = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--deals", type=at_least(1), default=8, help="deals (game seeds 100, 101, ...)"
     )

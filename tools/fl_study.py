@@ -38,7 +38,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import multiprocessing as mp
@@ -225,14 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     from ofc_fast.table import SEED_MAX
     from ofc_fast.timing import (  # (before a run)
         ScriptHelp,
+        ScriptParser,
         at_least,
         output_path,
         preset_name,
     )
 
-    p = argparse.ArgumentParser(
-        formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0]
-    )
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
     p.add_argument(
         "--cards",
