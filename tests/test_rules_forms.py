@@ -182,6 +182,10 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "fingerprint": None,
         "earlier_fingerprints": None,
         "play_data": None,
+        "trained_for": None,  # (rules_mismatch's wording: fed its RuleSet)
+        # Where two rule sets differ (ofc_fast.rules._diff): fed the RuleSets the
+        # arena and rules_mismatch resolved.
+        "differing_fields": None,
         "train": None,
         "rehearse": None,
         "warm_table": lambda r: warm_table(r, None, "test"),

@@ -28,10 +28,8 @@ that a game id and a preset are one and the same rule set in both directions):
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..errors import ArenaError, ArenaRulesError, RulesError
-from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
+from ..rules import PRESETS, RuleSet, RulesLike, as_rules, differing_fields
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
 __all__ = [
@@ -65,19 +63,9 @@ def _preset_of(rules: RuleSet) -> RuleSet | None:
     if preset is not None and preset == rules:  # (a preset itself: the fast way)
         return preset
     for preset in PRESETS.values():
-        if not _differences(rules, preset):
+        if not differing_fields(rules, preset):
             return preset
     return None
-
-
-def _differences(rules: RuleSet, preset: RuleSet) -> list[str]:
-    """The fields, labels aside (:data:`~ofc_fast.rules.LABEL_FIELDS`), where
-    ``rules`` differs from ``preset``."""
-    return [
-        f.name
-        for f in dataclasses.fields(RuleSet)
-        if f.name not in LABEL_FIELDS and getattr(rules, f.name) != getattr(preset, f.name)
-    ]
 
 
 def game_id_of(rules: RulesLike) -> str:
@@ -100,7 +88,7 @@ def game_id_of(rules: RulesLike) -> str:
             ""
             if named is None
             else f" (they differ from the preset {named.name} in "
-            f"{', '.join(_differences(rules, named))})"
+            f"{', '.join(differing_fields(rules, named))})"
         )
         raise ArenaError(
             f"rules {rules.name!r} are not a preset{differ}: the wire protocol can "

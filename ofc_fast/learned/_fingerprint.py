@@ -17,9 +17,15 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from ..rules import LABEL_FIELDS, RuleSet
+from ..rules import LABEL_FIELDS, PRESETS, RuleSet, differing_fields
 
-__all__ = ["earlier_fingerprints", "fingerprint", "play_data"]
+__all__ = [
+    "earlier_fingerprints",
+    "fingerprint",
+    "play_data",
+    "presets_by_fingerprint",
+    "trained_for",
+]
 
 _EVERY_ORDER = 4  # entries tried in every order (4! = 24); more: as kept and reversed
 _MOST = 2048  # ways of writing one rule set tried at most (each about 100 us)
@@ -89,3 +95,28 @@ def earlier_fingerprints(rules: RuleSet) -> frozenset[int]:
         return frozenset()
     found = {_fnv({**data, "fantasyland": way}) for way in _written(fl)}
     return frozenset(found - {fingerprint(rules)})
+
+
+@lru_cache(maxsize=1)
+def presets_by_fingerprint() -> dict[int, tuple[RuleSet, ...]]:
+    """The presets by :func:`fingerprint` (the rule sets a shipped model is named by)."""
+    out: dict[int, tuple[RuleSet, ...]] = {}
+    for preset in PRESETS.values():
+        key = fingerprint(preset)
+        out[key] = (*out.get(key, ()), preset)
+    return out
+
+
+def trained_for(trained: int, rules: RuleSet) -> str:
+    """Which rules a model or policy of fingerprint ``trained`` was trained for, said
+    against ``rules``: the preset's and the fields ``rules`` differ in, else that they
+    are no preset's (both fingerprints)."""
+    presets = presets_by_fingerprint().get(trained)
+    if not presets:
+        return (
+            f"a rule set that is no preset: fingerprint {trained:08x}, these rules' "
+            f"{fingerprint(rules):08x}"
+        )
+    fields = differing_fields(presets[0], rules)
+    more = f" and {len(fields) - 6} more" if len(fields) > 6 else ""
+    return f"the {presets[0].name} preset's; they differ in {', '.join(fields[:6])}{more}"

@@ -35,11 +35,16 @@ from ..board import Board, board_slots
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote, quote_path
 from ..files import atomic_write
-from ..rules import PRESETS, RuleSet, RulesLike, as_rules
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
-from ._fingerprint import earlier_fingerprints, fingerprint, play_data
+from ._fingerprint import (
+    earlier_fingerprints,
+    fingerprint,
+    presets_by_fingerprint,
+    trained_for,
+)
 from ._lru import Lru
 
 __all__ = [
@@ -115,42 +120,7 @@ def rules_mismatch(trained_hash: int, rules: RulesLike) -> str | None:
     rules = as_rules(rules, "rules_mismatch")
     if trained_hash == rules_hash(rules) or trained_hash in earlier_fingerprints(rules):
         return None  # (earlier_fingerprints: the same rules written another way)
-    return _trained_for(trained_hash, rules)
-
-
-@lru_cache(maxsize=1)
-def _presets_by_hash() -> dict[int, tuple[RuleSet, ...]]:
-    """The presets by :func:`rules_hash` (the rule sets a shipped model is named by)."""
-    out: dict[int, tuple[RuleSet, ...]] = {}
-    for preset in PRESETS.values():
-        key = rules_hash(preset)
-        out[key] = (*out.get(key, ()), preset)
-    return out
-
-
-def _differences(a: Any, b: Any, key: str = "") -> list[str]:
-    """The fields (dotted, as in a rules file) where two rule sets' data differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return [
-            f
-            for k in sorted(set(a) | set(b))
-            for f in _differences(a.get(k), b.get(k), f"{key}.{k}" if key else k)
-        ]
-    return [] if a == b else [key]
-
-
-def _trained_for(model_hash: int, rules: RuleSet) -> str:
-    """Which rules a model of ``model_hash`` was trained for, said against ``rules``:
-    the preset's and the fields ``rules`` differ in, else that they are no preset's."""
-    presets = _presets_by_hash().get(model_hash)
-    if not presets:
-        return (
-            f"a rule set that is no preset: fingerprint {model_hash:08x}, these rules' "
-            f"{rules_hash(rules):08x}"
-        )
-    fields = _differences(play_data(presets[0]), play_data(rules))
-    more = f" and {len(fields) - 6} more" if len(fields) > 6 else ""
-    return f"the {presets[0].name} preset's; they differ in {', '.join(fields[:6])}{more}"
+    return trained_for(trained_hash, rules)
 
 
 def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
@@ -730,7 +700,7 @@ def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     rules = as_rules(rules, "shipped_model")
     players = _seats(players)
     key = rules_hash(rules)
-    for preset in _presets_by_hash().get(key, ()):
+    for preset in presets_by_fingerprint().get(key, ()):
         model = _shipped(preset.name, players)
         if model is not None and model.rules_hash == key:
             return model

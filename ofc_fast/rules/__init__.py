@@ -9,6 +9,7 @@ True
 """
 
 from ..ranking import HandCategory
+from ._diff import differing_fields as differing_fields  # for learned, arena
 from ._fantasyland_text import front_threshold
 from ._fields import unique_keys as unique_keys  # for serve (JSON bodies)
 from ._lookup import as_rules, get, names
