@@ -375,3 +375,23 @@ def test_renamed_rule_sets_share_one_value_model() -> None:
     assert len({id(m) for m in models}) == 1
     assert models[0] is value_model(rules.PINEAPPLE.replace(description="home game"))
     assert value_model(rules.PINEAPPLE.replace(sweep_bonus=9)) is not models[0]
+
+
+def _royalty_9(back: int, middle: int) -> rules.RuleSet:
+    """PINEAPPLE with its royal flush royalties (back, middle) changed."""
+    data = rules.PINEAPPLE.to_dict()
+    data["royalties"]["back"][9], data["royalties"]["middle"][9] = back, middle
+    return rules.RuleSet.from_dict(data)
+
+
+def test_rule_sets_whose_fingerprints_collide_get_their_own_value_models() -> None:
+    """value_model keyed its cache by the 32-bit rules fingerprint alone, so two rule
+    sets that differ but collide (royal flush royalties 258/389 and 416/604) shared
+    one model: a bot valued a board under the other rule set's royalties.  The key
+    compares how the rules play exactly."""
+    from ofc_fast.learned import rules_hash
+
+    a, b = _royalty_9(258, 389), _royalty_9(416, 604)
+    assert a != b and rules_hash(a) == rules_hash(b)  # the premise: a collision
+    assert value_model(a) is not value_model(b)
+    assert value_model(b).rules.royalties.back[9] == 416

@@ -2209,6 +2209,30 @@ def test_a_model_keeps_one_context_for_renamed_rules():
     assert probe() is None  # only the compile cache held it
 
 
+def test_a_model_s_contexts_of_colliding_rule_sets_are_their_own():
+    """ValueModel.context keyed its contexts by the 32-bit rules fingerprint, so of
+    two rule sets that differ but collide (royal flush royalties 258/389 and
+    416/604, both fitting a model of that fingerprint), the one asked for second got
+    the first one's context: a board's value depended on the order of the calls.
+    Each gets its own, valued under its own royalties."""
+
+    def royalty_9(back: int, middle: int) -> rules.RuleSet:
+        data = rules.PINEAPPLE.to_dict()
+        data["royalties"]["back"][9], data["royalties"]["middle"][9] = back, middle
+        return rules.RuleSet.from_dict(data)
+
+    a, b = royalty_9(258, 389), royalty_9(416, 604)
+    assert a != b and rules_hash(a) == rules_hash(b)  # the premise: a collision
+    board = "2c 3d 4h / 5s 6s 7s 8s 9s / Ah Kh Qh Jh Th"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "collide.ofcvm"
+        write_model(path, random_nets(1), a, 2)
+        fresh = load_model(path).value(board, b)
+        model = load_model(path)
+        model.value(board, a)
+        assert model.value(board, b) == fresh
+
+
 def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():
     """ValueModel.value / action_values refuse a board, fl_value, dealt or unseen
     cards, to_discard or action ids that are not what they take with the OfcError

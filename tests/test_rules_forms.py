@@ -186,6 +186,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         # Where two rule sets differ (ofc_fast.rules._diff): fed the RuleSets the
         # arena and rules_mismatch resolved.
         "differing_fields": None,
+        "play_key": None,  # (the caches by rule set: fed the RuleSet as_rules gave)
         "train": None,
         "rehearse": None,
         "warm_table": lambda r: warm_table(r, None, "test"),

@@ -31,9 +31,8 @@ import numpy as np
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array, rank5_batch
 from ..errors import ArrayError, CardError, ModelError, OfcError, quote
-from ..learned.model import rules_hash
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import RuleSet, RulesLike, as_rules, play_key
 from ..rules.compiled import LOW27, compiled, compiled_fl
 from ..rules.model import GameKind
 from ..table import as_int
@@ -322,7 +321,7 @@ def value_model(
 ) -> HeuristicModel:
     """The cached :class:`HeuristicModel` of a rule set and settings (ModelError
     naming a setting that is no finite number, :func:`checked_settings`): one for
-    rule sets that play alike (:func:`~ofc_fast.learned.rules_hash`: renamed ones).
+    rule sets that play alike (:func:`~ofc_fast.rules.play_key`: renamed ones).
 
     >>> from ofc_fast import rules
     >>> value_model(rules.PINEAPPLE) is value_model("pineapple")
@@ -335,14 +334,15 @@ def value_model(
     ofc_fast.errors.ModelError: ...row_weight...
     """
     rules = as_rules(rules, "value_model")
-    return _value_model(_PlayKey(rules_hash(rules), rules), checked_settings(settings))
+    return _value_model(_PlayKey(play_key(rules), rules), checked_settings(settings))
 
 
 class _PlayKey(NamedTuple):
-    """A rule set as a cache key by how it plays (:func:`rules_hash`): renamed or
-    redescribed copies of one rule set are one key, and share one model."""
+    """A rule set as a cache key by how it plays (:func:`~ofc_fast.rules.play_key`):
+    renamed or redescribed copies of one rule set are one key, and share one model;
+    rule sets that differ never do."""
 
-    play: int
+    play: tuple[object, ...]
     rules: RuleSet
 
     def __eq__(self, other: object) -> bool:

@@ -296,6 +296,7 @@ def pays_royalties(rules: RuleSet) -> bool:
 
 
 EXACT_MODES: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
+"""``ofc-fast advise --exact``'s choices, as :func:`ofc_fast.search.advise` takes them."""
 
 _STOPPED_ADVICE = search.exact_stopped_advice(  # advise's advice, in the options' words
     f"give a larger --time, or leave it out to search to the end (up to "
@@ -303,7 +304,6 @@ _STOPPED_ADVICE = search.exact_stopped_advice(  # advise's advice, in the option
     "yes",
     "auto",
 )
-"""``ofc-fast advise --exact``'s choices, as :func:`ofc_fast.search.advise` takes them."""
 
 
 def cli_advise(args: Any) -> tuple[list[Any], str]:

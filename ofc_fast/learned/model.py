@@ -35,7 +35,7 @@ from ..board import Board, board_slots
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote, quote_path
 from ..files import atomic_write
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import RuleSet, RulesLike, as_rules, play_key
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
@@ -286,7 +286,7 @@ class ValueModel:
         """The C ``ofc_value_ctx *`` of this model for a table, which keeps the model's
         and the rule set's C structs it points to alive as long as it lives (the
         model keeps the 64 contexts last asked for, one for rule sets that play alike
-        (:func:`rules_hash`: renamed ones); threads share one model: they get the
+        (:func:`~ofc_fast.rules.play_key`: renamed ones); threads share one model: they get the
         same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers within +-1e6."""
@@ -301,7 +301,7 @@ class ValueModel:
                 f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), each "
                 f"within +-1e6, got {quote(fl_value)}"
             )
-        key = (rules_hash(rules), players, values)  # (renamed rule sets: one context)
+        key = (play_key(rules), players, values)  # (renamed rule sets: one context)
         hit = self._contexts.get(key)
         if hit is not None:
             return hit

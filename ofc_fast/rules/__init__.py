@@ -10,6 +10,7 @@ True
 
 from ..ranking import HandCategory
 from ._diff import differing_fields as differing_fields  # for learned, arena
+from ._diff import play_key as play_key  # for learned, bots (caches by rule set)
 from ._fantasyland_text import front_threshold
 from ._fields import unique_keys as unique_keys  # for serve (JSON bodies)
 from ._lookup import as_rules, get, names

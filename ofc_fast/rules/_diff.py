@@ -1,14 +1,15 @@
-"""Where two rule sets differ: the one comparison of rule sets field by field, their
-labels aside (for the arena's game ids, and a model or policy trained for other
-rules)."""
+"""Where two rule sets differ, and what keys them by how they play: the one
+comparison of rule sets field by field, their labels aside (for the arena's game ids,
+a model or policy trained for other rules, and the caches of models by rule set)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .model import LABEL_FIELDS, RuleSet
 
-__all__ = ["differing_fields"]
+__all__ = ["differing_fields", "play_key"]
 
 
 def differing_fields(rules: RuleSet, other: RuleSet) -> list[str]:
@@ -43,3 +44,23 @@ def _differences(a: Any, b: Any, key: str) -> list[str]:
 def _keys(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """The keys of ``a``, then those only ``b`` has, each once, in their order."""
     return list(dict.fromkeys([*a, *b]))
+
+
+def play_key(rules: RuleSet) -> tuple[object, ...]:
+    """``rules`` as one hashable value of how they play and score: their fields but
+    the labels (:data:`LABEL_FIELDS`), equal exactly for rule sets that play alike (a
+    preset renamed or described anew), so a cache keyed by it shares one entry
+    between them and never one between rule sets that differ (a 32-bit fingerprint
+    can collide).
+
+    >>> from ofc_fast import rules
+    >>> play_key(rules.PINEAPPLE) == play_key(rules.PINEAPPLE.replace(name="home"))
+    True
+    >>> play_key(rules.PINEAPPLE) == play_key(rules.PINEAPPLE.replace(sweep_bonus=9))
+    False
+    """
+    return tuple(
+        getattr(rules, f.name)
+        for f in dataclasses.fields(rules)
+        if f.name not in LABEL_FIELDS
+    )
