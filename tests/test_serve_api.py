@@ -3739,8 +3739,12 @@ def test_a_problem_s_type_is_one_string_from_every_depth() -> None:
         for method, path, body, page in cases:
             status, _, out = u.request(method, path, body)
             assert out["type"] == "/ofc" + page, (path[:40], out["type"][:80])
-            if len(path) < 100:
-                assert out["instance"].endswith(path.replace("//", "/")[1:]), out
+            if len(path) < 100:  # (its instance: the path below the root it reached)
+                base = "https://proxy.example/ofc" + path
+                want = "https://proxy.example/ofc" + re.sub("/+", "/", path)
+                assert urllib.parse.urljoin(base, out["instance"]) == want, out
+                url = _rfc_join(base, out["instance"])
+                assert re.sub("(?<!:)/+", "/", url) == want, (out, url)
     with pytest.raises(OfcError, match=r"^root_path must be a path"):
         ServeConfig(root_path="ofc/").check()
 
@@ -4064,3 +4068,100 @@ def test_dot_segments_are_removed_before_routing_and_instance_resolves_to_them()
         status, _, out = s.request("GET", "/../nope")
         assert status == 404 and "/../" not in out["detail"], out
         assert urllib.parse.urljoin(s.url + "/../nope", out["instance"]) == s.url + "/nope"
+
+
+_UNRESERVED = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+)
+
+
+def _normalised(path: str) -> str:
+    """RFC 3986's normal form of a path as this server routes it: each percent-encoded
+    unreserved character decoded (6.2.2.2), its dot segments removed (5.2.4,
+    :func:`_without_dots`: a ``..`` after ``//`` climbs the empty segment), then each
+    run of slashes one, other escapes as sent."""
+    out, i = "", 0
+    while i < len(path):
+        char = chr(int(path[i + 1 : i + 3], 16)) if path[i] == "%" else path[i]
+        if path[i] == "%" and char in _UNRESERVED:
+            out, i = out + char, i + 3
+        else:
+            out, i = out + path[i], i + 1
+    return re.sub("/+", "/", _without_dots(out))
+
+
+def test_percent_encoded_dots_and_unreserved_characters_are_normalised_first() -> None:
+    """``GET /v1/%2E%2E/v1/health`` was a 404 under uvicorn (which gives the path as
+    sent) naming ``/v1/../v1/health``, its ``instance`` ``../../../v1/%2E%2E/v1/
+    health``, which a browser (reading ``%2E%2E`` as ``..``) resolves elsewhere, while
+    a server giving no ``raw_path`` routed it to ``/v1/health``.  Now a percent-encoded
+    unreserved character is the character (RFC 3986, 6.2.2.2), decoded before the
+    dot segments are removed, the same with or without ``raw_path``; ``%2F`` stays."""
+    assert _normalised("/v1/%2e%2E/%7Ex/%2F/.") == "/~x/%2F/"  # (the reference)
+    assert _normalised("/v1//../a//b") == "/v1/a/b"
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    paths = (
+        ("GET", "/v1/%2E%2E/v1/health"),
+        ("GET", "/v1/%2e/health"),
+        ("GET", "/%2E/v1/%68ealth"),
+        ("GET", "/v1/x/.%2E/health"),
+        ("POST", "/v1/health/%2E%2E/score"),  # (a keyed endpoint reached)
+        ("GET", "/v1/x/%2E%2E/nope"),
+        ("GET", "/v1/%7Ea/%2e%2e/%41"),
+        ("GET", "/v1/%2E%2E%2Fhealth"),  # (..%2F: no dot segment)
+        ("GET", "/v1/a%2F%2E%2E/health"),
+        ("POST", "/%2E%2E/v1/games/%2E%2E/score"),
+        ("GET", "/v1//../health"),  # (.. climbs the empty segment, as RFC 3986)
+        ("GET", "/v1//x/%2E%2E/nope"),
+        ("GET", "//%2E%2E//v1//nope"),
+    )
+    with Server(ServeConfig(workers=1, api_key=key)) as s:
+        for method, path in paths:
+            asked = _normalised(path)
+            want = s.request(method, asked, {}, headers=auth)
+            status, _, out = s.request(method, path, {}, headers=auth)
+            assert status == want[0], (path, asked, out)
+            if asked in ("/v1/score", "/v1/games"):
+                assert s.request(method, path, {})[0] == 401, path  # the key, still
+            if status < 400:
+                continue
+            named = out["detail"].rpartition(" ")[2].split("/")
+            assert "%2E" not in out["detail"] and not {".", ".."} & set(named), out
+            assert out["detail"] == want[2]["detail"], (path, out)
+            for base in (s.url, "https://proxy.example/ofc"):
+                url = urllib.parse.urljoin(base + path, out["instance"])
+                if not re.search("//[^/]*/(%2E|\\.)", path):  # (urljoin drops
+                    # empty segments, so that its .. climbs further: not RFC 3986)
+                    assert _normalised(url[len(base) :]) == asked, (path, url)
+                url = _rfc_join(base + path, out["instance"])
+                assert _normalised(url[len(base) :]) == asked, (path, out["instance"])
+                # from the URL normalised first, as a browser reads %2E%2E as ..
+                url = _rfc_join(base + asked, out["instance"])
+                assert _normalised(url[len(base) :]) == asked, (path, out["instance"])
+    # in-process: a server giving raw_path (as uvicorn) and one giving none alike
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    app = create_app(ServeConfig(workers=1))
+    for method, path in paths:
+        answers = []
+        for raw in (path.encode(), None):
+            sent.clear()
+            scope = {
+                "type": "http",
+                "method": method,
+                "path": urllib.parse.unquote(path),
+                "raw_path": raw,
+                "query_string": b"",
+                "headers": [(b"host", b"127.0.0.1")],
+            }
+            asyncio.run(app(scope, receive, send))
+            answers.append((sent[0]["status"], sent[1]["body"]))
+        if "%2F" not in path:  # (decoded without raw_path: a separator)
+            assert answers[0] == answers[1], (path, answers)

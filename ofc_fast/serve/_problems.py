@@ -207,8 +207,8 @@ class ApiError(Exception):
         optional), where one cut short would resolve to another path.
 
         >>> ApiError(404, None, "x").body("/v1/games/abc/moves")["instance"]
-        '../../../v1/games/abc/moves'
-        >>> "instance" in ApiError(404, None, "x").body("/a" * 150)
+        'moves'
+        >>> "instance" in ApiError(404, None, "x").body("/v1/" + "a" * 300)
         False
         """
         at = _target(where)

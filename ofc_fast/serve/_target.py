@@ -17,8 +17,11 @@ from urllib.parse import quote, unquote_to_bytes
 __all__ = ["Target", "relative", "target"]
 
 _RUN = re.compile("//+")
-_RAW_RUN = re.compile(b"//+")
 _RAW_SLASH = re.compile(b"%2[fF]")  # an encoded slash: kept encoded in the path routed
+_ESCAPE = re.compile(b"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+)
 _PCHAR = "/%:@!$&'()*+,;=-._~"  # (RFC 3986's path characters, and escapes as sent)
 
 
@@ -50,12 +53,16 @@ class Target(NamedTuple):
     what a URL reference to it is written with ("" : ``path`` encoded); ``root``:
     the path the server's root has for its clients ("": the host's root; ``/ofc``
     behind a reverse proxy serving it there), what the ASGI server gives as its
-    ``root_path``, else the server's setting (``ServeConfig.root_path``)."""
+    ``root_path``, else the server's setting (``ServeConfig.root_path``);
+    ``folder``: the folder a client resolves a reference against (its path up to
+    its last ``/``, written as ``sent``, its dot segments removed: :func:`_dots`;
+    "": ``path``'s own)."""
 
     path: str
     depth: int
     sent: str = ""
     root: str = ""
+    folder: str = ""
 
     def absolute(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) as a
@@ -75,33 +82,59 @@ class Target(NamedTuple):
     def instance(self) -> str:
         """The request's own path relative to its URL: a problem's ``instance``,
         written as sent (an encoded ``?``, ``#``, ``/`` or space stays encoded, so
-        that it resolves to the path asked for, never to a query or a fragment).
+        that it resolves to the path asked for, never to a query or a fragment),
+        from its :attr:`folder`, climbing no further than where the two part (a resolver
+        keeping a run's empty segments, or reading ``%2E%2E`` in the URL as ``..``,
+        or neither, reaches the same path: RFC 3986, 6.2.2.2 and 5.2.4).
 
         >>> target({"path": "/v1/games/a?b/moves", "raw_path": b"/v1/games/a%3Fb/moves"}).instance()
-        '../../../v1/games/a%3Fb/moves'
-        >>> Target("/v1/games/a b", 2).instance()
-        '../../v1/games/a%20b'
+        'moves'
+        >>> Target("/v1/games/a b", 2).instance(), Target("/v1/", 2, folder="/v1/x/").instance()
+        ('a%20b', '../')
         """
-        ref = self.sent or quote(self.path, safe=_PCHAR.replace("%", ""))
-        return self.relative(ref[1:] if ref.startswith("/") else ref)
+        safe = _PCHAR.replace("%", "")
+        ref = self.sent or quote(self.path, safe=safe)
+        folder = self.folder if self.sent else quote(self.folder, safe=safe)
+        have = (folder or ref[: ref.rfind("/") + 1]).split("/")[1:-1]
+        want = ref.split("/")[1:] if ref.startswith("/") else [ref]
+        common = 0
+        while common < min(len(have), len(want) - 1) and have[common] == want[common]:
+            common += 1
+        return relative(len(have) - common, "/".join(want[common:]))
 
 
-def _dots(path: str) -> tuple[str, int]:
-    """``path`` without its dot segments (RFC 3986, 5.2.4: ``.`` and ``..``, as
-    nginx reads them; one above the root stays at the root), and the depth of the
-    folder a client resolves a reference against from it: its path up to its last
-    ``/``, its dot segments removed too (``/v1/health/..`` asks for ``/v1/``, from
-    the folder ``/v1/health/``).  A path not starting with ``/`` (``*``) is as it is.
+def _dots(path: str) -> tuple[str, str, int]:
+    """``path`` without its dot segments (RFC 3986, 5.2.4: ``.`` and ``..``; one
+    above the root stays at the root; a ``..`` after a run of slashes climbs its
+    empty segment, as a browser or curl reads it), then each run of slashes one,
+    the folder a client resolves a reference against from it: its path up to its
+    last ``/``, so too (``/v1/health/..`` asks for ``/v1/``, from the folder
+    ``/v1/health/``), and that folder's depth.  A path not starting with ``/``
+    (``*``) is as it is.
 
     >>> _dots("/v1/../v1/health"), _dots("/./v1/health"), _dots("/../a/.")
-    (('/v1/health', 1), ('/v1/health', 1), ('/a/', 1))
+    (('/v1/health', '/v1/', 1), ('/v1/health', '/v1/', 1), ('/a/', '/a/', 1))
     >>> _dots("/v1/health/.."), _dots("/v1/x"), _dots("*")
-    (('/v1/', 2), ('/v1/x', 1), ('*', 0))
+    (('/v1/', '/v1/health/', 2), ('/v1/x', '/v1/', 1), ('*', '', 0))
+    >>> _dots("/v1//../health"), _dots("//v1//x/..")
+    (('/v1/health', '/v1/', 1), ('/v1/', '/v1/x/', 2))
     """
     if not path.startswith("/"):
-        return path, 0
-    folder = _removed(path[: path.rfind("/") + 1])
-    return _removed(path), max(folder.count("/") - 1, 0)
+        return path, "", 0
+    folder = _RUN.sub("/", _removed(path[: path.rfind("/") + 1]))
+    return _RUN.sub("/", _removed(path)), folder, max(folder.count("/") - 1, 0)
+
+
+def _unreserved(match: re.Match[bytes]) -> bytes:
+    """An escape, decoded where it encodes an unreserved character (RFC 3986, 2.3:
+    the same character, 6.2.2.2: ``%2E`` is ``.``, ``%7E`` is ``~``), else as sent
+    (``%2F``, ``%3F``, ``%20``: reserved, or no URI character).
+
+    >>> _ESCAPE.sub(_unreserved, b"/%2E%2e/%41%2F%7e%20")
+    b'/../A%2F~%20'
+    """
+    byte = int(match.group(1), 16)
+    return bytes((byte,)) if byte in _UNRESERVED else match.group(0)
 
 
 def _removed(path: str) -> str:
@@ -109,14 +142,16 @@ def _removed(path: str) -> str:
     if "." not in path:
         return path
     out: list[str] = []
-    for segment in path[1:].split("/"):
-        if segment == "..":
-            out = out[:-1]
-        if segment in (".", ".."):
-            segment = ""  # (a last one: the folder it names, with its slash)
-        elif out and out[-1] == "":
-            out.pop()  # (a dot segment's place, not last: nothing)
-        out.append(segment)
+    segments = path[1:].split("/")
+    for segment in segments[:-1]:
+        if segment not in (".", ".."):
+            out.append(segment)
+        elif segment == ".." and out:
+            out.pop()  # (an empty one of a run too)
+    last = segments[-1]
+    if last == ".." and out:
+        out.pop()
+    out.append("" if last in (".", "..") else last)  # (the folder it names)
     return "/" + "/".join(out)
 
 
@@ -137,27 +172,31 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     ``root`` for its clients (:attr:`Target.root`; the scope's ``root_path``, where
     the ASGI server gives one, instead: its ``path`` and ``raw_path`` start with it,
     left out of the path routed, as ASGI says).  Where the server gives its
-    ``raw_path``, a run of slashes is one of the path as sent, the rest decoded as
+    ``raw_path``, a run of slashes is one of the path as sent (:func:`_dots`), the rest decoded as
     the server decoded it but an encoded slash, ``%2F``, which stays so: it is part
     of a path segment, neither a separator nor part of a run (``/v1%2Fhealth`` and
     ``/v1/%2Fhealth`` are no ``/v1/health``, whatever the server decodes it to);
-    else, a run of the decoded ``path``.  Its dot segments (``.``, ``..``) are then
-    removed (:func:`_dots`: RFC 3986, 5.2.4, as nginx does), before it is routed.
+    else, a run of the decoded ``path``.  An escape of an unreserved character is the
+    character (RFC 3986, 6.2.2.2: ``%2E`` is ``.``, as the decoded ``path`` has it),
+    and its dot segments (``.``, ``..``, ``%2E%2E``) are then removed (:func:`_dots`:
+    RFC 3986, 5.2.4), before it is routed: alike with or without ``raw_path``.
 
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
-    Target(path='/v1/%2Fhealth', depth=1, sent='/v1/%2Fhealth', root='')
+    Target(path='/v1/%2Fhealth', depth=1, sent='/v1/%2Fhealth', root='', folder='/v1/')
     >>> target({"path": "/v1/health", "raw_path": b"/v1%2fhealth"}).path
     '/v1%2Fhealth'
     >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"}).sent
     '/v1/games/a%20b'
     >>> target({"path": "//openapi.json"})
-    Target(path='/openapi.json', depth=0, sent='', root='')
+    Target(path='/openapi.json', depth=0, sent='', root='', folder='/')
     >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/../v1/health"})
-    Target(path='/v1/health', depth=1, sent='/v1/health', root='')
+    Target(path='/v1/health', depth=1, sent='/v1/health', root='', folder='/v1/')
+    >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/%2E%2E/v1/%68ealth"})
+    Target(path='/v1/health', depth=1, sent='/v1/health', root='', folder='/v1/')
     >>> target({"path": "*", "raw_path": b"*"})
-    Target(path='*', depth=0, sent='*', root='')
+    Target(path='*', depth=0, sent='*', root='', folder='')
     >>> target({"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"})
-    Target(path='/v1/score', depth=1, sent='/v1/score', root='/ofc')
+    Target(path='/v1/score', depth=1, sent='/v1/score', root='/ofc', folder='/v1/')
     """
     path: str = scope.get("path", "")
     raw = scope.get("raw_path")
@@ -168,12 +207,13 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
         if isinstance(raw, bytes):  # (as sent: ASCII, RFC 9112, 3.2)
             raw = _below(raw.decode("latin-1"), root).encode("latin-1")
     if not isinstance(raw, bytes):
-        path, depth = _dots(_RUN.sub("/", path))
-        return Target(path, depth, root=root)
+        path, folder, depth = _dots(path)
+        return Target(path, depth, root=root, folder=folder)
     asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
-    merged, depth = _dots(_RAW_RUN.sub(b"/", asked).decode("latin-1"))
+    normal = _ESCAPE.sub(_unreserved, asked).decode("latin-1")
+    merged, folder, depth = _dots(normal)  # (a run of slashes one: _dots)
     sent = merged.encode("latin-1")  # (its dot segments removed: _dots)
     if sent != asked or _RAW_SLASH.search(sent):
         kept = _RAW_SLASH.sub(b"%252F", sent)  # (decoded: %2F)
         path = unquote_to_bytes(kept).decode("utf-8", "replace")
-    return Target(path, depth, quote(sent, safe=_PCHAR), root)
+    return Target(path, depth, quote(sent, safe=_PCHAR), root, quote(folder, safe=_PCHAR))
