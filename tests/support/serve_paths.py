@@ -173,7 +173,13 @@ def check(pick: Callable[[int], int]) -> None:
     spelled = _decoded(remove_dots(re.sub("//+", "/", unquote_dots(asked))))
     if keyed and spelled.startswith("/v1/") and spelled not in KEYLESS:
         assert status in (401, 404), ("a keyed endpoint answered without the key", *what)
+    # a run of slashes as one folder, as the server documents (_target.Target)
+    url, asked = re.sub("//+", "/", url), re.sub("//+", "/", asked)
+    inside = remove_dots(url) == root + remove_dots(asked)  # (else: a client's URL
+    # climbing above the root, not one of this server's)
     if status < 400:
+        if headers.get(b"content-type", b"").startswith(b"text/html") and inside:
+            _check_page(url, root, body.decode(), what)
         return
     assert headers[b"content-type"] == b"application/problem+json", what
     doc = json.loads(body) if scope["method"] != "HEAD" else {}
@@ -184,16 +190,29 @@ def check(pick: Callable[[int], int]) -> None:
     assert doc["type"] in {f"{root}/problems/{slug}" for slug in SLUGS}, (doc, *what)
     if "instance" not in doc:
         return
-    # a run of slashes as one folder, as the server documents (_target.Target)
-    url, asked = re.sub("//+", "/", url), re.sub("//+", "/", asked)
-    if remove_dots(url) != root + remove_dots(asked):
-        return  # (a client's URL climbing above the root: not one of this server's)
+    if not inside:
+        return
     at = resolve(url, doc["instance"])
     assert _under(at, root), ("instance above the root", doc, *what)
     got = _decoded(at[len(root) :] or "/")
     assert got in (routed, spelled), ("instance is not the path asked", doc, *what)
     if where is not None:  # (a 404 names the path routed, its first 100 characters)
         assert where.group(1) == got[:100], ("routed elsewhere", doc, *what)
+
+
+def _check_page(url: str, root: str, page: str, what: tuple[Any, ...]) -> None:
+    """An HTML page's links resolve to the server's own files under the root; a
+    problem type's page names a documented type."""
+    for ref in re.findall(r'(?:href|src)="([^"]*)"', page):
+        if not ref.startswith(("data:", "#")):
+            at = resolve(url, ref)
+            assert at in (f"{root}/app.css", f"{root}/app.js", f"{root}/openapi.json"), (
+                "a link of the page resolves elsewhere",
+                ref,
+                *what,
+            )
+    for name in re.findall("type <code>([^<]*)</code>", page):
+        assert name in {f"{root}/problems/{slug}" for slug in SLUGS}, (name, *what)
 
 
 def _under(path: str, root: str) -> bool:
