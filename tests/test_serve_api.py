@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import serve_paths
 from scripts import checkout_file, free_port, package_env
 from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
@@ -3891,24 +3892,7 @@ def _rfc_join(base: str, ref: str) -> str:
     removed (5.2.4)."""
     parts = urllib.parse.urlsplit(base)
     path = parts.path[: parts.path.rfind("/") + 1] + ref
-    out: list[str] = []
-    while path:
-        if path.startswith(("../", "./")):
-            path = path.partition("/")[2]
-        elif path.startswith("/./") or path == "/.":
-            path = "/" + path[3:]
-        elif path.startswith("/../") or path == "/..":
-            path = "/" + path[4:]
-            if out:
-                out.pop()
-        elif path in (".", ".."):
-            path = ""
-        else:
-            end = path.find("/", 1)
-            segment = path if end < 0 else path[:end]
-            out.append(segment)
-            path = path[len(segment) :]
-    return f"{parts.scheme}://{parts.netloc}" + "".join(out)
+    return f"{parts.scheme}://{parts.netloc}" + serve_paths.remove_dots(path)
 
 
 def test_a_problem_s_instance_resolves_to_the_request_behind_a_prefix_too() -> None:
