@@ -1093,6 +1093,25 @@ def test_an_arena_command_that_cannot_start_is_quoted_short(
     assert "/x" * 100 not in err, err
 
 
+def test_an_arena_bot_that_cannot_start_names_bot(capsys: pytest.CaptureFixture) -> None:
+    """``arena --bot cmd:/nonexistent`` said "cannot start '/nonexistent': No such
+    file or directory", and ``--bot tcp:PORT`` of a port taken "tcp:PORT: cannot
+    listen ...", neither naming the option to change (as an unknown name does)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for spec, reason in (
+            ("cmd:/nonexistent", "cannot start '/nonexistent'"),
+            (f"tcp:{port}", f"tcp:{port}: cannot listen"),
+        ):
+            code, _, err = run(capsys, "arena", "--bot", spec, "--bot", "random")
+            assert code == 2 and err.count("\n") == 1, err
+            assert err.startswith(f"ofc-fast: error: --bot: {reason}"), err
+
+
 @pytest.mark.parametrize("name", ["", " "])
 def test_an_empty_file_name_is_quoted(capsys: pytest.CaptureFixture, name: str) -> None:
     """``ofc-fast replay "$FILE"`` with FILE unset said "FILE: cannot read : No such
