@@ -636,6 +636,10 @@ def test_arena_errors_name_the_option_not_the_keyword(
             ["bot", "search", "--time-budget", "-1"],
             "--time-budget: must be a positive number of seconds, at most 1e6, got -1.0",
         ),
+        (
+            ["advise", "--dealt", "As Kd 9h 9c 4s", "--model", ""],
+            '--model: "auto" (the shipped model) or a model file, got an empty name',
+        ),
     ],
 )
 def test_errors_use_the_command_line_wording_not_the_api_one(
@@ -643,7 +647,8 @@ def test_errors_use_the_command_line_wording_not_the_api_one(
 ) -> None:
     """``arena --timeout-ms -3`` said "... or None" (0 is no limit on the command
     line), ``advise --time -1`` said "--time: time_budget must ..." and ``bot search
-    --time-budget -1`` "--time-budget: search bot: time_budget must ..."."""
+    --time-budget -1`` "--time-budget: search bot: time_budget must ...", and
+    ``advise --model ''`` "must be 'auto', None, a path, a ValueModel or its bytes"."""
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err == f"ofc-fast: error: {message}\n"
@@ -680,6 +685,27 @@ def test_workers_and_the_hands_of_a_planned_run_are_bounded(
     assert "must be at most" in err and not out.exists()
     per_cpu = "per CPU" if "--workers" in message else "up front"
     assert per_cpu in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--quiet"],
+        ["arena", "--bot", "random", "--bot", "random"],
+        ["arena", "--bot", "random", "--bot", "random", "--duplicate"],
+    ],
+)
+@pytest.mark.parametrize("hands", [10_000_001, 10**23])
+def test_the_hands_of_a_sequential_run_are_bounded(
+    capsys: pytest.CaptureFixture, argv: list[str], hands: int
+) -> None:
+    """``play --hands 99999999999999999999999`` (and ``arena``'s) was accepted and
+    played until killed: a sequential run had no limit, a parallel one 10,000,000."""
+    code, stdout, err = run(capsys, *argv, "--hands", str(hands))
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert err.startswith(
+        f"ofc-fast: error: --hands: must be at most 10000000, got {hands}"
+    )
 
 
 @pytest.mark.parametrize("seed", ["-1", str(2**64)])
@@ -1065,6 +1091,25 @@ def test_an_arena_command_that_cannot_start_is_quoted_short(
     code, _, err = run(capsys, "arena", "--bot", f"cmd:{command}", "--bot", "random")
     assert code == 2 and err.count("\n") == 1 and err[:-1].isprintable(), err
     assert "/x" * 100 not in err, err
+
+
+def test_an_arena_bot_that_cannot_start_names_bot(capsys: pytest.CaptureFixture) -> None:
+    """``arena --bot cmd:/nonexistent`` said "cannot start '/nonexistent': No such
+    file or directory", and ``--bot tcp:PORT`` of a port taken "tcp:PORT: cannot
+    listen ...", neither naming the option to change (as an unknown name does)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for spec, reason in (
+            ("cmd:/nonexistent", "cannot start '/nonexistent'"),
+            (f"tcp:{port}", f"tcp:{port}: cannot listen"),
+        ):
+            code, _, err = run(capsys, "arena", "--bot", spec, "--bot", "random")
+            assert code == 2 and err.count("\n") == 1, err
+            assert err.startswith(f"ofc-fast: error: --bot: {reason}"), err
 
 
 @pytest.mark.parametrize("name", ["", " "])

@@ -90,6 +90,26 @@ def test_history_errors_are_named(lines: list[dict[str, Any]], tmp_path: Path) -
         assert len(str(err.value)) < 400, name
 
 
+def test_a_hand_written_twice_is_refused_naming_its_line(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history with a line written twice (hand 1 again, or hand 0) was read whole:
+    ``replay`` printed every copy, ``report`` refused it only where the count of
+    deals differed.  Two matches appended, each from hand 0, are still read."""
+    assert [r["hand_no"] for r in lines] == [0, 1, 2, 3]
+    for rows, said in (
+        ([0, 1, 1, 2], "line 3: hand_no: hand 1 again (line 2)"),
+        ([0, 0, 1], "line 2: hand_no: hand 0 again (line 1)"),
+        ([0, 2, 1], "line 3: hand_no: hand 1 after hand 2 (line 2)"),
+    ):
+        _, hist = write(tmp_path, report_of(lines), [lines[r] for r in rows])
+        with pytest.raises(HistoryError) as err:
+            list(read_histories(hist))
+        assert str(err.value).startswith(f"{hist}, {said}: "), err.value
+    _, hist = write(tmp_path, report_of(lines), [*lines, *lines[:2]])
+    assert [d.line for d in read_histories(hist)] == [1, 2, 3, 4, 5, 6]
+
+
 def test_an_integer_too_long_to_read_is_said_as_such(
     lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -481,6 +481,21 @@ def test_make_observation_opponents_0d_array_is_named(opponents: Any) -> None:
         make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", opponents)
 
 
+@pytest.mark.parametrize("count", [0, 3, 6])
+def test_make_observation_too_many_or_no_opponents_names_opponents(count: int) -> None:
+    """Six opponent boards on Pineapple (two or three seats) said "PINEAPPLE seats
+    2..3 players, got 7", naming neither the argument nor its count; the part
+    position_part reads is now ``opponents`` (``ofc-fast advise``: ``--opponent``)."""
+    with pytest.raises(SearchError) as info:
+        make_observation(P, "- / - / -", "As Ks Qs Js Ts", ["- / - / -"] * count)
+    message = str(info.value)
+    assert message.startswith("make_observation: opponents must hold 1..2 boards"), message
+    assert message.endswith(f"got {count}"), message
+    part = position_part(message)
+    assert part is not None and part.argument == "opponents"
+    assert part.said("--opponent").startswith("--opponent: must hold 1..2 boards")
+
+
 def test_make_observation_opponents_any_iterable() -> None:
     boards = ["7c / 8d 8h / 4s 4d"]
     want = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", boards)

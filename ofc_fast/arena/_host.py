@@ -362,18 +362,19 @@ class Arena:
 
     # -- set-up
     def _endpoint(self, i: int, spec: BotSpec) -> Endpoint:
-        if spec.kind == "builtin":
-            try:
+        try:  # (an unknown name, a command that cannot start, a port that cannot be
+            # listened on said nothing of --bot)
+            if spec.kind == "builtin":
                 bot = make_bot(
                     spec.target, self.rules, seed=deal_seed(self.seed, 10**6 + i)
                 )
                 check_table(bot, self.players)  # one that cannot play here: now
-            except BotError as exc:  # (an unknown name said nothing of --bot)
-                raise ArenaError(f"--bot: {exc}") from None
-            return InProcessEndpoint(BotClient(bot, strict=True))
-        if spec.kind == "cmd":
-            return ProcessEndpoint(spec.target, stderr=self.bot_stderr)
-        return TcpEndpoint(int(spec.target))
+                return InProcessEndpoint(BotClient(bot, strict=True))
+            if spec.kind == "cmd":
+                return ProcessEndpoint(spec.target, stderr=self.bot_stderr)
+            return TcpEndpoint(int(spec.target))
+        except (BotError, ArenaError) as exc:
+            raise ArenaError(f"--bot: {exc}") from None
 
     def _connect(self) -> None:
         for i, spec in enumerate(self.specs):

@@ -10,6 +10,8 @@ import sys
 from typing import IO, Any
 
 from ..cli.options import (
+    HANDS_WHY,
+    MAX_HANDS,
     StopOnSigint,
     add_json_option,
     check_count,
@@ -82,6 +84,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     check_parallel_options(args)
     # 0: no limit, the API's None (whose wording its error would use)
+    check_count("--hands", args.hands, 1, MAX_HANDS, ArenaError, HANDS_WHY)
     check_count("--timeout-ms", args.timeout_ms, 0, MAX_DEADLINE_MS, ArenaError, "a day")
     # opened when the first hand ends: a match that fails to start (a bot that is not
     # there, a program that does not run) leaves an earlier history as it was

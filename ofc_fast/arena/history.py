@@ -239,7 +239,7 @@ def _deals(f: IO[str] | IO[bytes], where: str) -> Iterator[ImportedDeal]:
         if len(text) <= MAX_LINE_BYTES and not text.strip():
             continue  # a blank line (a line "null" is no deal: refused)
         try:
-            deal = import_deal(_parse(text), i, previous=deal)
+            deal = _in_order(import_deal(_parse(text), i, previous=deal), deal)
         except HistoryError as exc:
             document = i == 1 and text.strip() in ("{", b"{")  # (JSON with an indent)
             hint = (
@@ -250,6 +250,25 @@ def _deals(f: IO[str] | IO[bytes], where: str) -> Iterator[ImportedDeal]:
             )
             raise HistoryError(f"{where}line {i}: {exc}{hint}", exc.field) from None
         yield deal
+
+
+def _in_order(deal: ImportedDeal, previous: ImportedDeal | None) -> ImportedDeal:
+    """``deal``, a line of a history file after ``previous``, when its ``hand_no`` is
+    above the previous line's (a match's hands follow in order), or starts another
+    match (hand 0, not the previous line again: histories appended to one another);
+    else HistoryError naming the line of the hand it repeats or follows (one file
+    holds no match id: a hand out of order is a line written twice, or moved)."""
+    if previous is None:
+        return deal
+    hand, before = deal.record["hand_no"], previous.record["hand_no"]
+    if hand > before or (hand == 0 and deal.record != previous.record):
+        return deal
+    said = "again" if hand == before else f"after hand {before}"
+    raise HistoryError(
+        f"hand_no: hand {hand} {said} (line {previous.line}): a match's hands follow "
+        "in order (a line written twice?); another match appended starts at hand 0",
+        "hand_no",
+    )
 
 
 def _parse(line: str | bytes) -> object:

@@ -11,7 +11,7 @@ from typing import Any
 from .. import rules as rules_mod
 from ..board import Board, Row, hand_cards
 from ..cards import cards_str, parse_cards
-from ..errors import GameError, OfcError, RulesError, SearchError
+from ..errors import GameError, ModelError, OfcError, RulesError, SearchError
 from ..fantasyland import fantasyland_cards
 from ..ranking import category, describe, kev_rank, rank
 from ..rules import GameKind
@@ -227,6 +227,10 @@ def run_advise(args: argparse.Namespace) -> int:
     if args.top < 0:  # a negative slice would drop the last moves instead
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
     exact = EXACT_MODES[args.exact]
+    if args.model == "":  # (the Python API's words would offer None, a ValueModel)
+        raise ModelError(
+            '--model: "auto" (the shipped model) or a model file, got an empty name'
+        )
     for option, setting in (  # each with --exact: yes takes no sampling setting
         ("--samples", {"samples": args.samples}),
         ("--time", {"time_budget": args.time_budget}),

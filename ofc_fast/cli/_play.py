@@ -16,6 +16,8 @@ from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
 from .options import (
+    HANDS_WHY,
+    MAX_HANDS,
     SpooledList,
     StopOnSigint,
     add_bots_option,
@@ -61,7 +63,11 @@ def run_play(args: argparse.Namespace) -> int:
     players = args.players if args.players is not None else min(3, preset.max_players)
     named("--players", check_players, players, preset)
     named("--button", check_seat, args.button, players, "")
-    check_count("--hands", args.hands)  # no limit here (--workers/--ray: theirs)
+    from ..parallel.cli import wants_parallel
+
+    # (a parallel run's limit, and its reason: check_parallel_options)
+    most = None if wants_parallel(args) else MAX_HANDS
+    check_count("--hands", args.hands, 1, most, why=HANDS_WHY)
     if args.show is not None and args.show < 0:
         raise GameError(f"--show: must be 0 or more, got {args.show}")
     if args.show and args.quiet:  # (no deal was printed, silently)
@@ -96,8 +102,6 @@ def run_play(args: argparse.Namespace) -> int:
             f"--stacks: a match needs two seats with chips, got {stacks}: it would "
             "play no deal"
         )
-    from ..parallel.cli import wants_parallel
-
     for option, given, what in (
         ("--independent", args.independent, "mode"),
         ("--chunk-size", args.chunk_size is not None, "task size"),  # (was ignored)

@@ -15,6 +15,12 @@ from typing import Any
 from ..errors import GameError, OfcError, match_choice, quote
 from ..table import check_stacks
 
+MAX_HANDS = 10_000_000
+"""The most ``--hands`` one run plays (``play``, ``arena``, ``selfplay``, sequential or
+parallel): a longer run is a mistyped count, not a match anyone waits for."""
+HANDS_WHY = "the most hands one run plays"
+"""What :data:`MAX_HANDS` is, in a ``--hands`` error."""
+
 
 def check_count(
     option: str,

@@ -37,6 +37,8 @@ from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError, quote, shown_path
 from ..files import atomic_text, atomic_write, check_writable
 from ._values import (
+    HANDS_WHY,
+    MAX_HANDS,
     check_count,
     count_problem,
     one_of,
@@ -46,6 +48,8 @@ from ._values import (
 )
 
 __all__ = [
+    "HANDS_WHY",
+    "MAX_HANDS",
     "Parser",
     "SpooledList",
     "StopOnSigint",

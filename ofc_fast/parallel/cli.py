@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cli.options import (
+    MAX_HANDS,
     add_bots_option,
     add_rules_option,
     check_count,
@@ -72,10 +73,11 @@ MAX_WORKERS_PER_CPU = 4
 """``--workers`` is at most this many processes per CPU this process may use: more
 only share the CPUs (and each holds its own copy of the bots)."""
 
-MAX_PLANNED_HANDS = 10_000_000
+MAX_PLANNED_HANDS = MAX_HANDS
 """``--hands`` of a run planned up front (``--workers``, ``--ray``, ``selfplay``) is at
-most this many: every chunk is listed before the first is played (a ``play`` writes
-each chunk's deals as it comes back, and keeps none)."""
+most this many (:data:`ofc_fast.cli.options.MAX_HANDS`, every run's limit): every chunk
+is listed before the first is played (a ``play`` writes each chunk's deals as it comes
+back, and keeps none)."""
 
 
 def check_workers(workers: int | None) -> None:

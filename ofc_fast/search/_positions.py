@@ -178,7 +178,7 @@ class PositionPart:
     """The part of a position that an error of its checks names first
     (:func:`position_part`): ``key``, the observation's field (``dealt``, ``boards``,
     ``legal_actions``, ...) or :func:`make_observation`'s argument (``dead``,
-    ``rules``), None for the position as a whole; ``index``, the item of it (a seat's
+    ``rules``, ``opponents``), None for the position as a whole; ``index``, the item of it (a seat's
     board and row: ``(1, 0)``); ``detail``, the message after the checker's name
     (``observation: ``); ``rest``, the message after the part."""
 
@@ -230,7 +230,13 @@ class PositionPart:
         return f"{name}: {''.join(f'{Row(r).name.lower()} row ' for r in rows)}{self.rest}"
 
 
-_ARGUMENTS = {"dealt": "dealt", "discards": "dead", "dead": "dead", "rules": "rules"}
+_ARGUMENTS = {
+    "dealt": "dealt",
+    "discards": "dead",
+    "dead": "dead",
+    "rules": "rules",
+    "opponents": "opponents",
+}
 """The argument of :func:`make_observation` that gives an observation's part (or names
 itself), a seat's board aside: :attr:`PositionPart.argument`."""
 
@@ -457,9 +463,10 @@ def make_observation(
         )
     others = [rows_of(b) for b in opponents]
     players = 1 + len(others)
-    if not 2 <= players <= rules.max_players:
+    if not 2 <= players <= rules.max_players:  # (position_part reads opponents)
         raise SearchError(
-            f"{rules.name} seats 2..{rules.max_players} players, got {players}"
+            f"make_observation: opponents must hold 1..{rules.max_players - 1} boards "
+            f"({rules.name} seats 2..{rules.max_players} players), got {len(others)}"
         )
     cards = parse_cards(dealt)
     if not cards:
