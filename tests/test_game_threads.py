@@ -166,7 +166,8 @@ def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
     while g.decisions < len(g._steps) - 1:
         g.play_action(g.legal_actions()[0])
     last = g.legal_actions()[0]
-    before = _views(g.copy())
+    old = g.copy()
+    before = _views(old)
     ref = g.copy()
     ref.play_action(last)
     after = _views(ref)
@@ -181,6 +182,7 @@ def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
                 out.append(_views(g)[view])
             except Exception as exc:  # a torn read may raise: that is the failure
                 out.append(repr(exc))
+        out.append((g == old, g == ref))  # the game is one of the two, whole
         return out
 
     mover = threading.Thread(target=g.play_action, args=(last,), name="mover")
@@ -196,7 +198,8 @@ def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
     reader.join(10)
     assert not reader.is_alive() and not mover.is_alive()
     for view, got in enumerate(seen):
-        assert got in (before[view], after[view]), (view, got)
+        want = (*before, (True, False))[view], (*after, (False, True))[view]
+        assert got in want, (view, got)
     assert g == ref
 
 

@@ -729,9 +729,13 @@ class Game:
             and self.rules == other.rules
             and self.stacks == other.stacks
             and self.seed == other.seed
-            and self._state_bytes() == other._state_bytes()
-            and [m.key() for m in self.moves] == [m.key() for m in other.moves]
+            and self._snapshot() == other._snapshot()
         )
+
+    @consistent
+    def _snapshot(self) -> tuple[bytes, list[Any]]:
+        """The engine's state bytes and the moves' keys, read together (:meth:`__eq__`)."""
+        return bytes(self._buf), [m.key() for m in self.moves]
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
