@@ -46,6 +46,22 @@ def _in_threads(n: int, fn: Any) -> list[Any]:
     return out
 
 
+def _held_act(thread: str, inside: threading.Event, go: threading.Event) -> Any:
+    """The engine's move call, held in the thread named ``thread`` once it has changed
+    the state (as a C call that let the GIL go would be): ``inside`` is set, and the
+    call returns when ``go`` is."""
+    real_act = game_state._act
+
+    def held_act(buf: bytearray, action: int) -> int:
+        status = real_act(buf, action)
+        if threading.current_thread().name == thread:
+            inside.set()
+            go.wait(10)
+        return status
+
+    return held_act
+
+
 def test_a_move_while_another_thread_plays_one_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -53,24 +69,16 @@ def test_a_move_while_another_thread_plays_one_is_refused(
     # the GIL go would be) until the second thread has tried its move.
     g = Game("pineapple", players=2, seed=5)
     first, second = g.legal_actions()[:2]
+    move = g.legal_moves()[0]  # (read before: a read waits for a move to finish)
     inside, go = threading.Event(), threading.Event()
-    real_act = game_state._act
-
-    def held_act(buf: bytearray, action: int) -> int:
-        status = real_act(buf, action)
-        if threading.current_thread().name == "first":
-            inside.set()
-            go.wait(10)
-        return status
-
-    monkeypatch.setattr(game_state, "_act", held_act)
+    monkeypatch.setattr(game_state, "_act", _held_act("first", inside, go))
     mover = threading.Thread(target=g.play_action, args=(first,), name="first")
     mover.start()
     assert inside.wait(10)
     with pytest.raises(GameError, match="another thread is playing a move on this Game"):
         g.play_action(second)
     with pytest.raises(GameError, match="another thread"):
-        g.play(g.legal_moves()[0])
+        g.play(move)
     go.set()
     mover.join(10)
     monkeypatch.undo()
@@ -132,3 +140,118 @@ def test_a_bot_shared_by_threads_plays_their_games(name: str) -> None:
     for games in _in_threads(4, deals):
         for game in games:
             assert game.is_over and Game.replay(game.history()) == game
+
+
+def _views(g: Game) -> tuple[Any, ...]:
+    """What the public reads of ``g`` say, each one read once."""
+    return (
+        g.legal_actions() if not g.is_over else [],
+        g.observation(0),
+        g.observation(1, "text"),
+        g.history(),
+        str(g),
+        g.moves,
+        [b.rows for b in g.boards],
+    )
+
+
+def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last move of a deal is held inside the engine call, its C state written and
+    # its book-keeping (moves, decision count) not yet: a reader in another thread then
+    # sees the game before the move or after it (the references: the same deal played
+    # by one thread), never the engine's state without the move's book-keeping.
+    g = Game("pineapple", players=2, seed=11)
+    while g.decisions < len(g._steps) - 1:
+        g.play_action(g.legal_actions()[0])
+    last = g.legal_actions()[0]
+    old = g.copy()
+    before = _views(old)
+    ref = g.copy()
+    ref.play_action(last)
+    after = _views(ref)
+    inside, go, reading = threading.Event(), threading.Event(), threading.Event()
+    monkeypatch.setattr(game_state, "_act", _held_act("mover", inside, go))
+
+    def read() -> list[Any]:
+        reading.set()
+        out = []
+        for view in range(len(before)):
+            try:
+                out.append(_views(g)[view])
+            except Exception as exc:  # a torn read may raise: that is the failure
+                out.append(repr(exc))
+        out.append((g == old, g == ref))  # the game is one of the two, whole
+        return out
+
+    mover = threading.Thread(target=g.play_action, args=(last,), name="mover")
+    mover.start()
+    assert inside.wait(10)
+    seen: list[Any] = []
+    reader = threading.Thread(target=lambda: seen.extend(read()))
+    reader.start()
+    assert reading.wait(10)
+    reader.join(0.2)  # the reader runs (or waits for the move) while it is held
+    go.set()
+    mover.join(10)
+    reader.join(10)
+    assert not reader.is_alive() and not mover.is_alive()
+    for view, got in enumerate(seen):
+        want = (*before, (True, False))[view], (*after, (False, True))[view]
+        assert got in want, (view, got)
+    assert g == ref
+
+
+def test_reads_racing_moves_on_the_portable_path_raise_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The portable twins (cffi lets the GIL go in them, as on PyPy) read and move while
+    # threads switch often: every read is the game before or after a move, never a
+    # half-written state (a plain ValueError "not a normal decision" before).
+    for name in ("_act", "_legal_actions", "_observe"):
+        monkeypatch.setattr(game_state, name, getattr(_portable, name[1:]))
+    monkeypatch.setattr(game_state, "_NATIVE", False)  # (as the twins serve there)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for seed in range(30):
+            _read_while_moving(seed)
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _read_while_moving(seed: int) -> None:
+    """One thread plays a deal while another reads it; each read of the legal actions
+    is the single-threaded game's at a decision the reader saw, and no read raises."""
+    g = Game("pineapple", players=2, seed=seed)
+    ref = g.copy()
+    legal = {0: ref.legal_actions()}  # decision -> its legal actions
+    while not ref.is_over:
+        ref.play_action(ref.legal_actions()[0])
+        legal[ref.decisions] = ref.legal_actions()
+    done = threading.Event()
+    seen: list[tuple[int, list[int], int]] = []
+    errors: list[str] = []
+
+    def read() -> None:
+        try:
+            while not done.is_set():
+                before, actions = g.decisions, g.legal_actions()
+                seen.append((before, actions, g.decisions))
+                g.observation(0)
+        except Exception as exc:  # recorded: a read must raise nothing
+            errors.append(repr(exc))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        while not g.is_over:
+            g.play_action(g.legal_actions()[0])
+    finally:
+        done.set()
+        reader.join(10)
+    assert errors == []
+    for before, actions, after in seen:
+        assert actions in [legal[d] for d in range(before, after + 1)]
+    assert g == ref

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import chain
 from typing import Any, TypedDict
 
@@ -38,6 +39,7 @@ from .._native._portable import read_record
 from ..board import ROW_SIZES
 from ..cards import card_str
 from ..errors import CardError, GameError, ObservationError, OfcError, TableError, quote
+from ..rules import carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import RuleSet
 from ..rules.presets import RulesLike
@@ -133,6 +135,26 @@ def template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
         "full_set": False,
         "face_down": False,
     }
+
+
+@lru_cache(maxsize=256)
+def table_template(
+    players: int, button: int, rules: RuleSet
+) -> tuple[dict[str, Any], bool]:
+    """The observation template of a table (shared: ``_fast.observe`` only copies
+    it) and whether its rules are not exactly a preset (observations then carry them:
+    :func:`~ofc_fast.rules._lookup.carried_rules`)."""
+    return template(players, button, rules), carried_rules(rules) is not None
+
+
+def own_rule_set(obs: dict[str, Any]) -> dict[str, Any]:
+    """An observation that shares nothing writable with the game: the rule set it
+    carries (one dict per game, in the template) copied, so that a bot writing into
+    its observation changes no other seat's view."""
+    rule_set = obs.get("rule_set")
+    if rule_set is not None:
+        obs["rule_set"] = plain_copy(rule_set)
+    return obs
 
 
 def read_observation(

@@ -35,24 +35,24 @@ import gc
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from math import comb
 from operator import index
 from random import Random
 from typing import Any, TypeVar
 
 from .._native import ffi, lib, status_error
+from .._native._fast import NATIVE as _NATIVE
 from .._native._fast import act as _act
 from .._native._fast import legal_actions as _legal_actions
 from .._native._fast import observe as _observe
 from .._native._fast import place as _place
-from ..board import ROW_SIZES, Board
+from ..board import Board
 from ..cards import cards_str
 from ..errors import GameError, MoveError, quote
-from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
+from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table
-from ._buffer import new_state, one_mover
+from ._buffer import consistent, new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from .moves import (
@@ -62,7 +62,7 @@ from .moves import (
     random_move,
     settings_for,
 )
-from .observation import Observation, cards_as_text, plain_copy, template
+from .observation import Observation, cards_as_text, own_rule_set, table_template
 from .result import GameResult, result_copy, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
@@ -96,42 +96,10 @@ def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     return int(n)
 
 
-_STEP_SIZE = ffi.sizeof("ofc_game_step")
-_FRONT, _MIDDLE, _BACK = ROW_SIZES
 _GAME_SIZE = ffi.sizeof("ofc_game")
 _BOARD = ffi.offsetof("ofc_game", "board")
 _COUNT = ffi.offsetof("ofc_game", "count")
 _DECK = ffi.offsetof("ofc_game", "deck")
-_STEPS = ffi.offsetof("ofc_game", "steps")
-_NSTEPS = ffi.offsetof("ofc_game", "nsteps")
-
-
-@lru_cache(maxsize=256)
-def _template(players: int, button: int, rules: RuleSet) -> tuple[dict[str, Any], bool]:
-    """The observation template of a table (shared: ``_fast.observe`` only copies
-    it) and whether its rules are not exactly a preset (observations then carry them:
-    :func:`~ofc_fast.rules._lookup.carried_rules`)."""
-    t = template(players, button, rules)
-    return t, carried_rules(rules) is not None
-
-
-def _observed(obs: dict[str, Any]) -> dict[str, Any]:
-    """An observation that shares nothing writable with the game: the rule set it
-    carries (one dict per game, in the template) copied, so that a bot writing into
-    its observation changes no other seat's view."""
-    rule_set = obs.get("rule_set")
-    if rule_set is not None:
-        obs["rule_set"] = plain_copy(rule_set)
-    return obs
-
-
-@lru_cache(maxsize=4096)
-def _schedule(raw: bytes, nsteps: int) -> tuple[tuple[int, ...], ...]:
-    """The engine's schedule as tuples (seat, start, n, k, full, face_down, street),
-    shared by every game with the same schedule bytes (keyed by them alone: a key
-    holding the compiled rules would pin each rule set's ~92 KB past the compile
-    cache's bound)."""
-    return tuple(tuple(raw[_STEP_SIZE * i : _STEP_SIZE * i + 7]) for i in range(nsteps))
 
 
 def _int_arg(value: object, what: str) -> int:
@@ -181,6 +149,7 @@ class Game:
         "_obs",
         "_r",
         "_result",
+        "_state_lock",
         "_step",
         "_steps",
         "button",
@@ -230,39 +199,39 @@ class Game:
         self._g = g
         self._buf = buf
         self._step = 0
-        nsteps = buf[_NSTEPS]
-        self._steps = _schedule(bytes(buf[_STEPS : _STEPS + _STEP_SIZE * nsteps]), nsteps)
+        self._steps = schedule_of(buf)
         self._deck: tuple[int, ...] = tuple(buf[_DECK : _DECK + 52])
         self._moves: list[Move | int] = []
         self._result: GameResult | None = None
         self._obs: Any = None
         self._mover = threading.Lock()  # held by the thread playing a move (one_mover)
+        self._state_lock = threading.RLock()  # held by a move or a read (consistent)
 
     # -- the pending decision
     @property
     def to_act(self) -> int | None:
         """Seat whose decision it is (None when the deal is over)."""
-        return self._steps[self._step][0] if self._step < len(self._steps) else None
+        return self._steps[s][0] if (s := self._step) < len(self._steps) else None
 
     @property
     def dealt(self) -> tuple[int, ...]:
         """Cards the seat to act must place or discard now, in deal order."""
-        if self._step >= len(self._steps):
+        if (step := self._step) >= len(self._steps):
             return ()
-        st = self._steps[self._step]
+        st = self._steps[step]
         return self._deck[st[1] : st[1] + st[2]]
 
     @property
     def to_discard(self) -> int:
         """How many of :attr:`dealt` must be discarded."""
-        return self._steps[self._step][3] if self._step < len(self._steps) else 0
+        return self._steps[s][3] if (s := self._step) < len(self._steps) else 0
 
     @property
     def street(self) -> int:
         """Round of the current decision: 0 = the first (opening, Fantasyland or
         classic set), then 1, 2, ..."""
-        if self._step < len(self._steps):
-            return int(self._steps[self._step][6])
+        if (s := self._step) < len(self._steps):
+            return int(self._steps[s][6])
         return int(self._steps[-1][6]) + 1
 
     @property
@@ -281,6 +250,7 @@ class Game:
         return self._deck
 
     @property
+    @consistent
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
         players = self.players
@@ -298,12 +268,14 @@ class Game:
             )
         return tuple(out)
 
+    @consistent
     def discards(self, seat: int) -> tuple[int, ...]:
         """Cards ``seat`` discarded (the referee's view)."""
         self.check_seat(seat)
         return tuple(self._g.discards[seat][0 : self._g.ndiscards[seat]])
 
     @property
+    @consistent
     def moves(self) -> tuple[Move, ...]:
         """Moves played so far, in order."""
         return tuple(self._move_at(i) for i in range(len(self._moves)))
@@ -319,11 +291,15 @@ class Game:
     def legal_actions(self) -> list[int]:
         """Legal action ids of the pending normal decision ([] when the deal is over);
         GameError for a full set, which has no action ids."""
-        legal = _legal_actions(self._buf)
-        if legal is not None:
+        # a builtin's read holds the GIL: it sees the state before or after a move
+        if _NATIVE and (legal := _legal_actions(self._buf)) is not None:
             return legal
-        if self._step >= len(self._steps):
-            return []
+        with self._state_lock:  # (the portable twins let the GIL go: wait for a move)
+            legal = _legal_actions(self._buf)
+            if legal is not None:
+                return legal
+            if self._step >= len(self._steps):
+                return []
         raise GameError(
             "a Fantasyland or classic set is outside the action space; "
             "use legal_moves() / random_move() and play()"
@@ -336,6 +312,7 @@ class Game:
             mask[a] = True
         return mask
 
+    @consistent
     def legal_move_count(self) -> int:
         """Number of legal moves (without listing them)."""
         if self.is_over:
@@ -360,6 +337,7 @@ class Game:
             out.append(Move(surrender=True))
         return out
 
+    @consistent
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to act ([] when the deal is over).
 
@@ -392,6 +370,7 @@ class Game:
                 gc.enable()
         return moves + self._special_moves()
 
+    @consistent
     def action_to_move(self, action: int) -> Move:
         """The move of a legal action id."""
         if self.is_over:
@@ -402,6 +381,7 @@ class Game:
         _, start, n, k = self._steps[self._step][:4]
         return Move.from_action(self._deck[start : start + n], k, a)
 
+    @consistent
     def move_to_action(self, move: Move) -> int:
         """The action id of a move of the pending normal decision."""
         from .moves import action_for_move
@@ -414,6 +394,7 @@ class Game:
             raise MoveError(f"{move} places no cards: it has no action id", "bad_move")
         return action_for_move(move, self.dealt, self.to_discard)
 
+    @consistent
     def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
         random setting, never a declaration or surrender); ``rng``: a Random or a
@@ -530,8 +511,12 @@ class Game:
             raise MoveError(
                 "a move cannot both declare a natural and surrender", "bad_move"
             )
+        # on a copy, put back whole: the C call lets the GIL go, and the builtins
+        # that read the state unlocked (legal_actions, observation) hold it
+        work = bytearray(self._buf)
+        g = new_state(work)
         if move.surrender:
-            status = lib.ofc_game_surrender(self._r, self._g)
+            status = lib.ofc_game_surrender(self._r, g)
             if status == lib.OFC_E_SURRENDER:
                 raise MoveError(f"{self.rules.name} does not allow surrender", "surrender")
         else:
@@ -543,7 +528,7 @@ class Game:
                     f"(naturals: {', '.join(sorted(allowed)) or 'none'})",
                     "declare",
                 )
-            status = lib.ofc_game_declare(self._r, self._g, NATURAL_IDS.get(str(name), 99))
+            status = lib.ofc_game_declare(self._r, g, NATURAL_IDS.get(str(name), 99))
             if status == lib.OFC_E_NATURAL:
                 raise MoveError(
                     f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
@@ -557,6 +542,7 @@ class Game:
             )
         if status:
             raise_move_error(status)
+        self._buf[:] = work
         self._moves.append(move)
         self._step += 1
 
@@ -585,9 +571,14 @@ class Game:
             self.check_seat(seat)
         if not isinstance(cards, str) or cards not in ("ids", "text"):  # no array's ==
             raise GameError(f"cards must be 'ids' or 'text', got {quote(cards, 24)}")
-        obs = _observed(_observe(self._buf, seat, self._obs or self._obs_template()))
-        if self._step >= len(self._steps):
-            r = self.result()
+        t = self._obs or self._obs_template()
+        if _NATIVE:  # one builtin's read, under the GIL: before or after a move
+            obs = own_rule_set(_observe(self._buf, seat, t))
+        else:
+            with self._state_lock:
+                obs = own_rule_set(_observe(self._buf, seat, t))
+        if obs["is_over"]:
+            r = self.result()  # (consistent: waits for the last move's book-keeping)
             obs["result"] = {
                 **r.summary(),
                 "declared": {str(k): v for k, v in r.declared.items()},
@@ -598,13 +589,14 @@ class Game:
 
     def _obs_template(self) -> dict[str, Any]:
         """The observation's fixed fields, made once per game (and its copies)."""
-        t, custom = _template(self.players, self.button, self.rules)
+        t, custom = table_template(self.players, self.button, self.rules)
         if custom:  # the rules travel along, JSON-able, shared by this game's copies
             t = {**t, "rule_set": self.rules.to_dict()}
         self._obs = t
         return t
 
     # -- results
+    @consistent
     def result(self) -> GameResult:
         """The scored deal (GameError before it is over): a copy of the game's own,
         which a caller may edit without changing the game's."""
@@ -615,6 +607,7 @@ class Game:
         return result_copy(self._result)
 
     # -- history
+    @consistent
     def history(self) -> dict[str, Any]:
         """The deal as JSON-able data: rules, seats, button, seed (None when the deck
         was given), the deck, the Fantasyland counts, stacks, every move and, once
@@ -641,6 +634,7 @@ class Game:
 
         return replay(cls, history)
 
+    @consistent
     def copy(self: _G) -> _G:
         """An independent copy (for search: play ahead without touching this one); of
         a subclass, of that subclass, its own attributes shared (as ``copy.copy``)."""
@@ -662,6 +656,7 @@ class Game:
         g._g = new_state(g._buf)
         g._moves = list(self._moves)
         g._mover = threading.Lock()
+        g._state_lock = threading.RLock()
         g._obs = self._obs  # the template (and any carried rule set) of this table
         if cls is not Game:
             for name, value in own_attributes(self, Game).items():
@@ -682,6 +677,7 @@ class Game:
                 setattr(g, name, copy.deepcopy(value, memo))
         return g
 
+    @consistent
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling: the table, the engine's state bytes, the moves and a subclass's
         attributes; unpickling checks the state with C (``ofc_game_state_check``)
@@ -722,6 +718,7 @@ class Game:
                 setattr(g, name, getattr(ref, name))
         return g
 
+    @consistent
     def _state_bytes(self) -> bytes:
         """The engine's state, byte for byte (tests compare it around illegal moves)."""
         return bytes(self._buf)
@@ -732,9 +729,13 @@ class Game:
             and self.rules == other.rules
             and self.stacks == other.stacks
             and self.seed == other.seed
-            and self._state_bytes() == other._state_bytes()
-            and [m.key() for m in self.moves] == [m.key() for m in other.moves]
+            and self._snapshot() == other._snapshot()
         )
+
+    @consistent
+    def _snapshot(self) -> tuple[bytes, list[Any]]:
+        """The engine's state bytes and the moves' keys, read together (:meth:`__eq__`)."""
+        return bytes(self._buf), [m.key() for m in self.moves]
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -745,6 +746,7 @@ class Game:
             f"seed {self.seed}, {state}>"
         )
 
+    @consistent
     def __str__(self) -> str:
         lines = [repr(self)]
         for s, b in enumerate(self.boards):
@@ -793,5 +795,5 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
 
 
 def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
-    """``_observe`` with its own copy of the carried rule set (:func:`_observed`)."""
-    return _observed(_observe(buf, seat, template))
+    """``_observe`` with its own copy of the carried rule set (:func:`.own_rule_set`)."""
+    return own_rule_set(_observe(buf, seat, template))
