@@ -391,7 +391,7 @@ def test_a_long_number_out_of_range_is_quoted_short() -> None:
     assert detail.startswith("samples must be within") and len(detail) < 300, detail
 
 
-@pytest.mark.parametrize("given", ["/ofc/", "/ofc//", "/ofc"])
+@pytest.mark.parametrize("given", ["/ofc/", "/ofc//", "/ofc", "/", "//"])
 def test_a_root_path_with_a_slash_last_is_read_as_without(given: str) -> None:
     """``--root-path /ofc/`` (a proxy serving "under /ofc/", as docs/serve.md says it)
     was refused, where an ASGI server's own root_path ``/ofc/`` was read as ``/ofc``:
@@ -400,7 +400,8 @@ def test_a_root_path_with_a_slash_last_is_read_as_without(given: str) -> None:
     from serve_helpers import Server
 
     config = ServeConfig(workers=1, root_path=given).check()
-    assert config.root_path == "/ofc"
+    root = given.rstrip("/")  # (the reading checked: "/" alone is the host's root)
+    assert config.root_path == root
     with Server(config) as s:
         status, _, out = s.request("GET", "/v1/no-such-endpoint")
-    assert status == 404 and out["type"] == "/ofc/problems/not-found", out
+    assert status == 404 and out["type"] == f"{root}/problems/not-found", out

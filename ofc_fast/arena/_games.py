@@ -29,7 +29,7 @@ that a game id and a preset are one and the same rule set in both directions):
 from __future__ import annotations
 
 from ..errors import ArenaError, ArenaRulesError, RulesError
-from ..rules import PRESETS, RuleSet, RulesLike, as_rules, differing_fields
+from ..rules import PRESETS, RuleSet, RulesLike, as_rules, differing_fields, play_key
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
 __all__ = [
@@ -62,8 +62,9 @@ def _preset_of(rules: RuleSet) -> RuleSet | None:
     preset = PRESETS.get(rules.name)
     if preset is not None and preset == rules:  # (a preset itself: the fast way)
         return preset
+    key = play_key(rules)
     for preset in PRESETS.values():
-        if not differing_fields(rules, preset):
+        if play_key(preset) == key:
             return preset
     return None
 

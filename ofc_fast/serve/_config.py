@@ -107,7 +107,7 @@ class ServeConfig:
 
     def __post_init__(self) -> None:
         root = self.root_path  # "/ofc/" as "/ofc", as an ASGI server's own root_path
-        if isinstance(root, str) and root.endswith("/") and root.strip("/"):
+        if isinstance(root, str) and root.endswith("/"):  # ("/" alone: the root, "")
             object.__setattr__(self, "root_path", root.rstrip("/"))
 
     def check(self, options: Mapping[str, str] | None = None) -> ServeConfig:
