@@ -820,3 +820,28 @@ def test_a_history_on_the_null_device_beside_json_to_it_is_no_clash(command: str
             timeout=120,
         )
     assert done.returncode == 0, done.stderr
+
+
+def test_outputs_that_keep_nothing_and_the_word_auto_are_no_clash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two outputs on the null device (``--json /dev/null --history /dev/null``) were
+    refused as one file, and ``advise --model auto --json auto`` took the word
+    ``auto`` (the shipped model) for a model file the JSON would be written over;
+    both run.  Two names of one new file, and a long path, are still refused, the
+    path quoted short."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "auto").write_text("{}", encoding="utf-8")
+    if os.devnull == "/dev/null":
+        null = ["--json", os.devnull, "--history", os.devnull]
+        assert cli.main(["play", "--bots", "random", "--hands", "1", *null]) == 0
+    dealt = ["--dealt", "As Kd 9h 9c 4s", "--samples", "4", "--seed", "1"]
+    assert cli.main(["advise", *dealt, "--model", "auto", "--json", "auto"]) == 0
+    capsys.readouterr()
+    long = "d" * 150 + "/" + "e" * 150 + ".json"
+    (tmp_path / long).parent.mkdir()
+    two = ["--json", long, "--history", f"./{long}"]
+    assert cli.main(["play", "--bots", "random", "--hands", "1", *two]) == 2
+    err = capsys.readouterr().err
+    assert "--history: " in err and "is the --json file too" in err
+    assert long not in err and len(err) < 400, err

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from ..bots.registry import model_spec
-from ..errors import BotError, OfcError
+from ..errors import BotError, OfcError, quote_path
 from ..files import file_key
 from .options import Parser, check_output, is_rules_file, name_option
 from .options import load_rules as load_rules
@@ -259,12 +259,12 @@ def _run(argv: Sequence[str] | None) -> int:
             history = getattr(args, "history", None)  # (play's, arena's: an output)
             if history and _same_file(args.json, history):
                 raise OfcError(
-                    f"--history: {history!r} is the --json file too: the JSON would "
+                    f"--history: {quote_path(history)} is the --json file too: the JSON would "
                     "be written over the deals; name two files"
                 )
             if history and args.json == "-" and _is_standard_output(history):
                 raise OfcError(  # (the deals in the JSON, or written over by it)
-                    f"--history: {history!r} is standard output, where --json without "
+                    f"--history: {quote_path(history)} is standard output, where --json without "
                     "PATH writes the JSON alone; name a file (or --json PATH)"
                 )
         _check_inputs_kept(args, parser.commands.get(getattr(args, "command", "")))
@@ -337,7 +337,7 @@ def _check_inputs_kept(args: argparse.Namespace, command: Parser | None) -> None
                     f"file on standard input ({name} -)" if value == "-" else f"{name} file"
                 )
                 raise OfcError(
-                    f"{_argument_name(command, dest)}: {path!r} is the {what}: "
+                    f"{_argument_name(command, dest)}: {quote_path(path)} is the {what}: "
                     f"{_HOLDS.get(source, 'the rules')} would be written over; name "
                     "another file"
                 )
@@ -357,6 +357,8 @@ def _files_read(source: str, value: object) -> list[str]:
         return []
     if source in ("rules", "name"):
         return [value] if is_rules_file(value) else []
+    if source == "model" and value == "auto":
+        return []  # (advise --model auto: the shipped model, no file of that name)
     if source not in ("bots", "bot"):
         return [value]
     found = []
@@ -394,12 +396,22 @@ def _is_standard_output(path: str) -> bool:
 
 
 def _same_file(a: str, b: str) -> bool:
-    """Whether the paths ``a`` and ``b`` name one file (``-``: standard output, none).
+    """Whether the outputs ``a`` and ``b`` are one file, one written over the other
+    (``-``: standard output, none): one regular file (:func:`~ofc_fast.files.file_key`:
+    a hard link too), or one name of no file yet; a device (``/dev/null``) keeps
+    nothing to write over.
 
     >>> _same_file("out.json", "./out.json"), _same_file("-", "-")
     (True, False)
+    >>> _same_file("/dev/null", "/dev/null")
+    False
     """
-    return "-" not in (a, b) and os.path.realpath(a) == os.path.realpath(b)
+    if "-" in (a, b):
+        return False
+    key = file_key(a)
+    if key is not None:
+        return key == file_key(b)
+    return not os.path.exists(a) and os.path.realpath(a) == os.path.realpath(b)
 
 
 def _top_option(arg: str) -> bool:
