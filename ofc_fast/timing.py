@@ -259,8 +259,9 @@ def seed_offset(seed: int, k: int) -> int:
 def c_compiler(choice: str | None = None) -> str | None:
     """The C compiler a C benchmark builds with: ``choice`` (``run.py --cc``), else
     ``$CC``, else ``gcc`` or ``cc`` where on the PATH; None where there is none.  A
-    ``choice`` or ``$CC`` that names no program there is refused (OfcError naming
-    ``--cc`` or ``CC``): the figures would come from another compiler than asked.
+    ``choice`` or ``$CC`` that names no program there (or a command with arguments,
+    ``ccache gcc``) is refused (OfcError naming ``--cc`` or ``CC``): the figures would
+    come from another compiler than asked.
 
     >>> c_compiler("/no/such/cc")
     Traceback (most recent call last):
@@ -270,7 +271,13 @@ def c_compiler(choice: str | None = None) -> str | None:
     for source, cc in (("--cc", choice), ("CC", os.environ.get("CC"))):
         if cc:
             if shutil.which(cc) is None:
-                raise OfcError(f"{source}: no compiler {cc!r} (not found on PATH)")
+                why = (
+                    "one program is taken, no arguments: a wrapper or flags "
+                    "(ccache gcc, gcc -O2) go in a script named here"
+                    if len(cc.split()) > 1
+                    else "not found on PATH"
+                )
+                raise OfcError(f"{source}: no compiler {cc!r} ({why})")
             return cc
     return next((cc for cc in ("gcc", "cc") if shutil.which(cc)), None)
 

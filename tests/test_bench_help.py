@@ -351,3 +351,16 @@ def test_c_benchmarks_take_an_option_and_its_value_in_one_word(
         done = _run(c_benchmarks["bench_c"], word)
         assert (done.returncode, done.stdout) == (2, "")
         assert done.stderr.splitlines()[1].startswith(f"bench_c: error: {why}")
+
+
+def test_a_cc_with_arguments_is_refused_saying_why() -> None:
+    """``CC="ccache gcc"`` (make's convention) was refused as "not found on PATH",
+    which is untrue of ``gcc``: the refusal says one program is taken, with no
+    arguments."""
+    from ofc_fast.errors import OfcError
+    from ofc_fast.timing import c_compiler
+
+    for cc in ("ccache gcc", "gcc -O2"):
+        with pytest.raises(OfcError, match=r"one program is taken, no arguments") as info:
+            c_compiler(cc)
+        assert "not found on PATH" not in str(info.value)
