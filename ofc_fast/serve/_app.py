@@ -671,6 +671,11 @@ class App:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):
             raise _not_allowed(path, "GET")
+        if item[1].startswith(b"text/html") and not where.normal():  # its relative
+            # links resolve from its normal form's URL: a 308 there (as Go's ServeMux)
+            to = where.absolute(where.sent[1:]).encode()
+            plain = b"text/plain; charset=utf-8"
+            return await _send(send, 308, b"", plain, [(b"location", to)])
         return await _send(send, 200, item[0], item[1], head=method == "HEAD")
 
 
