@@ -741,3 +741,13 @@ def test_a_page_asked_by_a_path_not_normal_is_redirected_to_it(
         if not ref.startswith(("data:", "#")):
             at = serve_paths.resolve(want.decode(), ref)
             assert at.startswith(mount + "/") and "/." not in at
+
+
+@pytest.mark.parametrize("raw", [b"/v1/%2E%2E", b"/v1/%2e%2E/openapi.json", b"/v1/.%2E/"])
+def test_a_path_under_v1_as_sent_needs_the_key_where_it_routes_elsewhere(
+    raw: bytes,
+) -> None:
+    # a strict client (RFC 3986 5.2.4 reads no %2E as a dot) asks for a path under /v1/
+    app = serve_paths.APPS[(serve_paths.KEY, "")]
+    status, headers, _ = serve_paths.send(app, _scope(raw))
+    assert (status, headers[b"www-authenticate"]) == (401, b"Bearer")

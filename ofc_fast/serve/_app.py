@@ -544,25 +544,27 @@ class App:
         # slashes as one, below the ASGI server's root_path
         path, method = where.path, scope.get("method", "GET")
         try:
-            if not path.startswith("/v1/"):
-                return await self._plain(where, method, send)
             headers = dict(scope.get("headers") or [])
             key = self.config.api_key
+            strict = where.strict()  # (a keyed endpoint, however spelled, needs it)
+            refused = (
+                key_refusal(headers.get(b"authorization"), key)
+                if key
+                and any(p[:4] == "/v1/" and p not in self._keyless for p in (path, strict))
+                else None
+            )
+            if refused is not None:  # (which: no header, another scheme, another key)
+                raise ApiError(
+                    401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
+                )
+            if not path.startswith("/v1/"):
+                return await self._plain(where, method, send)
             if not key and not host_allowed(self._hosts, headers.get(b"host")):
                 raise ApiError(
                     400,
                     "Host",
                     "this server answers only requests for its own host name "
                     "(ofc-fast serve --allowed-host NAME adds one)",
-                )
-            refused = (
-                key_refusal(headers.get(b"authorization"), key)
-                if key and path not in self._keyless
-                else None
-            )
-            if refused is not None:  # (which: no header, another scheme, another key)
-                raise ApiError(
-                    401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
                 )
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)

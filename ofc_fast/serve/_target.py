@@ -93,6 +93,25 @@ class Target(NamedTuple):
         """
         return not self.asked or _RUN.sub("/", self.asked) == self.sent
 
+    def strict(self) -> str:
+        """The path as sent as a strict resolver reads it (RFC 3986, 5.2.4, its
+        ``%2E`` no dot), each run of slashes one, then percent-decoded but ``%2F``:
+        what a client means by a path under ``/v1/`` (``/v1/%2E%2E`` is ``/`` to the
+        router, under ``/v1/`` to a client); :attr:`path` where the server gave no
+        ``raw_path``.
+
+        >>> target({"path": "/", "raw_path": b"/v1/%2E%2E"}).strict()
+        '/v1/..'
+        >>> target({"path": "/v1/health", "raw_path": b"//v1/x/../%68ealth"}).strict()
+        '/v1/health'
+        """
+        if not self.asked.startswith("/"):
+            return self.path
+        kept = _RAW_SLASH.sub(
+            b"%252F", _removed(_RUN.sub("/", self.asked)).encode("latin-1")
+        )
+        return unquote_to_bytes(kept).decode("utf-8", "replace")
+
     def relative(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) relative
         to the request's URL (:func:`relative`)."""
