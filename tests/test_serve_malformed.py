@@ -751,3 +751,11 @@ def test_a_path_under_v1_as_sent_needs_the_key_where_it_routes_elsewhere(
     app = serve_paths.APPS[(serve_paths.KEY, "")]
     status, headers, _ = serve_paths.send(app, _scope(raw))
     assert (status, headers[b"www-authenticate"]) == (401, b"Bearer")
+
+
+def test_an_instance_from_a_path_of_raw_bytes_and_an_encoded_dot_resolves_to_it() -> None:
+    # the folder climbed from is written as sent, byte for byte: \xff is %FF, not %C3%BF
+    raw = b"/\xff/%2E/nope"
+    status, _, body = serve_paths.send(serve_paths.APPS[(None, "")], _scope(raw))
+    at = serve_paths.resolve(raw.decode("latin-1"), json.loads(body)["instance"])
+    assert (status, unquote_to_bytes(at.encode("latin-1"))) == (404, b"/\xff/./nope")

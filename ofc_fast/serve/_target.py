@@ -261,6 +261,6 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
         depth,
         quote(sent, safe=_PCHAR),
         root,
-        quote(folder, safe=_PCHAR),
+        quote(folder.encode("latin-1"), safe=_PCHAR),  # (as sent: its bytes)
         asked.decode("latin-1"),
     )
