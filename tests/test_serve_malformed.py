@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import pytest
 import serve_paths
@@ -693,3 +694,68 @@ def test_generated_raw_paths_route_below_the_root_and_need_the_key() -> None:
     rng = random.Random(17)
     for _ in range(400):
         serve_paths.check(lambda n: rng.randrange(n))
+
+
+def _scope(raw: bytes, mount: str = "") -> dict[str, Any]:
+    path = mount.encode() + raw
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": unquote_to_bytes(path).decode("utf-8", "replace"),
+        "raw_path": path,
+        "root_path": mount,
+        "query_string": b"",
+        "client": ("127.0.0.1", 1),
+        "headers": [(b"host", b"127.0.0.1")],
+    }
+
+
+def test_a_problem_type_encodes_an_asgi_root_path_it_holds() -> None:
+    # ASGI's root_path is decoded: a space in it is %20 in a URI reference (RFC 3986)
+    app = serve_paths.APPS[(None, "")]
+    status, _, body = serve_paths.send(app, _scope(b"/nope", "/p x"))
+    assert status == 404
+    assert json.loads(body)["type"] == "/p%20x/problems/not-found"
+
+
+@pytest.mark.parametrize(
+    ("raw", "mount", "want"),
+    [
+        (b"/x/..", "", b"/"),
+        (b"/%2E/", "", b"/"),
+        (b"/./", "/px", b"/px/"),
+        (b"/problems/./not-found", "", b"/problems/not-found"),
+    ],
+)
+def test_a_page_asked_by_a_path_not_normal_is_redirected_to_it(
+    raw: bytes, mount: str, want: bytes
+) -> None:
+    # a page's relative links resolve (strictly, RFC 3986 5.2) against the URL asked
+    status, headers, _ = serve_paths.send(serve_paths.APPS[(None, "")], _scope(raw, mount))
+    assert (status, headers[b"location"]) == (308, want)
+    status, headers, page = serve_paths.send(
+        serve_paths.APPS[(None, "")], _scope(want[len(mount) :], mount)
+    )
+    assert status == 200 and headers[b"content-type"].startswith(b"text/html")
+    for ref in re.findall(r'(?:href|src)="([^"]*)"', page.decode()):
+        if not ref.startswith(("data:", "#")):
+            at = serve_paths.resolve(want.decode(), ref)
+            assert at.startswith(mount + "/") and "/." not in at
+
+
+@pytest.mark.parametrize("raw", [b"/v1/%2E%2E", b"/v1/%2e%2E/openapi.json", b"/v1/.%2E/"])
+def test_a_path_under_v1_as_sent_needs_the_key_where_it_routes_elsewhere(
+    raw: bytes,
+) -> None:
+    # a strict client (RFC 3986 5.2.4 reads no %2E as a dot) asks for a path under /v1/
+    app = serve_paths.APPS[(serve_paths.KEY, "")]
+    status, headers, _ = serve_paths.send(app, _scope(raw))
+    assert (status, headers[b"www-authenticate"]) == (401, b"Bearer")
+
+
+def test_an_instance_from_a_path_of_raw_bytes_and_an_encoded_dot_resolves_to_it() -> None:
+    # the folder climbed from is written as sent, byte for byte: \xff is %FF, not %C3%BF
+    raw = b"/\xff/%2E/nope"
+    status, _, body = serve_paths.send(serve_paths.APPS[(None, "")], _scope(raw))
+    at = serve_paths.resolve(raw.decode("latin-1"), json.loads(body)["instance"])
+    assert (status, unquote_to_bytes(at.encode("latin-1"))) == (404, b"/\xff/./nope")

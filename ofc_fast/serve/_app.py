@@ -544,25 +544,27 @@ class App:
         # slashes as one, below the ASGI server's root_path
         path, method = where.path, scope.get("method", "GET")
         try:
-            if not path.startswith("/v1/"):
-                return await self._plain(where, method, send)
             headers = dict(scope.get("headers") or [])
             key = self.config.api_key
+            strict = where.strict()  # (a keyed endpoint, however spelled, needs it)
+            refused = (
+                key_refusal(headers.get(b"authorization"), key)
+                if key
+                and any(p[:4] == "/v1/" and p not in self._keyless for p in (path, strict))
+                else None
+            )
+            if refused is not None:  # (which: no header, another scheme, another key)
+                raise ApiError(
+                    401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
+                )
+            if not path.startswith("/v1/"):
+                return await self._plain(where, method, send)
             if not key and not host_allowed(self._hosts, headers.get(b"host")):
                 raise ApiError(
                     400,
                     "Host",
                     "this server answers only requests for its own host name "
                     "(ofc-fast serve --allowed-host NAME adds one)",
-                )
-            refused = (
-                key_refusal(headers.get(b"authorization"), key)
-                if key and path not in self._keyless
-                else None
-            )
-            if refused is not None:  # (which: no header, another scheme, another key)
-                raise ApiError(
-                    401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
                 )
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)
@@ -671,6 +673,11 @@ class App:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):
             raise _not_allowed(path, "GET")
+        if item[1].startswith(b"text/html") and not where.normal():  # its relative
+            # links resolve from its normal form's URL: a 308 there (as Go's ServeMux)
+            to = where.absolute(where.sent[1:]).encode()
+            plain = b"text/plain; charset=utf-8"
+            return await _send(send, 308, b"", plain, [(b"location", to)])
         return await _send(send, 200, item[0], item[1], head=method == "HEAD")
 
 

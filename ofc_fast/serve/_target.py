@@ -56,23 +56,61 @@ class Target(NamedTuple):
     ``root_path``, else the server's setting (``ServeConfig.root_path``);
     ``folder``: the folder a client resolves a reference against (its path up to
     its last ``/``, written as ``sent``, its dot segments removed: :func:`_dots`;
-    "": ``path``'s own)."""
+    "": ``path``'s own); ``asked``: the path as sent, below the root, without its
+    query ("": no ``raw_path``)."""
 
     path: str
     depth: int
     sent: str = ""
     root: str = ""
     folder: str = ""
+    asked: str = ""
 
     def absolute(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) as a
         reference of its full path (``/problems/not-found``, ``/ofc/...`` under a
-        ``root``): the same from every request, whatever its depth.
+        ``root``, percent-encoded: an ASGI ``root_path`` is decoded): the same from
+        every request, whatever its depth.
 
         >>> Target("/a/b/c/d", 3, root="/ofc").absolute("problems/not-found")
         '/ofc/problems/not-found'
+        >>> Target("/x", 0, root="/p x").absolute("problems/not-found")
+        '/p%20x/problems/not-found'
         """
-        return f"{self.root}/{ref}"
+        return f"{quote(self.root, safe=_PCHAR.replace('%', ''))}/{ref}"
+
+    def normal(self) -> bool:
+        """Whether the request's path, as sent (:attr:`asked`, below the root), is
+        its normal form (:attr:`sent`: no dot segment nor escape of an unreserved
+        character such as ``%2E``; a run of slashes reads as one, as nginx's), the URL
+        a page's relative links are resolved against as written (True where the server
+        gave no ``raw_path``).
+
+        >>> target({"path": "/", "raw_path": b"/x/.."}).normal()
+        False
+        >>> target({"path": "/", "raw_path": b"/"}).normal(), target({"path": "//"}).normal()
+        (True, True)
+        """
+        return not self.asked or _RUN.sub("/", self.asked) == self.sent
+
+    def strict(self) -> str:
+        """The path as sent as a strict resolver reads it (RFC 3986, 5.2.4, its
+        ``%2E`` no dot), each run of slashes one, then percent-decoded but ``%2F``:
+        what a client means by a path under ``/v1/`` (``/v1/%2E%2E`` is ``/`` to the
+        router, under ``/v1/`` to a client); :attr:`path` where the server gave no
+        ``raw_path``.
+
+        >>> target({"path": "/", "raw_path": b"/v1/%2E%2E"}).strict()
+        '/v1/..'
+        >>> target({"path": "/v1/health", "raw_path": b"//v1/x/../%68ealth"}).strict()
+        '/v1/health'
+        """
+        if not self.asked.startswith("/"):
+            return self.path
+        kept = _RAW_SLASH.sub(
+            b"%252F", _removed(_RUN.sub("/", self.asked)).encode("latin-1")
+        )
+        return unquote_to_bytes(kept).decode("utf-8", "replace")
 
     def relative(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) relative
@@ -181,22 +219,24 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     and its dot segments (``.``, ``..``, ``%2E%2E``) are then removed (:func:`_dots`:
     RFC 3986, 5.2.4), before it is routed: alike with or without ``raw_path``.
 
-    >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})
-    Target(path='/v1/%2Fhealth', depth=1, sent='/v1/%2Fhealth', root='', folder='/v1/')
+    >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})[:5]
+    ('/v1/%2Fhealth', 1, '/v1/%2Fhealth', '', '/v1/')
     >>> target({"path": "/v1/health", "raw_path": b"/v1%2fhealth"}).path
     '/v1%2Fhealth'
     >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"}).sent
     '/v1/games/a%20b'
     >>> target({"path": "//openapi.json"})
-    Target(path='/openapi.json', depth=0, sent='', root='', folder='/')
-    >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/../v1/health"})
-    Target(path='/v1/health', depth=1, sent='/v1/health', root='', folder='/v1/')
-    >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/%2E%2E/v1/%68ealth"})
-    Target(path='/v1/health', depth=1, sent='/v1/health', root='', folder='/v1/')
+    Target(path='/openapi.json', depth=0, sent='', root='', folder='/', asked='')
+    >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/../v1/health"})[:5]
+    ('/v1/health', 1, '/v1/health', '', '/v1/')
+    >>> t = target({"path": "/v1/../v1/health", "raw_path": b"/v1/%2E%2E/v1/%68ealth"})
+    >>> t[:5], t.asked
+    (('/v1/health', 1, '/v1/health', '', '/v1/'), '/v1/%2E%2E/v1/%68ealth')
     >>> target({"path": "*", "raw_path": b"*"})
-    Target(path='*', depth=0, sent='*', root='', folder='')
-    >>> target({"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"})
-    Target(path='/v1/score', depth=1, sent='/v1/score', root='/ofc', folder='/v1/')
+    Target(path='*', depth=0, sent='*', root='', folder='', asked='*')
+    >>> scope = {"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"}
+    >>> target(scope)[:5]
+    ('/v1/score', 1, '/v1/score', '/ofc', '/v1/')
     """
     path: str = scope.get("path", "")
     raw = scope.get("raw_path")
@@ -216,4 +256,11 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     if sent != asked or _RAW_SLASH.search(sent):
         kept = _RAW_SLASH.sub(b"%252F", sent)  # (decoded: %2F)
         path = unquote_to_bytes(kept).decode("utf-8", "replace")
-    return Target(path, depth, quote(sent, safe=_PCHAR), root, quote(folder, safe=_PCHAR))
+    return Target(
+        path,
+        depth,
+        quote(sent, safe=_PCHAR),
+        root,
+        quote(folder.encode("latin-1"), safe=_PCHAR),  # (as sent: its bytes)
+        asked.decode("latin-1"),
+    )
