@@ -845,3 +845,32 @@ def test_outputs_that_keep_nothing_and_the_word_auto_are_no_clash(
     err = capsys.readouterr().err
     assert "--history: " in err and "is the --json file too" in err
     assert long not in err and len(err) < 400, err
+
+
+def test_two_outputs_into_one_pipe_are_refused() -> None:
+    """``--json /dev/stdout --history /dev/stdout | cat`` wrote both documents into
+    the one pipe, run together (no JSON a reader could load), once outputs were
+    compared as regular files only: one pipe is one file, and is refused."""
+    if not os.path.exists("/dev/stdout"):
+        pytest.skip("run on a system with /dev/stdout")
+    outs = ["--json", "/dev/stdout", "--history", "/dev/stdout", "--quiet"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "play",
+            "--bots",
+            "random",
+            "--hands",
+            "1",
+            *outs,
+        ],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=package_env(),
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == "", done
+    assert "--history: '/dev/stdout' is the --json file too" in done.stderr

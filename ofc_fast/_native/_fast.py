@@ -15,6 +15,7 @@ ask which they got; the differential tests run both.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -42,6 +43,10 @@ def _address(rules: Any, /) -> Any:
 _impl: Any = _native() or _portable
 NATIVE: bool = _impl is not _portable
 """True when the builtins of ``_speedups`` serve, False for the portable twins."""
+ATOMIC_READS: bool = NATIVE and getattr(sys, "_is_gil_enabled", lambda: True)()
+"""True when a builtin's read of a game's state is one step under the GIL, so it sees
+the game before or after another thread's move: the builtins serve and the GIL is on
+(a free-threaded build without it reads under the game's lock, as the twins do)."""
 
 # The same names and signatures in both modules (documented in _portable).
 rank5: Callable[[object], int] = _impl.rank5

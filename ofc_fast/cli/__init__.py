@@ -396,10 +396,10 @@ def _is_standard_output(path: str) -> bool:
 
 
 def _same_file(a: str, b: str) -> bool:
-    """Whether the outputs ``a`` and ``b`` are one file, one written over the other
-    (``-``: standard output, none): one regular file (:func:`~ofc_fast.files.file_key`:
-    a hard link too), or one name of no file yet; a device (``/dev/null``) keeps
-    nothing to write over.
+    """Whether the outputs ``a`` and ``b`` are one file, one written over or into the
+    other (``-``: standard output, none): one existing file (a hard link, a pipe such
+    as ``/dev/stdout | cat`` too), or one name of no file yet; a character device
+    (``/dev/null``, a terminal) keeps nothing to write over.
 
     >>> _same_file("out.json", "./out.json"), _same_file("-", "-")
     (True, False)
@@ -408,10 +408,13 @@ def _same_file(a: str, b: str) -> bool:
     """
     if "-" in (a, b):
         return False
-    key = file_key(a)
-    if key is not None:
-        return key == file_key(b)
-    return not os.path.exists(a) and os.path.realpath(a) == os.path.realpath(b)
+    try:
+        st, other = os.stat(a), os.stat(b)
+    except (OSError, ValueError):  # (no file yet: one by its name)
+        return not os.path.exists(a) and os.path.realpath(a) == os.path.realpath(b)
+    if stat.S_ISCHR(st.st_mode):
+        return False
+    return (st.st_dev, st.st_ino) == (other.st_dev, other.st_ino)
 
 
 def _top_option(arg: str) -> bool:

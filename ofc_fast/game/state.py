@@ -41,7 +41,7 @@ from random import Random
 from typing import Any, TypeVar
 
 from .._native import ffi, lib, status_error
-from .._native._fast import NATIVE as _NATIVE
+from .._native._fast import ATOMIC_READS as _NATIVE
 from .._native._fast import act as _act
 from .._native._fast import legal_actions as _legal_actions
 from .._native._fast import observe as _observe
