@@ -22,7 +22,10 @@ from setuptools.command.build_py import build_py as _build_py
 try:
     from wheel.bdist_wheel import bdist_wheel as _bdist_wheel
 except ImportError:  # setuptools >= 70 ships its own
-    from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
+    except ImportError:  # an older setuptools alone: it builds no wheel, only build_ext
+        _bdist_wheel = None
 
 
 def _version() -> str:
@@ -43,7 +46,7 @@ def _abi3_ok() -> bool:
     )
 
 
-class bdist_wheel(_bdist_wheel):
+class bdist_wheel(_bdist_wheel or object):
     """``bdist_wheel`` that tags the wheel ``abi3`` (cp310) when the limited API is used."""
 
     def finalize_options(self) -> None:
@@ -125,5 +128,6 @@ setup(
     libraries=[BUILD["library"]()],
     ext_modules=_speedups(),
     cffi_modules=["ofc_fast/_native/build.py:ffibuilder"],
-    cmdclass={"bdist_wheel": bdist_wheel, "build_py": build_py, "build_ext": build_ext},
+    cmdclass={"build_py": build_py, "build_ext": build_ext}
+    | ({"bdist_wheel": bdist_wheel} if _bdist_wheel is not None else {}),
 )
