@@ -28,6 +28,8 @@ that a game id and a preset are one and the same rule set in both directions):
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..errors import ArenaError, ArenaRulesError, RulesError
 from ..rules import PRESETS, RuleSet, RulesLike, as_rules, differing_fields, play_key
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
@@ -62,11 +64,17 @@ def _preset_of(rules: RuleSet) -> RuleSet | None:
     preset = PRESETS.get(rules.name)
     if preset is not None and preset == rules:  # (a preset itself: the fast way)
         return preset
-    key = play_key(rules)
+    return _presets_by_play().get(play_key(rules))
+
+
+@cache
+def _presets_by_play() -> dict[tuple[object, ...], RuleSet]:
+    """The presets by :func:`~ofc_fast.rules.play_key` (the first of any that play
+    alike), built once: the check runs for every deal a history records."""
+    found: dict[tuple[object, ...], RuleSet] = {}
     for preset in PRESETS.values():
-        if play_key(preset) == key:
-            return preset
-    return None
+        found.setdefault(play_key(preset), preset)
+    return found
 
 
 def game_id_of(rules: RulesLike) -> str:

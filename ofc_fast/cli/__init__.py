@@ -387,12 +387,11 @@ def _is_standard_output(path: str) -> bool:
     False
     """
     try:
-        st, out = os.stat(path), os.fstat(sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        return False  # (none there; no file under standard output: a capture)
-    if stat.S_ISCHR(st.st_mode):
-        return False  # a device keeps nothing to write over (/dev/null, a terminal)
-    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
+        out = sys.stdout.fileno()
+    except (ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (no file under standard output: a capture)
+    key = _output_key(path)
+    return key is not None and key == _output_key(out)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -408,13 +407,21 @@ def _same_file(a: str, b: str) -> bool:
     """
     if "-" in (a, b):
         return False
+    key = _output_key(a)
+    if key is not None:
+        return key == _output_key(b)
+    return not os.path.exists(a) and os.path.realpath(a) == os.path.realpath(b)
+
+
+def _output_key(file: str | int) -> tuple[int, int] | None:
+    """Which file an output ``file`` (a path, a descriptor) writes into, by device and
+    inode, or None: none there, or a character device (``/dev/null``, a terminal),
+    which keeps nothing to write over."""
     try:
-        st, other = os.stat(a), os.stat(b)
-    except (OSError, ValueError):  # (no file yet: one by its name)
-        return not os.path.exists(a) and os.path.realpath(a) == os.path.realpath(b)
-    if stat.S_ISCHR(st.st_mode):
-        return False
-    return (st.st_dev, st.st_ino) == (other.st_dev, other.st_ino)
+        st = os.stat(file)
+    except (OSError, ValueError):  # (ValueError: a NUL in the name)
+        return None
+    return None if stat.S_ISCHR(st.st_mode) else (st.st_dev, st.st_ino)
 
 
 def _top_option(arg: str) -> bool:
