@@ -3792,7 +3792,8 @@ def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
     """A client generated from /openapi.json that joins the server URL
     ``http://host/`` and the path ``/v1/health`` strictly asks for ``//v1/health``:
     it was a 404 (nginx, by default, reads a run of slashes as one).  Now every route
-    (the API, a game's, the web page, /openapi.json, a problem's page) reads so; an
+    (the API, a game's, /openapi.json) reads so, and an HTML page (the web page, a
+    problem's page) is a 308 to its path, where its relative links resolve; an
     encoded slash (``%2F``) is part of no run, and a keyed route asked for with a run
     still needs the key."""
     key = "k" * 16
@@ -3818,6 +3819,10 @@ def test_a_run_of_slashes_in_the_path_is_one_as_behind_nginx() -> None:
             assert want[0] == 200, (path, want)
             for sent in (strict("/", path), path.replace("/", "//"), "///" + path[1:]):
                 got = s.request(method, sent, body, headers=auth)
+                if want[1]["content-type"].startswith("text/html"):  # a page: sent
+                    # to its path, where its relative links resolve (strictly too)
+                    assert (got[0], got[1].get("location")) == (308, path), sent
+                    got = s.request(method, path, body, headers=auth)
                 assert got[0] == 200, (sent, got)
                 assert got[1]["content-type"] == want[1]["content-type"], sent
                 if path not in ("/v1/health", f"/v1/games/{game}"):  # (seconds, ttl)
@@ -4009,13 +4014,20 @@ def _without_dots(path: str) -> str:
 def test_dot_segments_are_removed_before_routing_and_instance_resolves_to_them() -> None:
     """``GET /./v1/health`` or ``/v1/../v1/health`` (``curl --path-as-is``, a client
     joining paths by hand) was a 404, whose ``instance`` resolved by RFC 3986 to
-    another path than the one asked for.  Now a path's dot segments are removed
-    before it is routed, as RFC 3986 (5.2.4) and nginx read them (the key still
-    asked for where the path reached is keyed), and a refusal's ``instance``
-    resolves to that path, directly and behind a proxy under ``/ofc/``."""
+    another path than the one asked for.  Now a path's dot segments are removed, as
+    RFC 3986 (5.2.4) and nginx read them (the key still asked for where the path
+    reached is keyed), and the request is a 308 to that path (its method and body
+    kept), where a refusal's ``instance`` resolves to it, directly and behind a
+    proxy under ``/ofc/``."""
     assert _without_dots("/a/b/../c/./d/..") == "/a/c/"  # (the reference itself)
     key = "k" * 16
     auth = {"Authorization": "Bearer " + key}
+
+    def moved(method: str, path: str, body: Any = None) -> tuple[int, Any, Any]:
+        status, headers, _ = s.request(method, path, body, headers=auth)
+        assert (status, headers["location"]) == (308, _without_dots(path)), path
+        return s.request(method, headers["location"], body, headers=auth)
+
     with Server(ServeConfig(workers=1, api_key=key)) as s:
         want = s.request("GET", "/v1/health")
         for path in (
@@ -4026,12 +4038,12 @@ def test_dot_segments_are_removed_before_routing_and_instance_resolves_to_them()
             "/../v1/health",
             "/v1/score/../health",
         ):
-            status, headers, out = s.request("GET", path)
+            status, headers, out = moved("GET", path)
             assert status == 200 and out["status"] == want[2]["status"], (path, out)
         for method, path in (("POST", "/v1/health/../score"), ("POST", "/./v1/games")):
             status, _, out = s.request(method, path, {})
             assert status == 401, (path, out)  # the key, as the path reached needs
-        assert s.request("GET", "/problems/../openapi.json")[0] == 200
+        assert moved("GET", "/problems/../openapi.json")[0] == 200
         for method, path in (
             ("GET", "/v1/health/."),
             ("GET", "/v1/health/.."),
@@ -4040,18 +4052,17 @@ def test_dot_segments_are_removed_before_routing_and_instance_resolves_to_them()
             ("POST", "/v1/x/../score"),
             ("GET", "/v1/games/../games/" + "x" * 16),
         ):
-            status, _, out = s.request(method, path, {"nope": 1}, headers=auth)
+            status, _, out = moved(method, path, {"nope": 1})
             assert 400 <= status < 500, (path, out)
             asked = _without_dots(path)
             for base in (s.url, "https://proxy.example/ofc"):
-                url = urllib.parse.urljoin(base + path, out["instance"])
+                url = urllib.parse.urljoin(base + asked, out["instance"])
                 assert url == base + asked, (path, out["instance"], url)
-                assert _rfc_join(base + path, out["instance"]) == base + asked, path
+                assert _rfc_join(base + asked, out["instance"]) == base + asked, path
     # one above the server's root stays at the root (RFC 3986, as resolvers do)
     with Server(ServeConfig(workers=1)) as s:
-        status, _, out = s.request("GET", "/../nope")
-        assert status == 404 and "/../" not in out["detail"], out
-        assert urllib.parse.urljoin(s.url + "/../nope", out["instance"]) == s.url + "/nope"
+        status, headers, _ = s.request("GET", "/../nope")
+        assert (status, headers["location"]) == (308, "/nope")
 
 
 _UNRESERVED = frozenset(
@@ -4080,7 +4091,8 @@ def test_percent_encoded_dots_and_unreserved_characters_are_normalised_first() -
     health``, which a browser (reading ``%2E%2E`` as ``..``) resolves elsewhere, while
     a server giving no ``raw_path`` routed it to ``/v1/health``.  Now a percent-encoded
     unreserved character is the character (RFC 3986, 6.2.2.2), decoded before the
-    dot segments are removed, the same with or without ``raw_path``; ``%2F`` stays."""
+    dot segments are removed, the same with or without ``raw_path``; ``%2F`` stays;
+    the request is a 308 to that normal form."""
     assert _normalised("/v1/%2e%2E/%7Ex/%2F/.") == "/~x/%2F/"  # (the reference)
     assert _normalised("/v1//../a//b") == "/v1/a/b"
     key = "k" * 16
@@ -4104,23 +4116,22 @@ def test_percent_encoded_dots_and_unreserved_characters_are_normalised_first() -
         for method, path in paths:
             asked = _normalised(path)
             want = s.request(method, asked, {}, headers=auth)
-            status, _, out = s.request(method, path, {}, headers=auth)
-            assert status == want[0], (path, asked, out)
+            status, headers, _ = s.request(method, path, {}, headers=auth)
+            # sent to its normal form (a 308, its method and body kept), the one URL
+            # a strict resolver (%2E no dot) and a browser (%2E%2E as ..) read alike
+            assert (status, headers.get("location")) == (308, asked), (path, asked)
             if asked in ("/v1/score", "/v1/games"):
                 assert s.request(method, path, {})[0] == 401, path  # the key, still
+            status, _, out = s.request(method, headers["location"], {}, headers=auth)
+            assert status == want[0], (path, asked, out)
             if status < 400:
                 continue
             named = out["detail"].rpartition(" ")[2].split("/")
             assert "%2E" not in out["detail"] and not {".", ".."} & set(named), out
             assert out["detail"] == want[2]["detail"], (path, out)
             for base in (s.url, "https://proxy.example/ofc"):
-                url = urllib.parse.urljoin(base + path, out["instance"])
-                if not re.search("//[^/]*/(%2E|\\.)", path):  # (urljoin drops
-                    # empty segments, so that its .. climbs further: not RFC 3986)
-                    assert _normalised(url[len(base) :]) == asked, (path, url)
-                url = _rfc_join(base + path, out["instance"])
-                assert _normalised(url[len(base) :]) == asked, (path, out["instance"])
-                # from the URL normalised first, as a browser reads %2E%2E as ..
+                url = urllib.parse.urljoin(base + asked, out["instance"])
+                assert _normalised(url[len(base) :]) == asked, (path, url)
                 url = _rfc_join(base + asked, out["instance"])
                 assert _normalised(url[len(base) :]) == asked, (path, out["instance"])
     # in-process: a server giving raw_path (as uvicorn) and one giving none alike
@@ -4146,6 +4157,7 @@ def test_percent_encoded_dots_and_unreserved_characters_are_normalised_first() -
                 "headers": [(b"host", b"127.0.0.1")],
             }
             asyncio.run(app(scope, receive, send))
-            answers.append((sent[0]["status"], sent[1]["body"]))
+            moved = dict(sent[0]["headers"]).get(b"location")
+            answers.append((sent[0]["status"], moved, sent[1]["body"]))
         if "%2F" not in path:  # (decoded without raw_path: a separator)
             assert answers[0] == answers[1], (path, answers)

@@ -557,6 +557,9 @@ class App:
                 raise ApiError(
                     401, "Authorization", refused, headers={"www-authenticate": "Bearer"}
                 )
+            if not where.normal():  # sent to its normal form (as Go's ServeMux),
+                # the only URL a reference relative to it resolves from alike
+                return await _moved(send, where)
             if not path.startswith("/v1/"):
                 return await self._plain(where, method, send)
             if not key and not host_allowed(self._hosts, headers.get(b"host")):
@@ -673,11 +676,10 @@ class App:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):
             raise _not_allowed(path, "GET")
-        if item[1].startswith(b"text/html") and not where.normal():  # its relative
-            # links resolve from its normal form's URL: a 308 there (as Go's ServeMux)
-            to = where.absolute(where.sent[1:]).encode()
-            plain = b"text/plain; charset=utf-8"
-            return await _send(send, 308, b"", plain, [(b"location", to)])
+        if item[1].startswith(b"text/html") and not where.normal(slashes=True):
+            # its relative links resolve from its normal form's URL, a run of
+            # slashes one folder: a 308 there
+            return await _moved(send, where)
         return await _send(send, 200, item[0], item[1], head=method == "HEAD")
 
 
@@ -702,6 +704,13 @@ async def _send(
     await send({"type": f"{kind}.response.start", "status": status, "headers": headers})
     await send({"type": f"{kind}.response.body", "body": b"" if head else data})
     return status, len(data)
+
+
+async def _moved(send: Send, where: Target) -> tuple[int, int]:
+    """A ``308 Permanent Redirect`` (its method and body kept: RFC 9110, 15.4.9) to
+    the request's normal form, its query kept (:meth:`Target.location`)."""
+    to = [(b"location", where.location().encode())]
+    return await _send(send, 308, b"", b"text/plain; charset=utf-8", to)
 
 
 def create_app(config: ServeConfig | None = None) -> App:

@@ -204,7 +204,10 @@ class ApiError(Exception):
         request's URL, so that it resolves right behind a reverse proxy serving the
         server under a path.
         An ``instance`` longer than :data:`MAX_INSTANCE` is left out (RFC 9457: it is
-        optional), where one cut short would resolve to another path.
+        optional), where one cut short would resolve to another path; so is one
+        from a path not in its normal form (``/v1/%2E//..``: a 401, asked for before
+        the redirect to it, :meth:`Target.normal`), which a strict resolver (``%2E``
+        no dot) and a normalising one would resolve apart.
 
         >>> ApiError(404, None, "x").body("/v1/games/abc/moves")["instance"]
         'moves'
@@ -219,7 +222,7 @@ class ApiError(Exception):
             "detail": self.detail[:500],
         }
         instance = at.instance()
-        if len(instance) <= MAX_INSTANCE:
+        if len(instance) <= MAX_INSTANCE and at.normal():
             out["instance"] = instance
         if self.field is not None:
             out["field"] = self.field

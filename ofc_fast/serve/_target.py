@@ -57,7 +57,8 @@ class Target(NamedTuple):
     ``folder``: the folder a client resolves a reference against (its path up to
     its last ``/``, written as ``sent``, its dot segments removed: :func:`_dots`;
     "": ``path``'s own); ``asked``: the path as sent, below the root, without its
-    query ("": no ``raw_path``)."""
+    query (where the server gave no ``raw_path``, its decoded ``path`` quoted);
+    ``query``: its query as sent (the scope's ``query_string``)."""
 
     path: str
     depth: int
@@ -65,6 +66,7 @@ class Target(NamedTuple):
     root: str = ""
     folder: str = ""
     asked: str = ""
+    query: bytes = b""
 
     def absolute(self, ref: str) -> str:
         """``ref`` (a path from the server's root, without its first ``/``) as a
@@ -79,26 +81,49 @@ class Target(NamedTuple):
         """
         return f"{quote(self.root, safe=_PCHAR.replace('%', ''))}/{ref}"
 
-    def normal(self) -> bool:
-        """Whether the request's path, as sent (:attr:`asked`, below the root), is
-        its normal form (:attr:`sent`: no dot segment nor escape of an unreserved
-        character such as ``%2E``; a run of slashes reads as one, as nginx's), the URL
-        a page's relative links are resolved against as written (True where the server
-        gave no ``raw_path``).
+    def normal(self, slashes: bool = False) -> bool:
+        """Whether the request's path, as sent (:attr:`asked`, below the root), is its
+        normal form (:attr:`sent`: no dot segment nor escape of an unreserved
+        character such as ``%2E``, and, with ``slashes``, no run of slashes, else
+        read as one, as nginx's; a character it holds unquoted, ``"``, is as its
+        escape), the URL a reference relative to it (a problem's
+        ``instance``, a page's links) is resolved against as written (True for a
+        path not starting with ``/``: ``*``).
 
         >>> target({"path": "/", "raw_path": b"/x/.."}).normal()
         False
         >>> target({"path": "/", "raw_path": b"/"}).normal(), target({"path": "//"}).normal()
         (True, True)
+        >>> t = target({"path": "//", "raw_path": b"//"})
+        >>> t.normal(), t.normal(slashes=True)
+        (True, False)
         """
-        return not self.asked or _RUN.sub("/", self.asked) == self.sent
+        asked = self.asked if slashes else _RUN.sub("/", self.asked)
+        sent = quote(asked.encode("latin-1"), safe=_PCHAR)  # (a quote is no change)
+        return not asked.startswith("/") or sent == self.sent
+
+    def location(self) -> str:
+        """The full path of the request's normal form (:attr:`sent`, under the
+        :attr:`root`: :meth:`absolute`, as a problem's ``type``), then its
+        :attr:`query` (percent-encoded where it holds no URI character): a redirect's
+        ``Location`` from a path not :meth:`normal`, whose relative references a
+        strict resolver (``%2E`` no dot) and a normalising one read apart.
+
+        >>> target({"path": "/", "raw_path": b"/v1/./score", "query_string": b"a b"}).location()
+        '/v1/score?a%20b'
+        >>> Target("/", 0, "/", "/ofc").location()
+        '/ofc/'
+        """
+        to = _RUN.sub("/", self.absolute(self.sent[1:]))  # (never //host: another's)
+        query = quote(self.query, safe=_PCHAR + "?")
+        return f"{to}?{query}" if query else to
 
     def strict(self) -> str:
         """The path as sent as a strict resolver reads it (RFC 3986, 5.2.4, its
         ``%2E`` no dot), each run of slashes one, then percent-decoded but ``%2F``:
         what a client means by a path under ``/v1/`` (``/v1/%2E%2E`` is ``/`` to the
-        router, under ``/v1/`` to a client); :attr:`path` where the server gave no
-        ``raw_path``.
+        router, under ``/v1/`` to a client); :attr:`path` for one not starting with
+        ``/``.
 
         >>> target({"path": "/", "raw_path": b"/v1/%2E%2E"}).strict()
         '/v1/..'
@@ -214,7 +239,8 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     the server decoded it but an encoded slash, ``%2F``, which stays so: it is part
     of a path segment, neither a separator nor part of a run (``/v1%2Fhealth`` and
     ``/v1/%2Fhealth`` are no ``/v1/health``, whatever the server decodes it to);
-    else, a run of the decoded ``path``.  An escape of an unreserved character is the
+    else, of the decoded ``path``, as if sent so (each character of no path, ``%``
+    too, quoted).  An escape of an unreserved character is the
     character (RFC 3986, 6.2.2.2: ``%2E`` is ``.``, as the decoded ``path`` has it),
     and its dot segments (``.``, ``..``, ``%2E%2E``) are then removed (:func:`_dots`:
     RFC 3986, 5.2.4), before it is routed: alike with or without ``raw_path``.
@@ -225,15 +251,16 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     '/v1%2Fhealth'
     >>> target({"path": "/v1/games/a b", "raw_path": b"//v1/games/a%20b?x=1"}).sent
     '/v1/games/a%20b'
-    >>> target({"path": "//openapi.json"})
-    Target(path='/openapi.json', depth=0, sent='', root='', folder='/', asked='')
+    >>> t = target({"path": "//openapi.json"})  # (no raw_path: as if sent so)
+    >>> t.path, t.depth, t.sent, t.folder, t.asked
+    ('/openapi.json', 0, '/openapi.json', '/', '//openapi.json')
     >>> target({"path": "/v1/../v1/health", "raw_path": b"/v1/../v1/health"})[:5]
     ('/v1/health', 1, '/v1/health', '', '/v1/')
     >>> t = target({"path": "/v1/../v1/health", "raw_path": b"/v1/%2E%2E/v1/%68ealth"})
     >>> t[:5], t.asked
     (('/v1/health', 1, '/v1/health', '', '/v1/'), '/v1/%2E%2E/v1/%68ealth')
     >>> target({"path": "*", "raw_path": b"*"})
-    Target(path='*', depth=0, sent='*', root='', folder='', asked='*')
+    Target(path='*', depth=0, sent='*', root='', folder='', asked='*', query=b'')
     >>> scope = {"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"}
     >>> target(scope)[:5]
     ('/v1/score', 1, '/v1/score', '/ofc', '/v1/')
@@ -246,9 +273,8 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
         path = _below(path, root)
         if isinstance(raw, bytes):  # (as sent: ASCII, RFC 9112, 3.2)
             raw = _below(raw.decode("latin-1"), root).encode("latin-1")
-    if not isinstance(raw, bytes):
-        path, folder, depth = _dots(path)
-        return Target(path, depth, root=root, folder=folder)
+    if not isinstance(raw, bytes):  # its path as if sent so ("%" too quoted)
+        raw = quote(path, safe=_PCHAR.replace("%", ""), errors="surrogatepass").encode()
     asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
     normal = _ESCAPE.sub(_unreserved, asked).decode("latin-1")
     merged, folder, depth = _dots(normal)  # (a run of slashes one: _dots)
@@ -263,4 +289,5 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
         root,
         quote(folder.encode("latin-1"), safe=_PCHAR),  # (as sent: its bytes)
         asked.decode("latin-1"),
+        scope.get("query_string") or raw.partition(b"?")[2],
     )

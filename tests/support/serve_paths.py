@@ -5,8 +5,9 @@ to an app with and without a root (the ASGI server's ``root_path``, the config's
 against a strict RFC 3986 resolver written here (used by tests/test_serve_malformed.py
 and the atheris harness tests/fuzz/fuzz_paths.py).
 
-Properties: no 5xx and no exception out of the app; a refusal is a problem document
-whose ``type`` is one of the documented ``<root>/problems/<slug>``; its ``instance``,
+Properties: no 5xx and no exception out of the app; a path not in its normal form is
+a 308 to it (``Location``: under the root, the query kept); a refusal is a problem
+document whose ``type`` is one of the documented ``<root>/problems/<slug>``; its ``instance``,
 resolved against the request's URL, is the path routed (under the root, never above
 it); a keyed endpoint, however spelled, needs the key.
 """
@@ -177,6 +178,9 @@ def check(pick: Callable[[int], int]) -> None:
     url, asked = re.sub("//+", "/", url), re.sub("//+", "/", asked)
     inside = remove_dots(url) == root + remove_dots(asked)  # (else: a client's URL
     # climbing above the root, not one of this server's)
+    if status == 308:  # to its normal form, under the root, the query kept
+        _check_moved(raw, root, headers[b"location"].decode("ascii"), what)
+        return
     if status < 400:
         if headers.get(b"content-type", b"").startswith(b"text/html") and inside:
             _check_page(url, root, body.decode(), what)
@@ -199,6 +203,35 @@ def check(pick: Callable[[int], int]) -> None:
     if where is not None:  # (a 404 names the path routed, its first 100 characters:
         # its %2E read as a dot, RFC 3986 6.2.2.2, as the server routes it)
         assert where.group(1) == spelled[:100], ("routed elsewhere", doc, *what)
+
+
+def _check_moved(raw: bytes, root: str, to: str, what: tuple[Any, ...]) -> None:
+    """A 308's ``Location`` is the full path of the request's normal form (each
+    escape of an unreserved character decoded, RFC 3986 6.2.2.2; its dot segments
+    removed, 5.2.4, a ``..`` after ``//`` climbing the empty segment, as the server
+    documents; then each run of slashes one) under the root (never a ``//host``),
+    its query as sent, itself with no dot segment nor run of slashes."""
+    path, _, query = to.partition("?")
+    asked, _, sent = raw.decode("latin-1").partition("?")
+    unreserved = re.sub("%([0-9A-Fa-f]{2})", _unreserved, asked)
+    normal = re.sub("//+", "/", remove_dots(unreserved))
+    assert path.startswith(root + "/") and not path.startswith("//"), ("moved out", *what)
+    assert _decoded(path[len(root) :]) == _decoded(normal), ("moved elsewhere", to, *what)
+    sent_bytes = unquote_to_bytes(sent.encode("latin-1"))
+    assert unquote_to_bytes(query) == sent_bytes, ("query lost", to, *what)
+    segments = path.split("/")
+    assert "//" not in path and not {".", ".."} & set(segments), ("not normal", to, *what)
+
+
+_UNRESERVED = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+)
+
+
+def _unreserved(m: re.Match[str]) -> str:
+    """An escape, as its character where that is unreserved (RFC 3986, 2.3)."""
+    char = chr(int(m.group(1), 16))
+    return char if char in _UNRESERVED else m.group(0)
 
 
 def _check_page(url: str, root: str, page: str, what: tuple[Any, ...]) -> None:
