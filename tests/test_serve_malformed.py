@@ -806,3 +806,17 @@ def test_a_key_refused_for_a_path_not_normal_gives_no_instance_to_misread() -> N
         assert status == 401 and "instance" not in json.loads(body), (raw, body)
     status, _, body = serve_paths.send(app, _scope(b"/v1/games", method="POST"))
     assert (status, json.loads(body)["instance"]) == (401, "games")
+
+
+@pytest.mark.parametrize(
+    ("raw", "want"),
+    [(b"/%%341/.", b"/%2541/"), (b"/v1/%G1/./x", b"/v1/%25G1/x"), (b"/a%/.", b"/a%25/")],
+)
+def test_a_redirect_s_location_is_a_uri_in_its_normal_form(raw: bytes, want: bytes) -> None:
+    # a % starting no escape is no URI character (RFC 3986 2.4: %25): kept bare in
+    # Location, /%%341/. went to /%41/, itself redirected to /A/, and a strict client
+    # (Go's url.Parse) refuses /%G1
+    app = serve_paths.APPS[(None, "")]
+    status, headers, _ = serve_paths.send(app, _scope(raw))
+    assert (status, headers[b"location"]) == (308, want)
+    assert serve_paths.send(app, _scope(want))[0] != 308

@@ -19,6 +19,7 @@ __all__ = ["Target", "relative", "target"]
 _RUN = re.compile("//+")
 _RAW_SLASH = re.compile(b"%2[fF]")  # an encoded slash: kept encoded in the path routed
 _ESCAPE = re.compile(b"%([0-9A-Fa-f]{2})")
+_STRAY = re.compile(b"%(?![0-9A-Fa-f]{2})")  # a % starting no escape: no URI character
 _UNRESERVED = frozenset(
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
 )
@@ -105,7 +106,8 @@ class Target(NamedTuple):
     def location(self) -> str:
         """The full path of the request's normal form (:attr:`sent`, under the
         :attr:`root`: :meth:`absolute`, as a problem's ``type``), then its
-        :attr:`query` (percent-encoded where it holds no URI character): a redirect's
+        :attr:`query` (percent-encoded where it holds no URI character, a ``%``
+        starting no escape too): a redirect's
         ``Location`` from a path not :meth:`normal`, whose relative references a
         strict resolver (``%2E`` no dot) and a normalising one read apart.
 
@@ -115,7 +117,7 @@ class Target(NamedTuple):
         '/ofc/'
         """
         to = _RUN.sub("/", self.absolute(self.sent[1:]))  # (never //host: another's)
-        query = quote(self.query, safe=_PCHAR + "?")
+        query = quote(_STRAY.sub(b"%25", self.query), safe=_PCHAR + "?")
         return f"{to}?{query}" if query else to
 
     def strict(self) -> str:
@@ -242,8 +244,10 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     else, of the decoded ``path``, as if sent so (each character of no path, ``%``
     too, quoted).  An escape of an unreserved character is the
     character (RFC 3986, 6.2.2.2: ``%2E`` is ``.``, as the decoded ``path`` has it),
-    and its dot segments (``.``, ``..``, ``%2E%2E``) are then removed (:func:`_dots`:
-    RFC 3986, 5.2.4), before it is routed: alike with or without ``raw_path``.
+    a ``%`` starting no escape is one (``%25``: 2.4; so the normal form is a URI,
+    and one of its own), and its dot segments (``.``, ``..``, ``%2E%2E``) are then
+    removed (:func:`_dots`: RFC 3986, 5.2.4), before it is routed: alike with or
+    without ``raw_path``.
 
     >>> target({"path": "/v1//health", "raw_path": b"/v1/%2Fhealth"})[:5]
     ('/v1/%2Fhealth', 1, '/v1/%2Fhealth', '', '/v1/')
@@ -259,6 +263,8 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     >>> t = target({"path": "/v1/../v1/health", "raw_path": b"/v1/%2E%2E/v1/%68ealth"})
     >>> t[:5], t.asked
     (('/v1/health', 1, '/v1/health', '', '/v1/'), '/v1/%2E%2E/v1/%68ealth')
+    >>> target({"path": "/%G1/%", "raw_path": b"/%G1/%"}).sent
+    '/%25G1/%25'
     >>> target({"path": "*", "raw_path": b"*"})
     Target(path='*', depth=0, sent='*', root='', folder='', asked='*', query=b'')
     >>> scope = {"path": "/ofc/v1/score", "raw_path": b"/ofc/v1/score", "root_path": "/ofc"}
@@ -276,7 +282,7 @@ def target(scope: dict[str, Any], root: str = "") -> Target:
     if not isinstance(raw, bytes):  # its path as if sent so ("%" too quoted)
         raw = quote(path, safe=_PCHAR.replace("%", ""), errors="surrogatepass").encode()
     asked = raw.partition(b"?")[0]  # (some servers keep the query in it)
-    normal = _ESCAPE.sub(_unreserved, asked).decode("latin-1")
+    normal = _ESCAPE.sub(_unreserved, _STRAY.sub(b"%25", asked)).decode("latin-1")
     merged, folder, depth = _dots(normal)  # (a run of slashes one: _dots)
     sent = merged.encode("latin-1")  # (its dot segments removed: _dots)
     if sent != asked or _RAW_SLASH.search(sent):

@@ -6,7 +6,8 @@ against a strict RFC 3986 resolver written here (used by tests/test_serve_malfor
 and the atheris harness tests/fuzz/fuzz_paths.py).
 
 Properties: no 5xx and no exception out of the app; a path not in its normal form is
-a 308 to it (``Location``: under the root, the query kept); a refusal is a problem
+a 308 to it (``Location``: under the root, the query kept, a URI of its own normal
+form: no second redirect); a refusal is a problem
 document whose ``type`` is one of the documented ``<root>/problems/<slug>``; its ``instance``,
 resolved against the request's URL, is the path routed (under the root, never above
 it); a keyed endpoint, however spelled, needs the key.
@@ -179,7 +180,13 @@ def check(pick: Callable[[int], int]) -> None:
     inside = remove_dots(url) == root + remove_dots(asked)  # (else: a client's URL
     # climbing above the root, not one of this server's)
     if status == 308:  # to its normal form, under the root, the query kept
-        _check_moved(raw, root, headers[b"location"].decode("ascii"), what)
+        to = headers[b"location"].decode("ascii")
+        _check_moved(raw, root, to, what)
+        path, _, query = to[0 if mount else len(root) :].encode().partition(b"?")
+        again = {**scope, "raw_path": path, "query_string": query}
+        again["path"] = unquote_to_bytes(path).decode("utf-8", "replace")
+        status = send(APPS[(key, config_root)], again)[0]
+        assert status != 308, ("redirected again", to, *what)  # (the form is normal)
         return
     if status < 400:
         if headers.get(b"content-type", b"").startswith(b"text/html") and inside:
@@ -221,6 +228,8 @@ def _check_moved(raw: bytes, root: str, to: str, what: tuple[Any, ...]) -> None:
     assert unquote_to_bytes(query) == sent_bytes, ("query lost", to, *what)
     segments = path.split("/")
     assert "//" not in path and not {".", ".."} & set(segments), ("not normal", to, *what)
+    uri = re.fullmatch(r"(?:[-\w.~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*", to)  # (RFC 3986)
+    assert uri is not None, ("no URI", to, *what)
 
 
 _UNRESERVED = frozenset(
