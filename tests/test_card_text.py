@@ -5,6 +5,7 @@ whatever their form."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -130,3 +131,18 @@ def test_a_set_is_refused_where_order_matters_and_read_where_it_does_not() -> No
     assert rank5(set(royal)) == rank5(royal) == STRENGTH_MAX
     assert rank3(frozenset([51, 50, 49])) == rank3("As Ah Ad")
     assert rank(set(royal)) == STRENGTH_MAX
+
+
+@pytest.mark.parametrize(
+    "cards", [b"As Kd 2c", bytes([51, 47, 43, 39, 35]), bytearray([51, 50, 49])]
+)
+@pytest.mark.parametrize("call", [parse_cards, rank, rank5, rank3, Board, Board.from_cards])
+def test_bytes_are_refused_as_cards_everywhere(cards: bytes, call: Any) -> None:
+    r"""Bytes were read as card ids: ``parse_cards(b"As Kd")`` (text read in binary
+    mode) said "bad card id 65", and ``rank3(b"\x00\x01\x02")`` ranked 2c 2d 2h,
+    while ``to_treys``, ``cards_str`` and ``Board.parse`` refused bytes.  They are no
+    card text nor a list of cards: a CardError saying to decode them."""
+    with pytest.raises(CardError, match=r"bytes .*decode"):
+        call(cards)
+    assert parse_cards(b"As Kd 2c".decode()) == [51, 45, 0]
+    assert rank5(list(b"\x33\x2f\x2b\x27\x23")) == STRENGTH_MAX  # As Ks Qs Js Ts ids
