@@ -79,14 +79,23 @@ def int_array(
         items = None  # the Python values, to look at one by one
         if arr.dtype == object:
             items, arr = arr, np.array(arr.tolist())  # the values' own dtype
-        elif arr.dtype.kind in "iu" and isinstance(a, (list, tuple)):
-            items = np.array(a, dtype=object)  # numpy reads a bool among ints as 1
+        elif arr.dtype.kind in "iuf" and isinstance(a, (list, tuple)):
+            # numpy reads a bool among ints as 1, and an np.int64 with an np.uint64
+            # (or an int past int64 with others) as float64 (object)
+            items = np.array(a, dtype=object)
     except (ValueError, TypeError):  # ragged
         raise error(f"{what} is no rectangular array") from None
-    if items is not None and not {bool, np.bool_}.isdisjoint(
-        map(type, items.ravel().tolist())
-    ):
-        raise error(f"{wrong}, got a bool")
+    if items is not None:
+        kinds = set(map(type, items.ravel().tolist()))
+        if not {bool, np.bool_}.isdisjoint(kinds):
+            raise error(f"{wrong}, got a bool")
+        if arr.dtype.kind not in "iu" and all(
+            issubclass(k, (int, np.integer)) for k in kinds
+        ):
+            arr = np.array([int(v) for v in items.ravel().tolist()], dtype=object)
+            if arr.size and (arr.min() < lo or arr.max() > hi):
+                raise error(f"{what} holds values outside {lo}..{hi}")
+            arr = arr.astype(dtype).reshape(items.shape)
     if arr.dtype != dtype or top is not None:  # else every value fits
         if arr.dtype.kind not in "iu":
             raise error(f"{wrong}, got {arr.dtype} values")
