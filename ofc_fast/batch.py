@@ -122,7 +122,8 @@ def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
         raise ArrayError(
             f"{fn}: {name} must be C-contiguous (use np.ascontiguousarray({name}))"
         )
-    return a
+    # a subclass (np.matrix: its rows are 2-d) read as the plain array it holds
+    return a if type(a) is np.ndarray else a.view(np.ndarray)
 
 
 def _out_array(
