@@ -292,7 +292,8 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     """Card ids of Cactus Kev / treys card ints: of one int, an id; of a sequence
     (a treys hand), a list of ids (repeated cards are an error).
 
-    Raises CardError for an int that is no Cactus Kev card, or a repeated card.
+    Raises CardError for an int that is no Cactus Kev card, a repeated card, a mapping
+    or a set (as :func:`to_treys`).
 
     >>> card_str(from_treys(134236965))
     'Kd'
@@ -300,6 +301,7 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     'Kd 2c'
     """
     if is_many(kev_cards):
+        refuse_unordered(kev_cards)  # a hand's order is the ids' order, as to_treys'
         ids = [_from_treys_one(k) for k in kev_cards]
         check_card_ids(ids)
         return ids
