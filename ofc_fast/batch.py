@@ -144,9 +144,10 @@ def _out_array(
         or out.shape != shape
         or not out.flags.c_contiguous
         or not out.flags.writeable
+        or not out.flags.aligned  # C stores through an int32_t *
     ):
         raise ArrayError(
-            f"{fn}: out must be a writeable C-contiguous "
+            f"{fn}: out must be a writeable, aligned, C-contiguous "
             f"{np.dtype(dtype).name} array of shape {shape}"
         )
     for name, a in inputs.items():

@@ -802,3 +802,27 @@ def test_batch_calls_take_ndarray_subclasses_and_name_their_bad_rows() -> None:
     a[2, 5] = b[2, 7]
     with pytest.raises(CardError, match=r"pair 2: a\[2\] and b\[2\] repeat a card"):
         ofc.score_pairs(np.asmatrix(a), np.asmatrix(b))
+
+
+def test_batch_calls_refuse_a_misaligned_out() -> None:
+    """An ``out`` of int32 at an odd address (``buf[1:].view(np.int32)``: writeable
+    and C-contiguous, yet not aligned) was handed to C as an ``int32_t *``, whose
+    stores through it are undefined behaviour (UBSan: "store to misaligned address").
+    It is an ArrayError, the buffer left as it was; an aligned out still serves."""
+    hands5, hands3 = random_hands(4, 5, 21), random_hands(4, 3, 22)
+    boards = random_hands(4, 26, 23)
+    a, b = np.ascontiguousarray(boards[:, :13]), np.ascontiguousarray(boards[:, 13:])
+    calls = [
+        ("rank5_batch", lambda out: ofc.rank5_batch(hands5, out=out)),
+        ("rank3_batch", lambda out: ofc.rank3_batch(hands3, out=out)),
+        ("score_pairs", lambda out: ofc.score_pairs(a, b, out=out)),
+    ]
+    for name, call in calls:
+        buf = np.full(4 * 4 + 1, 7, dtype=np.uint8)
+        out = buf[1:].view(np.int32)
+        assert out.flags.c_contiguous and out.flags.writeable and not out.flags.aligned
+        with pytest.raises(ArrayError, match=f"{name}: out must be a writeable, aligned"):
+            call(out)
+        assert (buf == 7).all()
+        aligned = np.zeros(4, dtype=np.int32)
+        assert call(aligned) is aligned
