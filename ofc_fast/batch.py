@@ -54,8 +54,8 @@ def int_array(
     error: type[OfcError] = ArrayError,
     top: int | None = None,
 ) -> np.ndarray:
-    """``a`` (an array of any integer dtype, or nested sequences of ints) as a
-    C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
+    """``a`` (an array of any integer dtype, or nested sequences of ints) as an
+    aligned C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
     silent cast (307 is not card 51, 0.5 not 0, True not 1).  ``error`` (naming
     ``what``) for a ragged array, a value that is no integer (floats, bools, text)
     or one outside ``dtype`` (``top``: the largest value allowed, if less), or a
@@ -101,8 +101,9 @@ def int_array(
             raise error(f"{wrong}, got {arr.dtype} values")
         if arr.size and (arr.min() < lo or arr.max() > hi):
             raise error(f"{what} holds values outside {lo}..{hi}")
-    # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5)
-    return np.asarray(arr, dtype=dtype, order="C")
+    # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5); an
+    # array at an odd address is copied (C reads it through a uint16_t * ...)
+    return np.require(arr, dtype, ("C_CONTIGUOUS", "ALIGNED"))
 
 
 def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
