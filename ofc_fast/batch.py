@@ -225,10 +225,11 @@ def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BoardBatch:
     """Evaluated boards (:func:`eval_boards`): ``strength`` and ``royalty`` int32 (N,
-    3), ``foul`` bool (N,).
+    3), ``foul`` bool (N,).  Two batches are equal when their arrays are (a batch
+    holds arrays that may change: no hash).
 
     >>> from ofc_fast import Board
     >>> b = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
@@ -240,6 +241,20 @@ class BoardBatch:
     strength: np.ndarray
     royalty: np.ndarray
     foul: np.ndarray
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BoardBatch):
+            return NotImplemented
+        return all(
+            np.array_equal(mine, theirs)
+            for mine, theirs in (
+                (self.strength, other.strength),
+                (self.royalty, other.royalty),
+                (self.foul, other.foul),
+            )
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
