@@ -54,8 +54,8 @@ def int_array(
     error: type[OfcError] = ArrayError,
     top: int | None = None,
 ) -> np.ndarray:
-    """``a`` (an array of any integer dtype, or nested sequences of ints) as a
-    C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
+    """``a`` (an array of any integer dtype, or nested sequences of ints) as an
+    aligned C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
     silent cast (307 is not card 51, 0.5 not 0, True not 1).  ``error`` (naming
     ``what``) for a ragged array, a value that is no integer (floats, bools, text)
     or one outside ``dtype`` (``top``: the largest value allowed, if less), or a
@@ -79,21 +79,31 @@ def int_array(
         items = None  # the Python values, to look at one by one
         if arr.dtype == object:
             items, arr = arr, np.array(arr.tolist())  # the values' own dtype
-        elif arr.dtype.kind in "iu" and isinstance(a, (list, tuple)):
-            items = np.array(a, dtype=object)  # numpy reads a bool among ints as 1
+        elif arr.dtype.kind in "iuf" and isinstance(a, (list, tuple)):
+            # numpy reads a bool among ints as 1, and an np.int64 with an np.uint64
+            # (or an int past int64 with others) as float64 (object)
+            items = np.array(a, dtype=object)
     except (ValueError, TypeError):  # ragged
         raise error(f"{what} is no rectangular array") from None
-    if items is not None and not {bool, np.bool_}.isdisjoint(
-        map(type, items.ravel().tolist())
-    ):
-        raise error(f"{wrong}, got a bool")
+    if items is not None:
+        kinds = set(map(type, items.ravel().tolist()))
+        if not {bool, np.bool_}.isdisjoint(kinds):
+            raise error(f"{wrong}, got a bool")
+        if arr.dtype.kind not in "iu" and all(
+            issubclass(k, (int, np.integer)) for k in kinds
+        ):
+            arr = np.array([int(v) for v in items.ravel().tolist()], dtype=object)
+            if arr.size and (arr.min() < lo or arr.max() > hi):
+                raise error(f"{what} holds values outside {lo}..{hi}")
+            arr = arr.astype(dtype).reshape(items.shape)
     if arr.dtype != dtype or top is not None:  # else every value fits
         if arr.dtype.kind not in "iu":
             raise error(f"{wrong}, got {arr.dtype} values")
         if arr.size and (arr.min() < lo or arr.max() > hi):
             raise error(f"{what} holds values outside {lo}..{hi}")
-    # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5)
-    return np.asarray(arr, dtype=dtype, order="C")
+    # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5); an
+    # array at an odd address is copied (C reads it through a uint16_t * ...)
+    return np.require(arr, dtype, ("C_CONTIGUOUS", "ALIGNED"))
 
 
 def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
@@ -113,7 +123,8 @@ def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
         raise ArrayError(
             f"{fn}: {name} must be C-contiguous (use np.ascontiguousarray({name}))"
         )
-    return a
+    # a subclass (np.matrix: its rows are 2-d) read as the plain array it holds
+    return a if type(a) is np.ndarray else a.view(np.ndarray)
 
 
 def _out_array(
@@ -134,9 +145,10 @@ def _out_array(
         or out.shape != shape
         or not out.flags.c_contiguous
         or not out.flags.writeable
+        or not out.flags.aligned  # C stores through an int32_t *
     ):
         raise ArrayError(
-            f"{fn}: out must be a writeable C-contiguous "
+            f"{fn}: out must be a writeable, aligned, C-contiguous "
             f"{np.dtype(dtype).name} array of shape {shape}"
         )
     for name, a in inputs.items():
@@ -213,10 +225,11 @@ def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BoardBatch:
     """Evaluated boards (:func:`eval_boards`): ``strength`` and ``royalty`` int32 (N,
-    3), ``foul`` bool (N,).
+    3), ``foul`` bool (N,).  Two batches are equal when their arrays are (a batch
+    holds arrays that may change: no hash).
 
     >>> from ofc_fast import Board
     >>> b = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
@@ -228,6 +241,20 @@ class BoardBatch:
     strength: np.ndarray
     royalty: np.ndarray
     foul: np.ndarray
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BoardBatch):
+            return NotImplemented
+        return all(
+            np.array_equal(mine, theirs)
+            for mine, theirs in (
+                (self.strength, other.strength),
+                (self.royalty, other.royalty),
+                (self.foul, other.foul),
+            )
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:

@@ -127,7 +127,8 @@ def check_card_ids(cards: Sequence[int], what: str = "cards") -> None:
 
 def refuse_unordered(cards: object, any_order: bool = False) -> None:
     """Raise CardError for a mapping of cards (a dict gives its keys: always a
-    mistake) and, unless ``any_order``, for a set (its order is the hash order, which
+    mistake), for bytes (text not decoded: ``b"As"`` would be the ids 65 and 115)
+    and, unless ``any_order``, for a set (its order is the hash order, which
     differs from process to process, where the order of the cards matters: rows,
     boards, moves, histories).
 
@@ -141,6 +142,11 @@ def refuse_unordered(cards: object, any_order: bool = False) -> None:
         raise CardError(
             f"bad cards {quote(cards)}: a mapping is no list of cards (give a list or text)"
         )
+    if isinstance(cards, (bytes, bytearray)):
+        raise CardError(
+            f"bad cards {quote(cards)}: bytes are no card text nor a list of cards "
+            "(decode text first, .decode(), or give a list of ids)"
+        )
     if not any_order and isinstance(cards, (set, frozenset)):
         raise CardError(
             f"bad cards {quote(cards)}: a set has no order, and the order of these "
@@ -152,9 +158,9 @@ def parse_cards(cards: CardsLike, *, any_order: bool = False) -> list[int]:
     """Card ids of several cards: text separated by spaces, commas or hyphens (or
     written together), or a sequence of ids / texts.  Repeated cards are an error.
     A set is accepted only with ``any_order`` (for a hand whose order does not
-    matter), a mapping never (see :func:`refuse_unordered`).
+    matter), a mapping or bytes never (see :func:`refuse_unordered`).
 
-    Raises CardError for bad text or ids, a repeated card, a mapping or a set.
+    Raises CardError for bad text or ids, a repeated card, a mapping, bytes or a set.
 
     >>> parse_cards("Qh Qd 2c")
     [42, 41, 0]
@@ -286,7 +292,8 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     """Card ids of Cactus Kev / treys card ints: of one int, an id; of a sequence
     (a treys hand), a list of ids (repeated cards are an error).
 
-    Raises CardError for an int that is no Cactus Kev card, or a repeated card.
+    Raises CardError for an int that is no Cactus Kev card, a repeated card, a mapping
+    or a set (as :func:`to_treys`).
 
     >>> card_str(from_treys(134236965))
     'Kd'
@@ -294,6 +301,7 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     'Kd 2c'
     """
     if is_many(kev_cards):
+        refuse_unordered(kev_cards)  # a hand's order is the ids' order, as to_treys'
         ids = [_from_treys_one(k) for k in kev_cards]
         check_card_ids(ids)
         return ids

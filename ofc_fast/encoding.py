@@ -45,6 +45,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .batch import int_array
+from .cards import card_str
 from .errors import GameError, flag, quote
 from .game import ACTION_SPACE, Game
 from .table import as_int
@@ -95,8 +96,9 @@ def _small(value: Any, what: str, top: int, low: int = 0) -> int:
     return n
 
 
-def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
-    """At most ``most`` card ids 0..51 (ints as :func:`_small` reads them), else
+def _card_ids(cards: Sequence[Any], what: str, most: int, seen: set[int]) -> list[int]:
+    """At most ``most`` card ids 0..51 (ints as :func:`_small` reads them), each not
+    in ``seen`` (the cards of the observation read so far, these added), else
     GameError naming ``what`` (TypeError for no sequence: the caller's)."""
     ids = [as_int(c) for c in cards]
     good = [c for c in ids if c is not None and 0 <= c < 52]
@@ -104,6 +106,10 @@ def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
         raise GameError(
             f"observation: {what} must be at most {most} card ids 0..51, got {quote(cards)}"
         )
+    for c in good:
+        if c in seen:
+            raise GameError(f"observation: {what} holds {card_str(c)}, a card shown twice")
+        seen.add(c)
     return good
 
 
@@ -123,18 +129,20 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         o.is_over = flag(obs["is_over"], "observation: is_over", GameError)
         o.street = _small(obs["street"], "street", 255)
         ffi.buffer(o.board)[:] = b"\xff" * (MAX_SEATS * 13)
+        seen: set[int] = set()
         for s in range(players):
             o.fl[s] = _small(obs["fantasyland"][s], f"fantasyland[{s}]", 17)
             o.discard_count[s] = _small(obs["discard_counts"][s], f"discard_counts[{s}]", 4)
             for row, (start, size) in enumerate(_ROWS):
-                cards = _card_ids(obs["boards"][s][row], f"boards[{s}][{row}]", size)
+                where = f"boards[{s}][{row}]"
+                cards = _card_ids(obs["boards"][s][row], where, size, seen)
                 o.count[s][row] = len(cards)
                 o.face_down_count[s][row] = _small(
                     obs["face_down_counts"][s][row], f"face_down_counts[{s}][{row}]", size
                 )
                 o.board[s][start : start + len(cards)] = cards
-        discards = _card_ids(obs["discards"], "discards", 4)
-        dealt = _card_ids(obs["dealt"], "dealt", int(lib.OFC_GAME_MAX_DEALT))
+        discards = _card_ids(obs["discards"], "discards", 4, seen)
+        dealt = _card_ids(obs["dealt"], "dealt", int(lib.OFC_GAME_MAX_DEALT), seen)
         o.discards[0 : len(discards)] = discards
         o.discard_count[seat] = len(discards)
         o.n, o.k = len(dealt), _small(obs["to_discard"], "to_discard", len(dealt))

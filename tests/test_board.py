@@ -174,6 +174,28 @@ def test_eval_boards_batch_matches_board() -> None:
         assert bool(batch.foul[i]) == e.foul
 
 
+def test_board_batches_compare_by_their_values() -> None:
+    """Two BoardBatch results compared with ``==`` raised NumPy's ValueError ("the
+    truth value of an array with more than one element is ambiguous") for two or more
+    boards (the dataclass compared its arrays as bools), and ``hash()`` blamed a
+    ndarray.  Batches are equal when their strengths, royalties and fouls are; a
+    batch holds arrays that may change, so it has no hash."""
+    rng = random.Random(8)
+    boards = np.array([random_pair(rng)[0] for _ in range(5)], dtype=np.uint8)
+    first, again = ofc.eval_boards(boards), ofc.eval_boards(boards.copy())
+    assert first == again
+    assert (first != again) is False
+    assert ofc.eval_boards(boards[:0]) == ofc.eval_boards(boards[:0])
+    assert first != ofc.eval_boards(boards[:4])  # one board fewer
+    assert first != ofc.eval_boards(boards[::-1].copy())  # the same boards, reordered
+    assert (first == "x") is False and first != None  # noqa: E711 - no BoardBatch
+    changed = ofc.eval_boards(boards)
+    changed.royalty[0, 0] += 1
+    assert changed != first
+    with pytest.raises(TypeError, match="unhashable type: 'BoardBatch'"):
+        hash(first)
+
+
 @pytest.mark.parametrize("bad", [True, False, 1.0, np.float64(2.0), 0.5, None, [1], "1"])
 def test_row_refuses_bools_and_floats(bad: object) -> None:
     """A row is a Row, an int 0..2 (NumPy's too) or a name: a bool or a float is a

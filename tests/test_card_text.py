@@ -5,6 +5,7 @@ whatever their form."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +16,12 @@ from ofc_fast import (
     Board,
     CardError,
     cards_str,
+    from_treys,
     parse_cards,
     rank,
     rank3,
     rank5,
+    to_treys,
 )
 from ofc_fast.cards import RANKS, SUITS
 
@@ -130,3 +133,38 @@ def test_a_set_is_refused_where_order_matters_and_read_where_it_does_not() -> No
     assert rank5(set(royal)) == rank5(royal) == STRENGTH_MAX
     assert rank3(frozenset([51, 50, 49])) == rank3("As Ah Ad")
     assert rank(set(royal)) == STRENGTH_MAX
+
+
+@pytest.mark.parametrize(
+    "cards", [b"As Kd 2c", bytes([51, 47, 43, 39, 35]), bytearray([51, 50, 49])]
+)
+@pytest.mark.parametrize("call", [parse_cards, rank, rank5, rank3, Board, Board.from_cards])
+def test_bytes_are_refused_as_cards_everywhere(cards: bytes, call: Any) -> None:
+    r"""Bytes were read as card ids: ``parse_cards(b"As Kd")`` (text read in binary
+    mode) said "bad card id 65", and ``rank3(b"\x00\x01\x02")`` ranked 2c 2d 2h,
+    while ``to_treys``, ``cards_str`` and ``Board.parse`` refused bytes.  They are no
+    card text nor a list of cards: a CardError saying to decode them."""
+    with pytest.raises(CardError, match=r"bytes .*decode"):
+        call(cards)
+    assert parse_cards(b"As Kd 2c".decode()) == [51, 45, 0]
+    assert rank5(list(b"\x33\x2f\x2b\x27\x23")) == STRENGTH_MAX  # As Ks Qs Js Ts ids
+
+
+def test_from_treys_refuses_a_mapping_or_a_set_as_to_treys_does() -> None:
+    """``from_treys`` read a dict's keys as the treys hand and a set in its hash order
+    (``{Kd, 2c}`` gave ``[0, 45]``: 2c first), where ``to_treys`` of the same dict or
+    set of ids is a CardError; both now refuse them alike.  The Cactus Kev ints are
+    written here from their bit layout (rank bit, suit bit, rank, prime)."""
+    kd = (1 << (16 + 11)) | (4 << 12) | (11 << 8) | 37  # Kd: rank 11, diamonds, prime 37
+    c2 = (1 << 16) | (8 << 12) | (0 << 8) | 2  # 2c: rank 0, clubs, prime 2
+    with pytest.raises(CardError, match="a mapping is no list of cards"):
+        from_treys({kd: "x", c2: "y"})
+    with pytest.raises(CardError, match="a mapping is no list of cards"):
+        to_treys({45: "x", 0: "y"})
+    for unordered in ({kd, c2}, frozenset([kd])):
+        with pytest.raises(CardError, match="a set has no order"):
+            from_treys(unordered)
+    with pytest.raises(CardError, match="a set has no order"):
+        to_treys({45, 0})
+    assert from_treys([kd, c2]) == [45, 0] and from_treys((c2,)) == [0]
+    assert from_treys(iter([c2, kd])) == [0, 45] and from_treys(kd) == 45

@@ -2167,6 +2167,37 @@ def test_encode_bytes_refuses_floats_bools_and_text_for_integers(
     assert (encode_bytes(absent) == reference_encoding(obs)).all()
 
 
+@pytest.mark.parametrize(
+    ("where", "named"),
+    [
+        ("dealt twice", "dealt"),
+        ("dealt and a row", "dealt"),
+        ("discards and dealt", "dealt"),
+        ("two rows", r"boards\[1\]\[1\]"),
+    ],
+)
+def test_encode_bytes_refuses_a_card_shown_twice(where: str, named: str) -> None:
+    """An observation holding one card twice (in two rows, or dealt and on a board
+    or among the discards) encoded without complaint, as a position no deal reaches:
+    dealt [47, 47, 47] wrote one card in the dealt plane.  It is a GameError naming
+    the field and the card, as observation_record refuses it."""
+    g = Game("pineapple", 2, seed=1)
+    obs = g.observation(g.to_act)
+    card = obs["dealt"][0]
+    empty: list[list[list[int]]] = [[[], [], []], [[], [], []]]
+    forged = {
+        "dealt twice": {"dealt": [card, card, card]},
+        "dealt and a row": {"boards": [[[], [], []], [[], [], [card]]]},
+        "discards and dealt": {"discards": [card]},
+        "two rows": {"boards": [[[], [], [5]], [[], [5], []]]},
+    }[where]
+    shown = "23456789TJQKA"[card // 4] + "cdhs"[card % 4] if where != "two rows" else "3d"
+    assert obs["boards"] == empty and obs["discards"] == []  # the opening, seat 1
+    with pytest.raises(GameError, match=f"observation: {named} holds {shown}, .*twice"):
+        encode_bytes({**obs, **forged})
+    assert (encode_bytes(obs) == reference_encoding(obs)).all()
+
+
 def test_planes_names_a_ragged_list_of_encodings() -> None:
     """planes() of a ragged nesting of lists raised NumPy's ValueError ("setting an
     array element with a sequence"): a GameError naming planes; a rectangular list

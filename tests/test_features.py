@@ -328,6 +328,35 @@ def test_action_mask_refuses_legal_actions_that_are_no_action_ids() -> None:
             action_mask({"legal_actions": bad})
 
 
+def test_integers_of_mixed_numpy_types_are_read_as_the_ints_they_are() -> None:
+    """A list mixing NumPy int types (an np.int64 and an np.uint64: NumPy promotes the
+    two to float64) was refused as "got float64 values", though it holds no float:
+    action_mask, features_of_encoding (its dealt cards and its encoding) read them
+    as ints; a Python int past int64 is named as out of range, not as "object
+    values"; a float among them is still refused."""
+    from ofc_fast.game import Game
+
+    ids = [np.int64(0), np.uint64(242), np.int8(7), 5]
+    want = np.zeros(243, dtype=bool)
+    want[[0, 242, 7, 5]] = True
+    assert np.array_equal(action_mask({"legal_actions": ids}), want)
+    assert np.array_equal(action_mask({"legal_actions": tuple(ids)}), want)
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    enc = encode_bytes(obs)
+    plain = features_of_encoding(enc, [int(c) for c in obs["dealt"]])
+    mixed = [np.uint64(c) if i % 2 else np.int64(c) for i, c in enumerate(obs["dealt"])]
+    assert np.array_equal(features_of_encoding(enc, mixed), plain)
+    mixed_enc = [np.uint64(v) if i % 2 else np.int16(v) for i, v in enumerate(enc)]
+    assert np.array_equal(features_of_encoding(mixed_enc, obs["dealt"]), plain)
+    for bad in ([np.uint64(1), np.int64(-1)], [1, 2**64], [np.uint64(2**64 - 1), 1]):
+        with pytest.raises(GameError, match=r"legal_actions holds values outside 0\.\.242"):
+            action_mask({"legal_actions": bad})
+    for bad in ([np.uint64(1), np.int64(2), 0.5], [np.uint64(1), np.float64(2.0)]):
+        with pytest.raises(GameError, match="legal_actions must hold integers"):
+            action_mask({"legal_actions": bad})
+
+
 def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() -> None:
     from ofc_fast.game import Game
 

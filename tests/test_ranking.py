@@ -764,3 +764,65 @@ def test_batch_threads() -> None:
         assert len(rs) == 5
         for r in rs:
             assert np.array_equal(r, expected[i])
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # np.matrix's
+def test_batch_calls_take_ndarray_subclasses_and_name_their_bad_rows() -> None:
+    """An np.matrix (an ndarray subclass: what ``.todense()`` and older code give) was
+    ranked while every row was good, but a bad row raised TypeError ("'>=' not
+    supported between 'list' and 'int'", "unhashable type: 'list'") while the
+    CardError naming it was built, as a matrix's row is 2-d.  Each batch call reads a
+    subclass as the plain array it holds: good rows rank as ranks of their classes
+    (the reference's categories) and a bad row is the CardError naming it."""
+    hands = random_hands(6, 5, 11)
+    got = ofc.rank5_batch(np.asmatrix(hands))
+    assert type(got) is np.ndarray and got.shape == (6,)
+    assert [ofc.category(int(s)) for s in got] == [ref.category(h) for h in hands.tolist()]
+    fronts = random_hands(4, 3, 12)
+    assert ofc.rank3_batch(np.asmatrix(fronts)).shape == (4,)
+    bad = hands.copy()
+    bad[4, 2] = 52
+    with pytest.raises(CardError, match=r"rank5_batch: a\[4\] holds card id 52"):
+        ofc.rank5_batch(np.asmatrix(bad))
+    bad[4, 2] = bad[4, 0]
+    with pytest.raises(CardError, match=r"rank5_batch: a\[4\] repeats a card"):
+        ofc.rank5_batch(np.asmatrix(bad))
+    fronts[1, 0] = 99
+    with pytest.raises(CardError, match=r"rank3_batch: a\[1\] holds card id 99"):
+        ofc.rank3_batch(np.asmatrix(fronts))
+    boards = random_hands(3, 26, 13)
+    a, b = np.ascontiguousarray(boards[:, :13]), np.ascontiguousarray(boards[:, 13:])
+    assert ofc.eval_boards(np.asmatrix(a)).foul.shape == (3,)
+    assert ofc.score_pairs(np.asmatrix(a), np.asmatrix(b)).shape == (3,)
+    a[2, 5] = 60
+    with pytest.raises(CardError, match=r"eval_boards: boards\[2\] holds card id 60"):
+        ofc.eval_boards(np.asmatrix(a))
+    with pytest.raises(CardError, match=r"pair 2: a\[2\] holds card id 60"):
+        ofc.score_pairs(np.asmatrix(a), np.asmatrix(b))
+    a[2, 5] = b[2, 7]
+    with pytest.raises(CardError, match=r"pair 2: a\[2\] and b\[2\] repeat a card"):
+        ofc.score_pairs(np.asmatrix(a), np.asmatrix(b))
+
+
+def test_batch_calls_refuse_a_misaligned_out() -> None:
+    """An ``out`` of int32 at an odd address (``buf[1:].view(np.int32)``: writeable
+    and C-contiguous, yet not aligned) was handed to C as an ``int32_t *``, whose
+    stores through it are undefined behaviour (UBSan: "store to misaligned address").
+    It is an ArrayError, the buffer left as it was; an aligned out still serves."""
+    hands5, hands3 = random_hands(4, 5, 21), random_hands(4, 3, 22)
+    boards = random_hands(4, 26, 23)
+    a, b = np.ascontiguousarray(boards[:, :13]), np.ascontiguousarray(boards[:, 13:])
+    calls = [
+        ("rank5_batch", lambda out: ofc.rank5_batch(hands5, out=out)),
+        ("rank3_batch", lambda out: ofc.rank3_batch(hands3, out=out)),
+        ("score_pairs", lambda out: ofc.score_pairs(a, b, out=out)),
+    ]
+    for name, call in calls:
+        buf = np.full(4 * 4 + 1, 7, dtype=np.uint8)
+        out = buf[1:].view(np.int32)
+        assert out.flags.c_contiguous and out.flags.writeable and not out.flags.aligned
+        with pytest.raises(ArrayError, match=f"{name}: out must be a writeable, aligned"):
+            call(out)
+        assert (buf == 7).all()
+        aligned = np.zeros(4, dtype=np.int32)
+        assert call(aligned) is aligned

@@ -261,6 +261,32 @@ def test_apply_stakes_refuses_transfers_without_an_order() -> None:
         assert apply_stakes(ordered, [8, 20, 20, 20], "chips") == [6, 2, 0]  # type: ignore[arg-type]
 
 
+def test_apply_stakes_reads_numpy_pairs_and_amounts() -> None:
+    """A transfer whose seat pair is a NumPy row (``zip(pairs, amounts)`` of a (K, 2)
+    array and a (K,) array, or the items of an object array) was refused as of another
+    shape ("expected ((seat, seat), amount)"), though NumPy seats and amounts were
+    read; it is the pair it holds (EX-3: A (8 chips) sweeps B, C sweeps A)."""
+    import numpy as np
+
+    pairs = np.array([[0, 1], [2, 0], [0, 3]], dtype=np.int64)
+    amounts = np.array([6, 6, 0], dtype=np.int32)
+    for transfers in (
+        list(zip(pairs, amounts)),
+        [(tuple(p), a) for p, a in zip(pairs.astype(np.uint8), amounts)],
+        [(p, int(a)) for p, a in zip(pairs[:, ::-1][:, ::-1], amounts)],  # strided view
+    ):
+        assert apply_stakes(transfers, np.array([8, 20, 20, 20]), "chips") == [6, 2, 0]
+    for bad in (
+        [(np.array([0, 1, 2]), 6)],  # three seats
+        [(np.array([[0, 1]]), 6)],  # a 2-d pair: one item, no seat
+        [(np.array([0, 1]), np.array([6, 6]))],  # an amount that is no int
+        [(np.array(["0", "1"]), 6)],  # seats that are text
+        [({0, 1}, 6)],  # a set of seats: no order
+    ):
+        with pytest.raises(ofc.BoardError, match="transfer"):
+            apply_stakes(bad, [8, 20], "chips")
+
+
 def test_apply_stakes_validates_stacks() -> None:
     with pytest.raises((ofc.BoardError, ofc.RulesError, ValueError)):
         apply_stakes([((0, 1), 5)], [-3, 10], "chips")

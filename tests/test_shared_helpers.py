@@ -246,3 +246,23 @@ def test_bot_without_rules_plays_a_custom_rule_set(seed: int) -> None:
     # ... while the bot's own rules of a name no preset has are its own
     mine = dict(plain, rules="my-table")
     assert rules_of(mine, table.replace(name="my-table")).sweep_bonus == 5
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.int64])
+def test_int_array_gives_c_an_aligned_array(dtype: type) -> None:
+    """``batch.int_array``, the one reader of integer arrays for C, returned an array
+    of its dtype at an odd address as it was (``buf[1:].view(np.uint16)``: C-contiguous
+    yet not aligned), which its callers hand to C as a ``uint16_t *`` / ``uint32_t *``
+    (``HeuristicModel.score_moves``'s moves): reads through it are undefined
+    behaviour.  It gives an aligned array holding the same values."""
+    from ofc_fast.batch import int_array
+
+    values = [[1, 2, 3], [40, 50, 60]]
+    size = np.dtype(dtype).itemsize
+    buf = np.zeros(6 * size + 1, dtype=np.uint8)
+    odd = buf[1:].view(dtype).reshape(2, 3)
+    odd[:] = values
+    assert odd.flags.c_contiguous and not odd.flags.aligned
+    got = int_array(odd, dtype, "rows")
+    assert got.flags.aligned and got.flags.c_contiguous and got.dtype == dtype
+    assert got.tolist() == values

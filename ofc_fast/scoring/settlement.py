@@ -19,7 +19,7 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
-from collections.abc import ItemsView, Mapping, Sequence
+from collections.abc import ItemsView, Mapping, Sequence, Sized
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -220,19 +220,24 @@ def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
         )
     items = []
     for item in transfers:
-        if not (
-            isinstance(item, Sequence)
-            and not isinstance(item, (str, bytes))
-            and len(item) == 2
-            and isinstance(item[0], Sequence)
-            and not isinstance(item[0], (str, bytes))
-            and len(item[0]) == 2
-        ):
+        if not (_two(item) and _two(item[0])):
             raise BoardError(
                 f"transfer: expected ((seat, seat), amount), got {quote(item)}"
             )
         items.append((item[0], item[1]))
     return items
+
+
+def _two(value: Any) -> bool:
+    """Whether ``value`` holds two items in order, to index: a sequence or a 1-d NumPy
+    array of two (a NumPy pair of seats too), not text or bytes, a mapping or a set."""
+    return (
+        is_many(value)
+        and not isinstance(value, (bytearray, Mapping, AbstractSet))
+        and isinstance(value, Sized)
+        and hasattr(value, "__getitem__")
+        and len(value) == 2
+    )
 
 
 def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
