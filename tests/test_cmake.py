@@ -483,6 +483,41 @@ def test_pkg_config_files_name_the_libraries_a_postfix_gives(tmp_path: Path) -> 
         assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts")), package
 
 
+def test_pkg_config_files_follow_the_configuration_installed_last(tmp_path: Path) -> None:
+    """A multi-configuration generator (Ninja Multi-Config, Visual Studio, Xcode)
+    writes every configuration's .pc files in one configure step, within the same
+    second; ``cmake --install`` skips a file whose time is that of the one installed
+    ("Up-to-date"), so installing Debug (postfix d) and then Release into one prefix
+    kept Debug's ofc_fast.pc (``-lofc_fastd``) beside the Release libraries.  The .pc
+    files are now those of the configuration installed last, either way round."""
+    ninja = shutil.which("ninja")
+    if ninja is None:
+        pytest.skip("needs ninja (Ninja Multi-Config): pip install ninja")
+    build, prefix = tmp_path / "build", tmp_path / "prefix"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", build, "-G", "Ninja Multi-Config",
+        f"-DCMAKE_MAKE_PROGRAM={ninja}", "-DCMAKE_CONFIGURATION_TYPES=Debug;Release",
+        "-DCMAKE_DEBUG_POSTFIX=d", "-DOFC_FAST_TESTS=OFF",
+    )  # fmt: skip
+    for config in ("Debug", "Release"):
+        _cmake(CMAKE or "cmake", "--build", build, "--config", config, "--parallel", "2")
+    # the library each .pc file must name, by the configuration installed
+    expected = {
+        "Debug": ("-lofc_fastd", "libofc_fastd.a"),
+        "Release": ("-lofc_fast", "libofc_fast.a"),
+    }
+    for config in ("Debug", "Release", "Debug"):
+        _cmake(CMAKE or "cmake", "--install", build, "--config", config, "--prefix", prefix)
+        pc = next(p for p in (prefix / "lib", prefix / "lib64") if p.is_dir()) / "pkgconfig"
+        libs = {
+            name: re.search(r"^Libs:(.*)$", (pc / name).read_text(), re.MULTILINE)
+            for name in ("ofc_fast.pc", "ofc_fast_static.pc")
+        }
+        shared, static = (m.group(1).split() if m else [] for m in libs.values())
+        assert expected[config][0] in shared, (config, shared)
+        assert any(f.endswith("/" + expected[config][1]) for f in static), (config, static)
+
+
 def _declared(include: Path) -> set[str]:
     """The functions and data the installed headers declare (comments and
     preprocessor lines aside; static inline definitions are no declarations)."""
