@@ -483,6 +483,41 @@ def test_pkg_config_files_name_the_libraries_a_postfix_gives(tmp_path: Path) -> 
         assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts")), package
 
 
+def test_pkg_config_files_follow_the_configuration_installed_last(tmp_path: Path) -> None:
+    """A multi-configuration generator (Ninja Multi-Config, Visual Studio, Xcode)
+    writes every configuration's .pc files in one configure step, within the same
+    second; ``cmake --install`` skips a file whose time is that of the one installed
+    ("Up-to-date"), so installing Debug (postfix d) and then Release into one prefix
+    kept Debug's ofc_fast.pc (``-lofc_fastd``) beside the Release libraries.  The .pc
+    files are now those of the configuration installed last, either way round."""
+    ninja = shutil.which("ninja")
+    if ninja is None:
+        pytest.skip("needs ninja (Ninja Multi-Config): pip install ninja")
+    build, prefix = tmp_path / "build", tmp_path / "prefix"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", build, "-G", "Ninja Multi-Config",
+        f"-DCMAKE_MAKE_PROGRAM={ninja}", "-DCMAKE_CONFIGURATION_TYPES=Debug;Release",
+        "-DCMAKE_DEBUG_POSTFIX=d", "-DOFC_FAST_TESTS=OFF",
+    )  # fmt: skip
+    for config in ("Debug", "Release"):
+        _cmake(CMAKE or "cmake", "--build", build, "--config", config, "--parallel", "2")
+    # the library each .pc file must name, by the configuration installed
+    expected = {
+        "Debug": ("-lofc_fastd", "libofc_fastd.a"),
+        "Release": ("-lofc_fast", "libofc_fast.a"),
+    }
+    for config in ("Debug", "Release", "Debug"):
+        _cmake(CMAKE or "cmake", "--install", build, "--config", config, "--prefix", prefix)
+        pc = next(p for p in (prefix / "lib", prefix / "lib64") if p.is_dir()) / "pkgconfig"
+        libs = {
+            name: re.search(r"^Libs:(.*)$", (pc / name).read_text(), re.MULTILINE)
+            for name in ("ofc_fast.pc", "ofc_fast_static.pc")
+        }
+        shared, static = (m.group(1).split() if m else [] for m in libs.values())
+        assert expected[config][0] in shared, (config, shared)
+        assert any(f.endswith("/" + expected[config][1]) for f in static), (config, static)
+
+
 def _declared(include: Path) -> set[str]:
     """The functions and data the installed headers declare (comments and
     preprocessor lines aside; static inline definitions are no declarations)."""
@@ -747,6 +782,38 @@ int main(void)
     return 0;
 }
 """
+
+
+def test_c_tests_pass_under_link_time_optimisation(tmp_path: Path) -> None:
+    """A packager's flags with link-time optimisation (``-O2 -flto=auto``, the default
+    of several distributions) failed test_vecenv under CTest (``rc == -70, expected
+    OFC_E_MEMORY``): its allocation failure wraps the library's ofc_bnb_alloc at link
+    time (``-Wl,--wrap``), and the optimiser had resolved the solver's call to it
+    inside the library, so the solver allocated and played on.  Under LTO that one
+    check is left out and the test passes; a build without LTO still makes it."""
+    if platform.system() != "Linux":
+        pytest.skip("run on Linux (the wrapped allocation is a GNU ld test)")
+    flags = "-O2 -flto=auto"
+    probe = tmp_path / "probe.c"
+    probe.write_text("int main(void) { return 0; }\n")
+    if subprocess.run(
+        [COMPILER or "cc", *flags.split(), str(probe), "-o", str(tmp_path / "probe")],
+        capture_output=True,
+    ).returncode:
+        pytest.skip(f"needs a compiler with {flags}: install gcc")
+    for given, lto in (("-O2", False), (flags, True)):
+        build = tmp_path / ("lto" if lto else "plain")
+        _cmake(
+            CMAKE or "cmake", "-S", ROOT, "-B", build, "-DOFC_FAST_TESTS=ON",
+            "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_C_FLAGS={given}",
+            "-DCMAKE_C_FLAGS_RELEASE=-DNDEBUG",
+        )  # fmt: skip
+        made = build / "CMakeFiles" / "test_vecenv.dir" / "flags.make"
+        if made.exists():  # the Makefile generator's: is the allocation failure made?
+            assert ("-DOFC_TEST_WRAP_ALLOC" in made.read_text()) == (not lto), given
+    _cmake(CMAKE or "cmake", "--build", build, "--target", "test_vecenv", "--parallel", "2")
+    ctest = Path(CMAKE).with_name("ctest") if CMAKE else "ctest"
+    _cmake(ctest, "-R", "^test_vecenv$", "--output-on-failure", cwd=build)
 
 
 def test_model_values_do_not_depend_on_the_c_dialect(tmp_path: Path) -> None:

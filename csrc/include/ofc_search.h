@@ -378,7 +378,10 @@ OFC_API int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rule
  * @brief ofc_search_exact_stats() that a caller can stop: the search reads *stop
  *        every 256 leaves (about a millisecond) and, once it is nonzero, returns
  *        OFC_E_STOPPED within about that (another thread sets it: a time budget,
- *        a cancel button, Ctrl-C; the search keeps no state of its own).
+ *        a cancel button, Ctrl-C; the search keeps no state of its own).  The search
+ *        reads it with an atomic load (gcc, clang; elsewhere a volatile read): a
+ *        writer's atomic store, e.g. __atomic_store_n(&word, 1, __ATOMIC_RELAXED),
+ *        makes no data race for ThreadSanitizer.
  * @param rules      as ofc_search_exact();
  * @param fl         as ofc_search_exact();
  * @param ev         as ofc_search_exact();

@@ -455,11 +455,48 @@ static void prepare(void)
     prepare_search();
 }
 
+/* ofc_search_exact_stop() stopped from another thread, as ofc_search.h says: the
+ * exact search of the late position runs in one thread while this one sets the stop
+ * word with an atomic store; it is stopped (OFC_E_STOPPED) or, done first, gives the
+ * values of ofc_search_exact().  The search reads the word atomically, so
+ * ThreadSanitizer (tests/c/run.sh) sees no race; before, its volatile read was one,
+ * whatever the writer did. */
+typedef struct stopped_search {
+    int32_t word, status;
+    double values[OFC_ACTION_SPACE];
+} stopped_search;
+
+static void *search_until_stopped(void *arg)
+{
+    stopped_search *x = (stopped_search *)arg;
+    x->status = ofc_search_exact_stop(&data.ofc, &sd.fl, &ev, &sd.exact_model, &sd.late,
+                                      sd.late_acts, sd.n_late, UINT64_MAX, x->values, NULL,
+                                      &x->word);
+    return NULL;
+}
+
+static void test_stop_from_another_thread(void)
+{
+    static stopped_search x;
+    pthread_t thread;
+    CHECK(ofc_search_exact_cost(&sd.late, sd.n_late) > 256); /* the word is read */
+    x.word = 0;
+    x.status = OFC_OK;
+    CHECK_EQ(pthread_create(&thread, NULL, search_until_stopped, &x), 0);
+    __atomic_store_n(&x.word, 1, __ATOMIC_RELAXED);
+    CHECK_EQ(pthread_join(thread, NULL), 0);
+    CHECK(x.status == OFC_E_STOPPED || x.status == OFC_OK);
+    if (x.status == OFC_OK) {
+        CHECK(memcmp(x.values, sd.exact, sd.n_late * sizeof sd.exact[0]) == 0);
+    }
+}
+
 int main(void)
 {
     pthread_t threads[2];
     int ids[2] = {0, 1}, t;
     prepare();
+    test_stop_from_another_thread();
     for (t = 0; t < 2; t++) {
         CHECK_EQ(pthread_create(&threads[t], NULL, worker, &ids[t]), 0);
     }
