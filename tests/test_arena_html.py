@@ -162,6 +162,13 @@ def _severe(driver: Any) -> list[Any]:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
+def _sideways(driver: Any, width: int) -> int:
+    """How far the page scrolls sideways in a viewport ``width`` wide (under mobile
+    emulation ``window.innerWidth`` grows with the page: no measure of it)."""
+    over: int = driver.execute_script("return document.documentElement.scrollWidth")
+    return over - width
+
+
 def _viewport(driver: Any, width: int, height: int = 900) -> None:
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
@@ -275,9 +282,7 @@ def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
                 str(Path(os.environ["OFC_SCREENSHOTS"]) / f"{width}.png")
             )
         assert _severe(browser) == []
-        assert browser.execute_script(
-            "return document.documentElement.scrollWidth <= window.innerWidth"
-        )
+        assert _sideways(browser, width) <= 0
         heads = [
             e.get_attribute("textContent")
             for e in browser.find_elements(By.CSS_SELECTOR, "#standings th")
@@ -425,3 +430,35 @@ def test_an_interrupted_match_says_so_on_its_page() -> None:
     cut = finished | {"interrupted": True}
     tagline = html_report(cut, lines).split(sub, 1)[1].split("</p>", 1)[0]
     assert "interrupted" in tagline
+
+
+@pytest.mark.parametrize("width", [390, 800, 1280])
+def test_bots_named_by_model_paths_never_widen_the_page(
+    browser: Any, width: int, tmp_path: Path
+) -> None:
+    """A bot is named by its spec (``--bot value@/home/.../final.ofcvm``): a name of no
+    spaces.  Its legend entry scrolled the page sideways at 390 px, and the standings
+    at 800 and 1280 px (at 800 px even with names like ``heuristic``: the table is
+    wider than the page above 760 px).  Now the page never scrolls sideways: a long
+    name breaks, and a table wider than the page scrolls in its own box."""
+    from selenium.webdriver.common.by import By
+
+    names = (
+        "value@/home/alice/experiments/ofc/runs/2026-12-01-long-run/final.ofcvm",
+        "policy:/home/alice/experiments/ofc/policies/ppo-selfplay-7/policy.zip",
+    )
+    lines = [{**d, "seats": list(names)} for d in deals(2)]
+    rep, hist = write(tmp_path, report_of(lines, names), lines)
+    write_html_report(rep, hist, tmp_path / "r.html")
+    _viewport(browser, width)
+    try:
+        browser.get((tmp_path / "r.html").as_uri())
+        assert _severe(browser) == []
+        over = _sideways(browser, width)
+        assert over <= 0, f"the page scrolls sideways by {over}px at {width}px"
+        cells = browser.find_elements(By.CSS_SELECTOR, "#standings td:first-child")
+        assert [c.get_attribute("textContent") for c in cells] == list(names)
+        legend = browser.find_element(By.CLASS_NAME, "legend").get_attribute("textContent")
+        assert all(name in legend for name in names)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -21,6 +21,9 @@ h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
 table{border-collapse:collapse}td,th{padding:.25em .55em;border-bottom:1px solid #ddd;
 text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
 th{font-weight:600;font-size:.9em}
+h1,h2,h3,p,li,figcaption{overflow-wrap:anywhere}
+.wide{overflow-x:auto;max-width:100%}
+#standings td:first-child{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 figure{margin:0;max-width:640px}#chart{width:100%;height:auto;display:block}
 #chart text{font-size:13px;fill:#333}
 .legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;gap:.3em 1.2em}
@@ -57,7 +60,7 @@ border-radius:3px;margin:1px;background:#fff;font-weight:600}
 padding:.2em .4em}
 #standings td{display:flex;justify-content:space-between;border:0;padding:.1em .2em;
 text-align:right}
-#standings td::before{content:attr(data-label);color:#555;margin-right:1em}
+#standings td::before{content:attr(data-label);color:#555;margin-right:1em;flex:none}
 #standings td:first-child{font-weight:600}
 }
 """
