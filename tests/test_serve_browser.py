@@ -520,6 +520,51 @@ def test_replay_shows_the_file_chosen_last_and_forgets_a_refused_one(
     assert tid(d, "replay-frame").text.startswith("Error: ")
 
 
+def test_a_history_file_not_in_utf8_is_refused_naming_its_line_and_byte(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page read a file's bytes as UTF-8 with U+FFFD for each byte that
+    is not: a history saved in Latin-1 replayed with its names mangled ("Jos\ufffd"), and
+    one saved in UTF-16 (Windows Notepad's "Unicode") was "not JSON", where ``ofc-fast
+    replay`` says "line 2: not UTF-8 (byte 0xe9 at offset ...)".  The page says so too;
+    an earlier bad line is still said first, and a bad byte past the lines the page
+    sends does not matter."""
+    good = _history_file(tmp_path / "good.jsonl", ["ann", "bob"], 2).read_bytes()
+    one, two = good.splitlines(keepends=True)
+    latin = one + two.replace(b'"ann"', '"Jos\u00e9"'.encode("latin-1"))
+    at = latin.split(b"\n")[1].index(b"\xe9")  # where the byte is in its line
+    cases = {  # the file -> what the page says, worked out from its bytes
+        "latin.jsonl": (
+            latin,
+            f"line 2: not UTF-8 (byte 0xe9 at offset {at})",
+        ),
+        "utf16.jsonl": (
+            good.decode().encode("utf-16"),
+            "line 1: not UTF-8 (byte 0xff at offset 0)",
+        ),
+        "cut.jsonl": (  # its last character cut off: no newline
+            one + two[:-1] + b"\xc3",
+            f"line 2: not UTF-8 (byte 0xc3 at offset {len(two) - 1})",
+        ),
+        "first.jsonl": (b"{not json\n" + latin, "line 1: not JSON"),
+    }
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    for name, (data, said) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        tid(d, "replay-file").send_keys(str(tmp_path / name))
+        wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+        shown = tid(d, "replay-frame").text
+        assert shown.startswith("Error: line ") and said in shown, (name, shown)
+        assert tid(d, "replay-deal").find_elements(*by("option")) == []
+    later = tmp_path / "later.jsonl"  # the bad byte in a line the page does not send
+    later.write_bytes(_renumbered(one.decode(), 202).encode() + b"\xe9\n")
+    tid(d, "replay-file").send_keys(str(later))
+    note = wait(lambda: d.find_elements(*by('[data-testid="replay-truncated"]')), 30)
+    assert "first 200 deals" in note[0].text
+
+
 def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -> None:
     """Regression: Enter on a card placed this street (a button inside a row) reached
     the row's own Enter handler, which cancelled the button's click: by keyboard a
