@@ -462,3 +462,33 @@ def test_bots_named_by_model_paths_never_widen_the_page(
         assert all(name in legend for name in names)
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_loading_the_deals_file_keeps_the_deal_shown(browser: Any, tmp_path: Path) -> None:
+    """Regression: the page's first deal shown after the deals file was loaded was read
+    from the new list of every deal at the old list's place: after a click on a largest
+    swing (deal 20, say, the 6th deal the page held), loading the file showed deals 6 to
+    25.  It shows the deal that was first on screen, and those after it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    lines = deals(30, fl_every=0)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    side = write_html_report(rep, hist, tmp_path / "r.html", embed=3)
+    assert side is not None
+    browser.get((tmp_path / "r.html").as_uri())
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#swings button")
+    pos, swing = max((int(b.text.split()[1]) - 1, b) for b in buttons)  # the latest
+    assert pos > 12  # not its own place among the 13 deals held (0, 1, 2, swings)
+    swing.click()
+    first = lambda: browser.find_element(By.CSS_SELECTOR, "section.deal")  # noqa: E731
+    assert first().get_attribute("data-index") == str(pos)
+    browser.find_element(By.ID, "deals-file").send_keys(str(side))
+    status = browser.find_element(By.ID, "deals-status")
+    WebDriverWait(browser, 10).until(lambda d: "all 30 deals" in status.text)
+    shown = [
+        int(e.get_attribute("data-index"))
+        for e in browser.find_elements(By.CSS_SELECTOR, "section.deal")
+    ]
+    assert shown == list(range(pos, min(pos + 20, 30)))
+    assert _severe(browser) == []

@@ -234,10 +234,11 @@ JS = r"""
       if (!head || head.format !== 'ofc-fast/report-deals' || head.sha256 !== META.sha256 ||
           head.deals !== META.deals || offsets.length - 2 !== META.deals)
         throw new Error('it is not the deals file of this report (' + META.file + ')');
+      const shown = positions[start] || 0; // the deal first on screen, shown first again
       fromFile = {file: file, offsets: offsets};
       positions = Array.from({length: META.deals}, (_, i) => i);
       status.textContent = 'all ' + META.deals + ' deals can be shown';
-      goTo(positions[start] || 0);
+      goTo(shown);
     } catch (e) {
       status.textContent = 'cannot use ' + file.name + ': ' + e.message;
     }
