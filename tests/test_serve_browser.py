@@ -608,6 +608,44 @@ def test_a_card_taken_back_by_keyboard_keeps_the_focus_on_it(
     assert moved.get_attribute("data-card") == first
 
 
+def test_the_page_s_keys_work_beside_a_checkbox_and_never_with_ctrl_or_alt(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the keys 1 / 2 / 3 and the arrows did nothing while the focus was on
+    the Advice checkbox or the file input (skipped as if typed into a text field: a
+    keyboard user who had just toggled the advice or chosen a file had to Tab away),
+    and Ctrl+2 (the browser's "second tab"), Alt+1 and Alt+ArrowLeft (Back) placed a
+    card or stepped the replay as they went to the browser.  Now a key with Ctrl, Alt
+    or Meta is the browser's, and the page's keys work but in a text field or a select."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = hand(d)[0]
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].click()  # picked
+    for modifier, key in ((Keys.CONTROL, "2"), (Keys.ALT, "1"), (Keys.META, "3")):
+        ActionChains(d).key_down(modifier).send_keys(key).key_up(modifier).perform()
+    assert d.find_elements(*by('[data-testid="placed-card"]')) == []
+    toggle = tid(d, "advice-toggle")
+    d.execute_script("arguments[0].focus()", toggle)  # (not toggled: no advice asked)
+    toggle.send_keys("1")
+    (placed,) = tid(d, "row-front").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == first
+    d.get(server.url + "/#replay")
+    path = _history_file(tmp_path / "one.jsonl", ["ann", "bob"], 1)
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    d.execute_script("arguments[0].focus()", tid(d, "replay-file"))
+    ActionChains(d).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(
+        Keys.ALT
+    ).perform()
+    assert tid(d, "replay-step").text.startswith("Move 0 of")
+    ActionChains(d).send_keys(Keys.ARROW_RIGHT).perform()  # to the file input
+    assert d.switch_to.active_element.get_attribute("data-testid") == "replay-file"
+    assert tid(d, "replay-step").text.startswith("Move 1 of")
+
+
 def test_replay_says_when_the_file_holds_more_deals_than_it_shows(
     server: Server, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

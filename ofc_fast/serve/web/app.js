@@ -886,7 +886,11 @@ function init() {
     });
   }
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, textarea, select")) return;
+    // a key with Ctrl, Alt or Meta is the browser's (Ctrl+2: its second tab; Alt+Left:
+    // Back); a key typed in a text field or a select is the field's; a checkbox or a
+    // file input has no use for a digit or an arrow
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.target.closest("textarea, select, input:not([type=checkbox]):not([type=file])")) return;
     if (!$("page-play").hidden && play.state) {
       const i = ["1", "2", "3"].indexOf(e.key);
       if (i >= 0) placeIn(ROWS[i]);
