@@ -223,6 +223,26 @@ def test_analyse_a_pasted_position(server: Server, browser: Any, shots: Path) ->
     no_overflow_and_no_errors(d, shots, "analyse")
 
 
+def test_a_position_of_one_legal_move_is_said_so(server: Server, browser: Any) -> None:
+    """Regression: a position with one legal move (OFC's last card, one row with room)
+    was headed and said "1 legal moves, best first"."""
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/")
+    d.get(server.url + "/#analyse")
+    Select(d.find_element(*by("#a-rules"))).select_by_value("ofc")
+    tid(d, "analyse-board").send_keys("Qh Qd / 9s 9h 9d 2c 2d / As Ks Kd Kc 3c")
+    tid(d, "analyse-dealt").send_keys("4h")
+    tid(d, "analyse").click()
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "analysis")
+    assert len(rows) == 1
+    assert tid(d, "analysis").find_element(*by("h2")).text == "The one legal move"
+    assert tid(d, "said").get_attribute("textContent").startswith("The one legal move: ")
+    d.get(server.url + "/")  # the next test's /#analyse loads anew, its fields empty
+
+
 def test_enter_in_a_position_field_analyses_it(server: Server, browser: Any) -> None:
     """Regression: Enter in the board, dealt or dead cards field did nothing (the
     fields are in no form), so a keyboard user typed a position and then walked the

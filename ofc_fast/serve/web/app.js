@@ -638,7 +638,7 @@ async function analyse() {
   try {
     const res = await api("POST", "/v1/analyze", body);
     if (token !== analyseToken) return; // a later click's position is the one shown
-    const title = res.moves.length + " legal moves, best first";
+    const title = res.moves.length === 1 ? "The one legal move" : res.moves.length + " legal moves, best first";
     box.replaceChildren(el("h2", { text: title }), movesTable(res.moves, res.exact));
     say(title + ": " + bestSaid(res.moves));
   } catch (err) {
