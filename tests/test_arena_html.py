@@ -492,3 +492,11 @@ def test_loading_the_deals_file_keeps_the_deal_shown(browser: Any, tmp_path: Pat
     ]
     assert shown == list(range(pos, min(pos + 20, 30)))
     assert _severe(browser) == []
+
+
+def test_a_report_of_no_deals_says_it_holds_none() -> None:
+    """Regression: the page of a match stopped before its first hand said "All 0 deals
+    are in this page."; it says the history holds no deal."""
+    page = html_report(report_of([]) | {"interrupted": True}, [])
+    note = page.split("<p id='deals-note'>", 1)[1].split("</p>", 1)[0]
+    assert note == "The history holds no deal."

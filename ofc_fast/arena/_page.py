@@ -168,7 +168,9 @@ def _deals_part(digest: Digest, sidecar: str | None) -> str:
     load = ""
     if held >= digest.count:
         note = (
-            "The deal is in this page."
+            "The history holds no deal."
+            if digest.count == 0
+            else "The deal is in this page."
             if digest.count == 1
             else f"All {counted(digest.count, 'deal', spec=',')} are in this page."
         )
