@@ -243,6 +243,36 @@ def test_a_position_of_one_legal_move_is_said_so(server: Server, browser: Any) -
     d.get(server.url + "/")  # the next test's /#analyse loads anew, its fields empty
 
 
+def _luminance(css: str) -> float:
+    """The relative luminance (WCAG 2.1) of a computed colour ``rgb(r, g, b)``."""
+    channels = [int(x) / 255 for x in re.findall(r"\d+", css)[:3]]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_a_problem_type_s_page_logs_no_error_and_its_link_can_be_read(
+    server: Server, browser: Any
+) -> None:
+    """Regression: a problem type's page (``/problems/not-found``, a problem's
+    ``type``) had no icon of its own, so the browser asked for /favicon.ico, a 404 in
+    its console; and its link to the API was the browser's blue on the page's dark
+    green (contrast 1.6:1, WCAG asks 4.5:1)."""
+    from ofc_fast.serve._problems import TITLES
+
+    d = browser
+    d.set_window_size(390, 800)
+    d.get_log("browser")  # (the earlier tests' entries)
+    for kind in TITLES.values():
+        d.get(f"{server.url}/problems/{kind.slug}")
+        colours = d.execute_script(
+            "const a = document.querySelector('a');"
+            "return [getComputedStyle(a).color, getComputedStyle(document.body).backgroundColor]"
+        )
+        light, dark = sorted(map(_luminance, colours), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, (kind.slug, colours)
+    assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
 def test_enter_in_a_position_field_analyses_it(server: Server, browser: Any) -> None:
     """Regression: Enter in the board, dealt or dead cards field did nothing (the
     fields are in no form), so a keyboard user typed a position and then walked the
