@@ -500,3 +500,22 @@ def test_a_report_of_no_deals_says_it_holds_none() -> None:
     page = html_report(report_of([]) | {"interrupted": True}, [])
     note = page.split("<p id='deals-note'>", 1)[1].split("</p>", 1)[0]
     assert note == "The history holds no deal."
+
+
+def test_the_stepper_s_buttons_name_what_they_do(browser: Any, tmp_path: Path) -> None:
+    """Regression: a deal's stepper buttons were named by their glyphs alone ("«",
+    "»"), all a screen reader said of them.  Each names the decision it goes to."""
+    from selenium.webdriver.common.by import By
+
+    lines = deals(1)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    write_html_report(rep, hist, tmp_path / "r.html")
+    browser.get((tmp_path / "r.html").as_uri())
+    stepper = browser.find_element(By.CSS_SELECTOR, "section.deal .stepper")
+    names = [b.accessible_name for b in stepper.find_elements(By.TAG_NAME, "button")]
+    assert names == [
+        "first decision",
+        "previous decision",
+        "next decision",
+        "last decision",
+    ]

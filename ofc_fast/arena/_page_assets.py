@@ -157,10 +157,12 @@ JS = r"""
     sec.dataset.index = String(pos);
     sec.appendChild(el('h3', '', 'Deal ' + (pos + 1)));
     const nav = el('div', 'stepper');
-    nav.appendChild(el('button', 'first', '\u00ab'));
-    nav.appendChild(el('button', 'prev', '\u2039 prev'));
-    nav.appendChild(el('button', 'next', 'next \u203a'));
-    nav.appendChild(el('button', 'last', '\u00bb'));
+    [['first', '\u00ab'], ['prev', '\u2039 prev'], ['next', 'next \u203a'], ['last', '\u00bb']]
+      .forEach(([cls, text]) => {
+        const b = nav.appendChild(el('button', cls, text));
+        // (a glyph is all a screen reader would say)
+        b.setAttribute('aria-label', (cls === 'prev' ? 'previous' : cls) + ' decision');
+      });
     nav.appendChild(el('span', 'step', ''));
     sec.appendChild(nav);
     sec.appendChild(el('div', 'seats'));
