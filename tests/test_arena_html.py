@@ -263,11 +263,11 @@ def _rects(driver: Any, css: str) -> list[dict[str, float]]:
     )
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("width", [320, 390, 1280])
 def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
     """Row labels, royalties per row, Fantasyland markers, rows
     aligned across seats, a chart with an x axis and a legend clear of it, p50 and p99
-    latency; no horizontal overflow at 390 px."""
+    latency; no horizontal overflow at 320 and 390 px."""
     from selenium.webdriver.common.by import By
 
     lines = deals(8)

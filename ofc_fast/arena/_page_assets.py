@@ -63,6 +63,10 @@ text-align:right}
 #standings td::before{content:attr(data-label);color:#555;margin-right:1em;flex:none}
 #standings td:first-child{font-weight:600}
 }
+@media (max-width:360px){
+body{padding:.5em}.deal{padding:.4em}
+.seat{grid-template-columns:3.3em calc(5 * (2.05em + 4px)) 2em;gap:2px .3em}
+}
 """
 
 JS = r"""
