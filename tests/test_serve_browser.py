@@ -3,7 +3,7 @@ chromedriver, driven by selenium as tests/test_arena_html.py does; .ci/run insta
 them and sets OFC_REQUIRE_BROWSER=1 so that a missing browser fails): whole deals
 played by clicks (Pineapple heads-up, OFC 3-handed, partly by keyboard), Fantasyland
 hands of 13 to 17 cards set by clicks, the advice panel, the analysis of a pasted
-position, the replay of a history file, and every page at 390 and 1280 px wide with no
+position, the replay of a history file, and every page at 320, 390 and 1280 px wide with no
 console error and no horizontal overflow.
 
 ``OFC_SERVE_SHOTS=DIR`` keeps the screenshots there (docs/serve.md shows them)."""
@@ -29,7 +29,7 @@ from ofc_fast.game import Game, Move
 from ofc_fast.serve import ServeConfig
 from ofc_fast.solver import solution_dict
 
-WIDTHS = (390, 1280)
+WIDTHS = (320, 390, 1280)
 
 
 @pytest.fixture(scope="module")
