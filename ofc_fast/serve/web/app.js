@@ -693,7 +693,7 @@ async function fileHead(file, n) {
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let text = "";
   let bad = null;
-  let before = new Uint8Array(0); // the chunk before: where a bad character may start
+  let before = new Uint8Array(0); // the last bytes read: where a bad character may start
   let at = 0;
   for (; at < file.size && text.length < READ_CAP; at += READ_CHUNK) {
     const bytes = new Uint8Array(await file.slice(at, at + READ_CHUNK).arrayBuffer());
@@ -705,7 +705,8 @@ async function fileHead(file, n) {
       }
     }
     text += decoder.decode(bytes, { stream: true });
-    before = bytes;
+    const last = bytes.length >= 3 ? bytes : Uint8Array.of(...before, ...bytes); // (a short last chunk)
+    before = last.slice(-3); // a character begun there has 3 of its 4 bytes at most
     const head = firstLines(text, n);
     if (head.length < text.length) return { text: head, bad }; // n lines, and more beyond
   }
@@ -720,7 +721,7 @@ async function fileHead(file, n) {
 }
 
 // Where the bytes stop being UTF-8 in a chunk ``bytes`` read at ``at``, the text of the
-// bytes before it being ``text`` (all UTF-8), ``before`` the chunk before: {at (in the
+// bytes before it being ``text`` (all UTF-8), ``before`` the last bytes before: {at (in the
 // text), start (of its line, in the text), line, offset (in the line's bytes), byte}, as
 // ofc-fast replay names them. The first prefix a strict decoder refuses ends just past
 // it; what it decodes of the rest is the text before the bad character.
