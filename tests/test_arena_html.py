@@ -162,6 +162,13 @@ def _severe(driver: Any) -> list[Any]:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
+def _sideways(driver: Any, width: int) -> int:
+    """How far the page scrolls sideways in a viewport ``width`` wide (under mobile
+    emulation ``window.innerWidth`` grows with the page: no measure of it)."""
+    over: int = driver.execute_script("return document.documentElement.scrollWidth")
+    return over - width
+
+
 def _viewport(driver: Any, width: int, height: int = 900) -> None:
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
@@ -256,11 +263,11 @@ def _rects(driver: Any, css: str) -> list[dict[str, float]]:
     )
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("width", [320, 390, 1280])
 def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
     """Row labels, royalties per row, Fantasyland markers, rows
     aligned across seats, a chart with an x axis and a legend clear of it, p50 and p99
-    latency; no horizontal overflow at 390 px."""
+    latency; no horizontal overflow at 320 and 390 px."""
     from selenium.webdriver.common.by import By
 
     lines = deals(8)
@@ -275,9 +282,7 @@ def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
                 str(Path(os.environ["OFC_SCREENSHOTS"]) / f"{width}.png")
             )
         assert _severe(browser) == []
-        assert browser.execute_script(
-            "return document.documentElement.scrollWidth <= window.innerWidth"
-        )
+        assert _sideways(browser, width) <= 0
         heads = [
             e.get_attribute("textContent")
             for e in browser.find_elements(By.CSS_SELECTOR, "#standings th")
@@ -425,3 +430,92 @@ def test_an_interrupted_match_says_so_on_its_page() -> None:
     cut = finished | {"interrupted": True}
     tagline = html_report(cut, lines).split(sub, 1)[1].split("</p>", 1)[0]
     assert "interrupted" in tagline
+
+
+@pytest.mark.parametrize("width", [390, 800, 1280])
+def test_bots_named_by_model_paths_never_widen_the_page(
+    browser: Any, width: int, tmp_path: Path
+) -> None:
+    """A bot is named by its spec (``--bot value@/home/.../final.ofcvm``): a name of no
+    spaces.  Its legend entry scrolled the page sideways at 390 px, and the standings
+    at 800 and 1280 px (at 800 px even with names like ``heuristic``: the table is
+    wider than the page above 760 px).  Now the page never scrolls sideways: a long
+    name breaks, and a table wider than the page scrolls in its own box."""
+    from selenium.webdriver.common.by import By
+
+    names = (
+        "value@/home/alice/experiments/ofc/runs/2026-12-01-long-run/final.ofcvm",
+        "policy:/home/alice/experiments/ofc/policies/ppo-selfplay-7/policy.zip",
+    )
+    lines = [{**d, "seats": list(names)} for d in deals(2)]
+    rep, hist = write(tmp_path, report_of(lines, names), lines)
+    write_html_report(rep, hist, tmp_path / "r.html")
+    _viewport(browser, width)
+    try:
+        browser.get((tmp_path / "r.html").as_uri())
+        assert _severe(browser) == []
+        over = _sideways(browser, width)
+        assert over <= 0, f"the page scrolls sideways by {over}px at {width}px"
+        cells = browser.find_elements(By.CSS_SELECTOR, "#standings td:first-child")
+        assert [c.get_attribute("textContent") for c in cells] == list(names)
+        legend = browser.find_element(By.CLASS_NAME, "legend").get_attribute("textContent")
+        assert all(name in legend for name in names)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_loading_the_deals_file_keeps_the_deal_shown(browser: Any, tmp_path: Path) -> None:
+    """Regression: the page's first deal shown after the deals file was loaded was read
+    from the new list of every deal at the old list's place: after a click on a largest
+    swing (deal 20, say, the 6th deal the page held), loading the file showed deals 6 to
+    25.  It shows the deal that was first on screen, and those after it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    lines = deals(30, fl_every=0)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    side = write_html_report(rep, hist, tmp_path / "r.html", embed=3)
+    assert side is not None
+    browser.get((tmp_path / "r.html").as_uri())
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#swings button")
+    pos, swing = max((int(b.text.split()[1]) - 1, b) for b in buttons)  # the latest
+    assert pos > 12  # not its own place among the 13 deals held (0, 1, 2, swings)
+    swing.click()
+    first = lambda: browser.find_element(By.CSS_SELECTOR, "section.deal")  # noqa: E731
+    assert first().get_attribute("data-index") == str(pos)
+    browser.find_element(By.ID, "deals-file").send_keys(str(side))
+    status = browser.find_element(By.ID, "deals-status")
+    WebDriverWait(browser, 10).until(lambda d: "all 30 deals" in status.text)
+    shown = [
+        int(e.get_attribute("data-index"))
+        for e in browser.find_elements(By.CSS_SELECTOR, "section.deal")
+    ]
+    assert shown == list(range(pos, min(pos + 20, 30)))
+    assert _severe(browser) == []
+
+
+def test_a_report_of_no_deals_says_it_holds_none() -> None:
+    """Regression: the page of a match stopped before its first hand said "All 0 deals
+    are in this page."; it says the history holds no deal."""
+    page = html_report(report_of([]) | {"interrupted": True}, [])
+    note = page.split("<p id='deals-note'>", 1)[1].split("</p>", 1)[0]
+    assert note == "The history holds no deal."
+
+
+def test_the_stepper_s_buttons_name_what_they_do(browser: Any, tmp_path: Path) -> None:
+    """Regression: a deal's stepper buttons were named by their glyphs alone ("«",
+    "»"), all a screen reader said of them.  Each names the decision it goes to."""
+    from selenium.webdriver.common.by import By
+
+    lines = deals(1)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    write_html_report(rep, hist, tmp_path / "r.html")
+    browser.get((tmp_path / "r.html").as_uri())
+    stepper = browser.find_element(By.CSS_SELECTOR, "section.deal .stepper")
+    names = [b.accessible_name for b in stepper.find_elements(By.TAG_NAME, "button")]
+    assert names == [
+        "first decision",
+        "previous decision",
+        "next decision",
+        "last decision",
+    ]

@@ -3,7 +3,7 @@ chromedriver, driven by selenium as tests/test_arena_html.py does; .ci/run insta
 them and sets OFC_REQUIRE_BROWSER=1 so that a missing browser fails): whole deals
 played by clicks (Pineapple heads-up, OFC 3-handed, partly by keyboard), Fantasyland
 hands of 13 to 17 cards set by clicks, the advice panel, the analysis of a pasted
-position, the replay of a history file, and every page at 390 and 1280 px wide with no
+position, the replay of a history file, and every page at 320, 390 and 1280 px wide with no
 console error and no horizontal overflow.
 
 ``OFC_SERVE_SHOTS=DIR`` keeps the screenshots there (docs/serve.md shows them)."""
@@ -29,7 +29,7 @@ from ofc_fast.game import Game, Move
 from ofc_fast.serve import ServeConfig
 from ofc_fast.solver import solution_dict
 
-WIDTHS = (390, 1280)
+WIDTHS = (320, 390, 1280)
 
 
 @pytest.fixture(scope="module")
@@ -221,6 +221,56 @@ def test_analyse_a_pasted_position(server: Server, browser: Any, shots: Path) ->
     assert len(rows) == 27  # every legal move of a Pineapple street at 5 placed cards
     assert "%" in tid(d, "analysis").text
     no_overflow_and_no_errors(d, shots, "analyse")
+
+
+def test_a_position_of_one_legal_move_is_said_so(server: Server, browser: Any) -> None:
+    """Regression: a position with one legal move (OFC's last card, one row with room)
+    was headed and said "1 legal moves, best first"."""
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/")
+    d.get(server.url + "/#analyse")
+    Select(d.find_element(*by("#a-rules"))).select_by_value("ofc")
+    tid(d, "analyse-board").send_keys("Qh Qd / 9s 9h 9d 2c 2d / As Ks Kd Kc 3c")
+    tid(d, "analyse-dealt").send_keys("4h")
+    tid(d, "analyse").click()
+    rows = wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "analysis")
+    assert len(rows) == 1
+    assert tid(d, "analysis").find_element(*by("h2")).text == "The one legal move"
+    assert tid(d, "said").get_attribute("textContent").startswith("The one legal move: ")
+    d.get(server.url + "/")  # the next test's /#analyse loads anew, its fields empty
+
+
+def _luminance(css: str) -> float:
+    """The relative luminance (WCAG 2.1) of a computed colour ``rgb(r, g, b)``."""
+    channels = [int(x) / 255 for x in re.findall(r"\d+", css)[:3]]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_a_problem_type_s_page_logs_no_error_and_its_link_can_be_read(
+    server: Server, browser: Any
+) -> None:
+    """Regression: a problem type's page (``/problems/not-found``, a problem's
+    ``type``) had no icon of its own, so the browser asked for /favicon.ico, a 404 in
+    its console; and its link to the API was the browser's blue on the page's dark
+    green (contrast 1.6:1, WCAG asks 4.5:1)."""
+    from ofc_fast.serve._problems import TITLES
+
+    d = browser
+    d.set_window_size(390, 800)
+    d.get_log("browser")  # (the earlier tests' entries)
+    for kind in TITLES.values():
+        d.get(f"{server.url}/problems/{kind.slug}")
+        colours = d.execute_script(
+            "const a = document.querySelector('a');"
+            "return [getComputedStyle(a).color, getComputedStyle(document.body).backgroundColor]"
+        )
+        light, dark = sorted(map(_luminance, colours), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, (kind.slug, colours)
+    assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 def test_enter_in_a_position_field_analyses_it(server: Server, browser: Any) -> None:
@@ -520,6 +570,51 @@ def test_replay_shows_the_file_chosen_last_and_forgets_a_refused_one(
     assert tid(d, "replay-frame").text.startswith("Error: ")
 
 
+def test_a_history_file_not_in_utf8_is_refused_naming_its_line_and_byte(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page read a file's bytes as UTF-8 with U+FFFD for each byte that
+    is not: a history saved in Latin-1 replayed with its names mangled ("Jos\ufffd"), and
+    one saved in UTF-16 (Windows Notepad's "Unicode") was "not JSON", where ``ofc-fast
+    replay`` says "line 2: not UTF-8 (byte 0xe9 at offset ...)".  The page says so too;
+    an earlier bad line is still said first, and a bad byte past the lines the page
+    sends does not matter."""
+    good = _history_file(tmp_path / "good.jsonl", ["ann", "bob"], 2).read_bytes()
+    one, two = good.splitlines(keepends=True)
+    latin = one + two.replace(b'"ann"', '"Jos\u00e9"'.encode("latin-1"))
+    at = latin.split(b"\n")[1].index(b"\xe9")  # where the byte is in its line
+    cases = {  # the file -> what the page says, worked out from its bytes
+        "latin.jsonl": (
+            latin,
+            f"line 2: not UTF-8 (byte 0xe9 at offset {at})",
+        ),
+        "utf16.jsonl": (
+            good.decode().encode("utf-16"),
+            "line 1: not UTF-8 (byte 0xff at offset 0)",
+        ),
+        "cut.jsonl": (  # its last character cut off: no newline
+            one + two[:-1] + b"\xc3",
+            f"line 2: not UTF-8 (byte 0xc3 at offset {len(two) - 1})",
+        ),
+        "first.jsonl": (b"{not json\n" + latin, "line 1: not JSON"),
+    }
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    for name, (data, said) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        tid(d, "replay-file").send_keys(str(tmp_path / name))
+        wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+        shown = tid(d, "replay-frame").text
+        assert shown.startswith("Error: line ") and said in shown, (name, shown)
+        assert tid(d, "replay-deal").find_elements(*by("option")) == []
+    later = tmp_path / "later.jsonl"  # the bad byte in a line the page does not send
+    later.write_bytes(_renumbered(one.decode(), 202).encode() + b"\xe9\n")
+    tid(d, "replay-file").send_keys(str(later))
+    note = wait(lambda: d.find_elements(*by('[data-testid="replay-truncated"]')), 30)
+    assert "first 200 deals" in note[0].text
+
+
 def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -> None:
     """Regression: Enter on a card placed this street (a button inside a row) reached
     the row's own Enter handler, which cancelled the button's click: by keyboard a
@@ -561,6 +656,44 @@ def test_a_card_taken_back_by_keyboard_keeps_the_focus_on_it(
     focused.send_keys("2")  # the focused card, straight to the middle row
     (moved,) = tid(d, "row-middle").find_elements(*by('[data-testid="placed-card"]'))
     assert moved.get_attribute("data-card") == first
+
+
+def test_the_page_s_keys_work_beside_a_checkbox_and_never_with_ctrl_or_alt(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the keys 1 / 2 / 3 and the arrows did nothing while the focus was on
+    the Advice checkbox or the file input (skipped as if typed into a text field: a
+    keyboard user who had just toggled the advice or chosen a file had to Tab away),
+    and Ctrl+2 (the browser's "second tab"), Alt+1 and Alt+ArrowLeft (Back) placed a
+    card or stepped the replay as they went to the browser.  Now a key with Ctrl, Alt
+    or Meta is the browser's, and the page's keys work but in a text field or a select."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = hand(d)[0]
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].click()  # picked
+    for modifier, key in ((Keys.CONTROL, "2"), (Keys.ALT, "1"), (Keys.META, "3")):
+        ActionChains(d).key_down(modifier).send_keys(key).key_up(modifier).perform()
+    assert d.find_elements(*by('[data-testid="placed-card"]')) == []
+    toggle = tid(d, "advice-toggle")
+    d.execute_script("arguments[0].focus()", toggle)  # (not toggled: no advice asked)
+    toggle.send_keys("1")
+    (placed,) = tid(d, "row-front").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == first
+    d.get(server.url + "/#replay")
+    path = _history_file(tmp_path / "one.jsonl", ["ann", "bob"], 1)
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    d.execute_script("arguments[0].focus()", tid(d, "replay-file"))
+    ActionChains(d).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(
+        Keys.ALT
+    ).perform()
+    assert tid(d, "replay-step").text.startswith("Move 0 of")
+    ActionChains(d).send_keys(Keys.ARROW_RIGHT).perform()  # to the file input
+    assert d.switch_to.active_element.get_attribute("data-testid") == "replay-file"
+    assert tid(d, "replay-step").text.startswith("Move 1 of")
 
 
 def test_replay_says_when_the_file_holds_more_deals_than_it_shows(

@@ -139,7 +139,7 @@ _TIMES = (("p50 ms", "p50_ms"), ("p99 ms", "p99_ms"))
 def standings(report: dict[str, Any]) -> str:
     """The standings table (one row per bot) and the duplicate pairs."""
     head = "".join(f"<th>{esc(label)}</th>" for label, *_ in (*_COLUMNS, *_TIMES))
-    rows = [f"<table id='standings'><tr><th>bot</th>{head}</tr>"]
+    rows = [f"<div class='wide'><table id='standings'><tr><th>bot</th>{head}</tr>"]
     for b in report["bots"]:
         cells = [f"<td data-label='bot'>{esc(b['name'])}</td>"]
         cells += [
@@ -151,7 +151,7 @@ def standings(report: dict[str, Any]) -> str:
             for label, key in _TIMES
         ]
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    rows.append("</table>")
+    rows.append("</table></div>")
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:
@@ -168,7 +168,9 @@ def _deals_part(digest: Digest, sidecar: str | None) -> str:
     load = ""
     if held >= digest.count:
         note = (
-            "The deal is in this page."
+            "The history holds no deal."
+            if digest.count == 0
+            else "The deal is in this page."
             if digest.count == 1
             else f"All {counted(digest.count, 'deal', spec=',')} are in this page."
         )

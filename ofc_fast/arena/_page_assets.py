@@ -21,6 +21,9 @@ h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}
 table{border-collapse:collapse}td,th{padding:.25em .55em;border-bottom:1px solid #ddd;
 text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
 th{font-weight:600;font-size:.9em}
+h1,h2,h3,p,li,figcaption{overflow-wrap:anywhere}
+.wide{overflow-x:auto;max-width:100%}
+#standings td:first-child{white-space:normal;overflow-wrap:anywhere;min-width:8em}
 figure{margin:0;max-width:640px}#chart{width:100%;height:auto;display:block}
 #chart text{font-size:13px;fill:#333}
 .legend{list-style:none;padding:0;margin:.3em 0;display:flex;flex-wrap:wrap;gap:.3em 1.2em}
@@ -57,8 +60,12 @@ border-radius:3px;margin:1px;background:#fff;font-weight:600}
 padding:.2em .4em}
 #standings td{display:flex;justify-content:space-between;border:0;padding:.1em .2em;
 text-align:right}
-#standings td::before{content:attr(data-label);color:#555;margin-right:1em}
+#standings td::before{content:attr(data-label);color:#555;margin-right:1em;flex:none}
 #standings td:first-child{font-weight:600}
+}
+@media (max-width:360px){
+body{padding:.5em}.deal{padding:.4em}
+.seat{grid-template-columns:3.3em calc(5 * (2.05em + 4px)) 2em;gap:2px .3em}
 }
 """
 
@@ -154,10 +161,12 @@ JS = r"""
     sec.dataset.index = String(pos);
     sec.appendChild(el('h3', '', 'Deal ' + (pos + 1)));
     const nav = el('div', 'stepper');
-    nav.appendChild(el('button', 'first', '\u00ab'));
-    nav.appendChild(el('button', 'prev', '\u2039 prev'));
-    nav.appendChild(el('button', 'next', 'next \u203a'));
-    nav.appendChild(el('button', 'last', '\u00bb'));
+    [['first', '\u00ab'], ['prev', '\u2039 prev'], ['next', 'next \u203a'], ['last', '\u00bb']]
+      .forEach(([cls, text]) => {
+        const b = nav.appendChild(el('button', cls, text));
+        // (a glyph is all a screen reader would say)
+        b.setAttribute('aria-label', (cls === 'prev' ? 'previous' : cls) + ' decision');
+      });
     nav.appendChild(el('span', 'step', ''));
     sec.appendChild(nav);
     sec.appendChild(el('div', 'seats'));
@@ -231,10 +240,11 @@ JS = r"""
       if (!head || head.format !== 'ofc-fast/report-deals' || head.sha256 !== META.sha256 ||
           head.deals !== META.deals || offsets.length - 2 !== META.deals)
         throw new Error('it is not the deals file of this report (' + META.file + ')');
+      const shown = positions[start] || 0; // the deal first on screen, shown first again
       fromFile = {file: file, offsets: offsets};
       positions = Array.from({length: META.deals}, (_, i) => i);
       status.textContent = 'all ' + META.deals + ' deals can be shown';
-      goTo(positions[start] || 0);
+      goTo(shown);
     } catch (e) {
       status.textContent = 'cannot use ' + file.name + ': ' + e.message;
     }

@@ -161,14 +161,16 @@ def page(where: Target) -> bytes | None:
     return (
         '<!doctype html>\n<html lang="en">\n<meta charset="utf-8">\n'
         f"<title>{status} {title}</title>\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<link rel="icon" href="data:,">\n'  # (as the app's: no /favicon.ico asked)
         f'<link rel="stylesheet" href="{css}">\n'
-        f"<h1>{status} {title}</h1>\n"
+        f"<main>\n<h1>{status} {title}</h1>\n"
         f"<p>An <code>application/problem+json</code> document (RFC 9457) of status "
         f"{status}, type <code>{name}</code>, when {when}.</p>\n"
         "<p>Its <code>detail</code> says what is wrong, <code>field</code> the request "
         "field at fault and <code>error</code> the <code>OfcError</code> class that "
         f'refused the input, where there is one. <a href="{api}">The API</a>'
-        "</p>\n</html>\n"
+        "</p>\n</main>\n</html>\n"
     ).encode()
 
 

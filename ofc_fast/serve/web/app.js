@@ -638,7 +638,7 @@ async function analyse() {
   try {
     const res = await api("POST", "/v1/analyze", body);
     if (token !== analyseToken) return; // a later click's position is the one shown
-    const title = res.moves.length + " legal moves, best first";
+    const title = res.moves.length === 1 ? "The one legal move" : res.moves.length + " legal moves, best first";
     box.replaceChildren(el("h2", { text: title }), movesTable(res.moves, res.exact));
     say(title + ": " + bestSaid(res.moves));
   } catch (err) {
@@ -680,20 +680,78 @@ function firstLines(text, n) {
 // The file's first n lines that are not blank, read a chunk at a time: a file of any
 // size (a whole self-play run) costs the page only what it sends, where reading it whole
 // gave an empty text beyond the browser's longest string. Past READ_CAP without n lines
-// the text read so far goes, for the server to judge.
+// the text read so far goes, for the server to judge. The bytes are read as UTF-8, as the
+// server and ofc-fast replay read a history: {text, bad}, bad where they first are not
+// (badByte), else null; text has U+FFFD there.
 const READ_CHUNK = 1 << 20;
 const READ_CAP = 16 << 20;
 
 async function fileHead(file, n) {
-  const decoder = new TextDecoder(); // stream: a character cut by a chunk's end is kept
+  // stream: a character cut by a chunk's end is kept; a byte-order mark is kept (the
+  // server reads it as nothing), so that up to a bad byte the text is the bytes'
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let text = "";
-  for (let at = 0; at < file.size && text.length < READ_CAP; at += READ_CHUNK) {
+  let bad = null;
+  let before = new Uint8Array(0); // the last bytes read: where a bad character may start
+  let at = 0;
+  for (; at < file.size && text.length < READ_CAP; at += READ_CHUNK) {
     const bytes = new Uint8Array(await file.slice(at, at + READ_CHUNK).arrayBuffer());
+    if (!bad) {
+      try {
+        strict.decode(bytes, { stream: true });
+      } catch {
+        bad = badByte(text, at, before, bytes);
+      }
+    }
     text += decoder.decode(bytes, { stream: true });
+    const last = bytes.length >= 3 ? bytes : Uint8Array.of(...before, ...bytes); // (a short last chunk)
+    before = last.slice(-3); // a character begun there has 3 of its 4 bytes at most
     const head = firstLines(text, n);
-    if (head.length < text.length) return head; // n lines, and more text beyond them
+    if (head.length < text.length) return { text: head, bad }; // n lines, and more beyond
   }
-  return firstLines(text + decoder.decode(), n);
+  if (!bad && at >= file.size) { // the whole file read: a character cut at its end?
+    try {
+      strict.decode();
+    } catch {
+      bad = badByte(text, file.size, before, new Uint8Array(0));
+    }
+  }
+  return { text: firstLines(text + decoder.decode(), n), bad };
+}
+
+// Where the bytes stop being UTF-8 in a chunk ``bytes`` read at ``at``, the text of the
+// bytes before it being ``text`` (all UTF-8), ``before`` the last bytes before: {at (in the
+// text), start (of its line, in the text), line, offset (in the line's bytes), byte}, as
+// ofc-fast replay names them. The first prefix a strict decoder refuses ends just past
+// it; what it decodes of the rest is the text before the bad character.
+function badByte(text, at, before, bytes) {
+  const encoder = new TextEncoder();
+  const pending = at - encoder.encode(text).length; // a character begun in ``before``
+  const data = new Uint8Array(pending + bytes.length);
+  data.set(before.subarray(before.length - pending));
+  data.set(bytes, pending);
+  const refused = (k) => {
+    try {
+      new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data.subarray(0, k), { stream: true });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let lo = 0; // not refused
+  let hi = data.length; // refused, unless the file ends inside a character
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (refused(mid)) hi = mid;
+    else lo = mid;
+  }
+  const valid = text + new TextDecoder("utf-8", { ignoreBOM: true }).decode(data.subarray(0, lo), { stream: true });
+  const start = valid.lastIndexOf("\n") + 1;
+  const offset = encoder.encode(valid.slice(start)).length;
+  const line = valid.split("\n").length;
+  const byte = data[encoder.encode(valid).length - (at - pending)];
+  return { at: valid.length, start, line, offset, byte };
 }
 
 // The server reads a body of at most 1 MiB (docs/serve.md): REPLAY_LINES long lines
@@ -731,12 +789,21 @@ async function openReplay(file) {
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
     const head = await fileHead(file, REPLAY_LINES);
-    const text = withinBody(head);
+    const text = withinBody(head.text);
+    const bad = head.bad;
+    if (bad && bad.at < text.length) { // a byte not UTF-8 in a line sent
+      // the lines before it are read first, as ofc-fast replay reads them: a bad one
+      // among them is the one said
+      const lines = text.slice(0, bad.start);
+      if (lines.trim()) await api("POST", "/v1/replay", { text: lines });
+      const hex = "0x" + bad.byte.toString(16).padStart(2, "0");
+      throw new Error("line " + bad.line + ": not UTF-8 (byte " + hex + " at offset " + bad.offset + ")");
+    }
     const res = await api("POST", "/v1/replay", { text });
     if (token !== replay.token) return;
     replay.deals = res.deals;
     // the file holds more deals than the server returned, or than the page sent
-    replay.truncated = res.truncated || head.slice(text.length).trim() !== "";
+    replay.truncated = res.truncated || head.text.slice(text.length).trim() !== "";
     const sel = $("replay-deal");
     sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
     replay.deal = 0;
@@ -820,7 +887,11 @@ function init() {
     });
   }
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, textarea, select")) return;
+    // a key with Ctrl, Alt or Meta is the browser's (Ctrl+2: its second tab; Alt+Left:
+    // Back); a key typed in a text field or a select is the field's; a checkbox or a
+    // file input has no use for a digit or an arrow
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.target.closest("textarea, select, input:not([type=checkbox]):not([type=file])")) return;
     if (!$("page-play").hidden && play.state) {
       const i = ["1", "2", "3"].indexOf(e.key);
       if (i >= 0) placeIn(ROWS[i]);
