@@ -603,6 +603,24 @@ def test_every_ofc_fast_command_the_docs_quote_uses_options_it_has(
     assert checked > 150 and parsed > 30, (checked, parsed)
 
 
+def test_every_workers_count_the_docs_quote_runs_on_one_cpu() -> None:
+    """docs/serve.md's deployment command, ``ofc-fast serve ... --workers 8``, is
+    refused on a one-CPU machine (a small server's), ``--workers: must be an integer at
+    most 4 (4 per CPU, 1 CPUs here)``: each ``--workers N`` of an ``ofc-fast`` command
+    the README or a page of docs/ quotes is at most 4, the most one CPU allows, so the
+    command runs as written on any machine."""
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted(ROOT.glob("docs/*.md"))]
+    counts = [
+        (page.name, words[0], words[i + 1])
+        for page in pages
+        for _, words, _ in quoted_commands(page.read_text(encoding="utf-8"), OFC_FAST)
+        for i, word in enumerate(words[:-1])
+        if word == "--workers" and words[i + 1].isdigit()
+    ]
+    assert len(counts) > 5
+    assert [c for c in counts if int(c[2]) > 4] == []
+
+
 def test_docs_serve_names_each_endpoint_the_server_serves() -> None:
     """docs/serve.md documents the API endpoint by endpoint: the methods and paths it
     names (``POST /v1/analyze``, ``GET /v1/games/{id}``, ...) are those of the served
