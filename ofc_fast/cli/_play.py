@@ -506,8 +506,9 @@ def add_commands(sub: Any) -> None:
     pl.add_argument(
         "--history",
         metavar="PATH",
-        help="write every deal's history (Game.replay() input): JSON, or "
-        "one JSON object per line when PATH ends in .jsonl",
+        help="write every deal's history (Game.replay() input): JSON, its list "
+        "'deals', or when PATH ends in .jsonl one hand-history line per deal, holding "
+        "it under 'history' (what ofc-fast replay reads)",
     )
     pl.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)
