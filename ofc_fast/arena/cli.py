@@ -451,7 +451,13 @@ def add_commands(sub: Any) -> None:
     h.add_argument(
         "history", metavar="HISTORY", help="the arena's --history file (-: standard input)"
     )
-    h.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    h.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the HTML file to write (report.html: a history of more deals than "
+        "the page holds also gets report.deals.jsonl beside it)",
+    )
     h.add_argument(
         "--embed", type=int, default=200, help="deals held in the page itself (default 200)"
     )
