@@ -162,11 +162,21 @@ and its check, which :func:`parse` applies after the ``--set`` overrides."""
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (and the --set overrides, applied to CONFIG)."""
     from ofc_fast.table import SEED_MAX
-    from ofc_fast.timing import at_least
+    from ofc_fast.timing import ScriptHelp, ScriptParser, at_least
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rules", default="pineapple")
-    p.add_argument("--minutes", type=float, default=10.0)
+    p = ScriptParser(formatter_class=ScriptHelp, description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "--rules",
+        default="pineapple",
+        help="the rule set trained for: a preset name or game id the environments play "
+        "(OFC, Pineapple, Progressive, Ultimate, 2-7 Pineapple)",
+    )
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=10.0,
+        help="the whole budget in minutes: self-play data, cloning and PPO",
+    )
     p.add_argument(
         "--steps",
         type=int,
@@ -175,7 +185,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "num_envs x ppo.n_steps steps: 4096 as tuned)",
     )
     p.add_argument("--out", default=None, help="output directory (default: a temp dir)")
-    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=0)
+    p.add_argument(
+        "--seed",
+        type=at_least(0, SEED_MAX),
+        default=0,
+        help="seed of the self-play, the tables and the fits",
+    )
     p.add_argument(
         "--clock",
         choices=("wall", "cpu"),
@@ -184,7 +199,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--bc-data", default=None, help="an `ofc-fast selfplay` output to clone")
     p.add_argument(
-        "--final-deals", type=int, default=None, help="deals vs RandomBot at the end"
+        "--final-deals",
+        type=int,
+        default=None,
+        help="deals vs RandomBot at the end (default: CONFIG's final_deals, "
+        f"{CONFIG['final_deals']['random']})",
     )
     p.add_argument(
         "--set",

@@ -1,5 +1,6 @@
-"""Every script of benchmarks/ and tools/ says each option's default in its ``--help``
-(``python benchmarks/bench_env.py --help`` did not say 5 repeats of 2 s); the C
+"""Every script of benchmarks/, tools/ and examples/ says each option's default in its
+``--help`` (``python benchmarks/bench_env.py --help`` did not say 5 repeats of 2 s;
+``python examples/train_ppo.py --help`` said neither what ``--minutes`` is nor its 10); the C
 benchmarks (benchmarks/*.c) say their usage on ``--help`` and refuse an argument they
 do not take as argparse does."""
 
@@ -25,10 +26,12 @@ _PARSES = re.compile(r"\.parse_(?:known_)?args\(|\brun_cases\(")
 
 
 def _scripts() -> list[str]:
-    """The scripts that read options: benchmarks/*.py and tools/*.py that parse."""
+    """The scripts that read options: benchmarks/*.py, tools/*.py and examples/*.py
+    that parse."""
     if not (ROOT / "benchmarks").is_dir():
         return []
     paths = [*ROOT.glob("benchmarks/*.py"), *ROOT.glob("tools/*.py")]
+    paths += ROOT.glob("examples/*.py")
     return sorted(
         str(p.relative_to(ROOT))
         for p in paths
@@ -101,6 +104,7 @@ def test_every_parsing_script_is_walked() -> None:
     scripts = _scripts()
     for script in ("benchmarks/bench_env.py", "benchmarks/bench_rl_train.py"):
         assert script in scripts
+    assert "examples/train_ppo.py" in scripts
     assert "tools/gen_tables.py" in scripts and len(scripts) >= 20
 
 

@@ -300,6 +300,38 @@ def test_docs_cli_states_the_defaults_each_parser_has() -> None:
     assert checked > 20
 
 
+# The options whose --help says their default in words: the value is the machine's
+# (4 per CPU) or stands for a word (0: every move).
+DEFAULT_IN_WORDS = {("serve", "--workers"): "4 per CPU", ("advise", "--top"): "every move"}
+
+
+def test_every_option_with_a_default_says_it_in_its_help() -> None:
+    """docs/cli.md says ``ofc-fast COMMAND --help`` prints each command's options as
+    the page lists them, defaults included; ``arena --help`` said nothing of 100
+    hands, seed 0 or 5000 ms, ``report --help`` of 200 deals embedded, ``play`` and
+    ``score`` of button 0, ``advise --top`` of every move, and ``serve --log-level``
+    had no help at all.  Each option with a default (no flag, no empty one) says it
+    in its help: ``(default 100)``, as a number a user types (``2`` for 2.0)."""
+    sub = next(
+        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    unsaid = []
+    for command, parser in sub.choices.items():
+        for action in parser._actions:
+            default = action.default
+            if not action.option_strings or action.help == argparse.SUPPRESS:
+                continue
+            if default in (None, argparse.SUPPRESS, "", []) or isinstance(default, bool):
+                continue
+            option = action.option_strings[-1]
+            if isinstance(default, float) and default.is_integer():
+                default = int(default)
+            said = DEFAULT_IN_WORDS.get((command, option), str(default))
+            if not re.search(rf"\bdefault\b[^)]*?{re.escape(said)}", action.help or ""):
+                unsaid.append(f"{command} {option} ({said}): {action.help!r}")
+    assert unsaid == []
+
+
 def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/cli.md said every error is one line ``ofc-fast: error: ...``; a command
     line argparse cannot read is its usage, then ``ofc-fast play: error: ...``.  The

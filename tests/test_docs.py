@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from md_blocks import fenced_blocks, quoted_commands, run_block
+from md_blocks import curl_requests, fenced_blocks, quoted_commands, run_block
 from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -601,6 +601,63 @@ def test_every_ofc_fast_command_the_docs_quote_uses_options_it_has(
                 pytest.fail(f"{where}: {capsys.readouterr().err.strip()}")
             parsed += 1
     assert checked > 150 and parsed > 30, (checked, parsed)
+
+
+def test_every_workers_count_the_docs_quote_runs_on_one_cpu() -> None:
+    """docs/serve.md's deployment command, ``ofc-fast serve ... --workers 8``, is
+    refused on a one-CPU machine (a small server's), ``--workers: must be an integer at
+    most 4 (4 per CPU, 1 CPUs here)``: each ``--workers N`` of an ``ofc-fast`` command
+    the README or a page of docs/ quotes is at most 4, the most one CPU allows, so the
+    command runs as written on any machine."""
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted(ROOT.glob("docs/*.md"))]
+    counts = [
+        (page.name, words[0], words[i + 1])
+        for page in pages
+        for _, words, _ in quoted_commands(page.read_text(encoding="utf-8"), OFC_FAST)
+        for i, word in enumerate(words[:-1])
+        if word == "--workers" and words[i + 1].isdigit()
+    ]
+    assert len(counts) > 5
+    assert [c for c in counts if int(c[2]) > 4] == []
+
+
+def _card_ids(text: str) -> list[int]:
+    """Card ids of text such as ``"Js 6c"``: 4 * rank + suit, 2c = 0 .. As = 51."""
+    return [4 * "23456789TJQKA".index(c[0]) + "cdhs".index(c[1]) for c in text.split()]
+
+
+def test_every_curl_the_docs_show_is_answered_as_they_say() -> None:
+    """The ``curl`` examples of docs/serve.md and the README were run by no test: each
+    is sent as written to a server (a game's ``k3J...`` is the id the page's ``POST
+    /v1/games`` got) and answered as /openapi.json describes: 200, the duplicate card
+    of the page's problem example a 422 naming ``cards`` and ``CardError``, ``next``
+    before the deal's end a 409; seed 7 deals you Js 6c Kh Qs 4c, as the page says."""
+    from serve_helpers import Server, check_response  # (a skip without uvicorn)
+
+    from ofc_fast.serve import ServeConfig
+
+    pages = ("README.md", "docs/serve.md")
+    requests = [r for p in pages for r in curl_requests((ROOT / p).read_text("utf-8"))]
+    assert len(requests) >= 13
+    game = ""
+    with Server(ServeConfig(workers=2)) as server:
+        status, _, doc = server.request("GET", "/openapi.json")
+        for method, path, headers, body in requests:
+            path = path.replace("k3J...", game)
+            status, got, out = server.request(method, path, body, headers=headers)
+            check_response(doc, method, path, status, got, out)
+            where = (method, path, body, status, out)
+            cards = body.get("cards", "").split() if isinstance(body, dict) else []
+            if len(set(cards)) < len(cards):  # a card twice: the page's problem
+                assert (status, out["field"], out["error"]) == (422, "cards", "CardError")
+            elif path.endswith("/next"):  # two moves into the deal: not over
+                assert status == 409, where
+            else:
+                assert status == 200, where
+            if path == "/v1/games" and body.get("seed") == 7 and not game:
+                game = out["id"]
+                assert out["observation"]["dealt"] == _card_ids("Js 6c Kh Qs 4c")
+    assert game
 
 
 def test_docs_serve_names_each_endpoint_the_server_serves() -> None:

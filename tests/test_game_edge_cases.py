@@ -187,6 +187,21 @@ def test_replay_of_a_history_without_players_names_it() -> None:
         Game.replay(h)
 
 
+def test_replay_of_a_hand_history_line_says_to_pass_its_history() -> None:
+    """docs/arena.md and ``play --help`` called a ``--history`` line what
+    ``Game.replay()`` reads; a reader who passed the line got "history must be a dict
+    made by Game.history()", nothing saying the line holds it under ``history``.  The
+    error says so, and the line's ``history`` replays the deal."""
+    g = finished(seed=2)
+    line = {"format": "ofc-fast/hand-history", "version": 1, "hand_no": 0}
+    line |= {"deck_no": 0, "rotation": 0, "game_id": "ofc-pineapple"}
+    line |= {"seats": ["a", "b"], "points": list(g.result().net)}
+    line["history"] = json.loads(json.dumps(g.history()))
+    with pytest.raises(HistoryError, match=r"a hand-history line.*\[.history.\]"):
+        Game.replay(line)
+    assert Game.replay(line["history"]) == g
+
+
 def test_destinations_table_checks_its_counts_on_every_call() -> None:
     """The cache answered ``(3.0, 1)`` and ``(3, True)`` once ``(3, 1)`` had been asked
     (they hash alike), where a first call refuses them."""

@@ -110,6 +110,30 @@ def test_play_with_workers_values_fantasyland(tmp_path: Path) -> None:
     assert any(d["fl_deal"] >= 1 and any(d["in_fantasyland"]) for d in docs[0]["deals"])
 
 
+def test_a_parallel_history_numbers_its_deals_as_booked_and_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/parallel.md's ``ofc-fast play ... --workers 2 --history deals.jsonl`` wrote
+    each Fantasyland deal of a unit under the unit's ``hand_no``: ``ofc-fast replay``
+    and ``ofc-fast report`` refused the file (``line 16: hand_no: hand 14 again (line
+    15)``).  The lines are numbered as the deals are booked, 0, 1, 2, ... (as ``play``
+    in one process numbers them), on every executor, and the file replays whole."""
+    run = play_parallel(_spec(), chunk_size=7, history=True)
+    hands = [json.loads(line)["hand_no"] for line in run.lines]
+    assert len(hands) == len(run.outcomes) > UNITS  # Fantasyland deals were played
+    assert hands == list(range(len(run.outcomes)))
+    history = tmp_path / "deals.jsonl"
+    argv = ["play", "--players", "2", "--hands", str(UNITS), "--seed", str(SEED)]
+    argv += ["--bots", "heuristic", "--quiet", "--workers", "2", "--chunk-size", "7"]
+    assert main([*argv, "--history", str(history)]) == 0
+    lines = [json.loads(line) for line in history.read_text().splitlines()]
+    assert [d["hand_no"] for d in lines] == list(range(len(lines)))
+    assert len(lines) > UNITS
+    capsys.readouterr()
+    assert main(["replay", str(history)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.count("\nhand ") == len(lines) - 1
+
+
 def test_independent_needs_a_parallel_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--hands", "2", "--independent", "--quiet"]) == 2
     assert "--independent: a parallel run's mode" in capsys.readouterr().err

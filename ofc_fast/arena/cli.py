@@ -363,31 +363,36 @@ def add_commands(sub: Any) -> None:
         "--rules",
         default="ofc-pineapple",
         help=f"game id ({', '.join(GAME_IDS)}), preset name, or a rules JSON file "
-        "of a preset (-: standard input)",
+        "of a preset (-: standard input) (default ofc-pineapple)",
     )
     a.add_argument(
-        "--bot", action="append", required=True, help="a bot (repeat once per seat)"
+        "--bot",
+        action="append",
+        required=True,
+        help=f"a bot, once per seat: a registered one ({', '.join(bot_names())}), "
+        f"cmd:COMMAND, tcp:PORT or a spec ({SPECS}); NAME@SPEC names its seat",
     )
     a.add_argument(
         "--hands",
         type=int,
         default=100,
         help="hands (decks) to play; with --duplicate each is played once per "
-        "seating, so a match is hands x bots games",
+        "seating, so a match is hands x bots games (default 100)",
     )
-    a.add_argument("--seed", type=int, default=0, help="match seed")
+    a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     a.add_argument(
         "--timeout-ms",
         type=int,
         default=5000,
-        help="per-decision deadline in ms, at most 86400000 (a day; 0: none)",
+        help="per-decision deadline in ms, at most 86400000 (a day; 0: none) "
+        "(default 5000)",
     )
     a.add_argument(
         "--fault-policy",
         **one_of("substitute", "forfeit"),
         default="substitute",
         help="on a bot's fault: play the filler placement for it and go on "
-        "(substitute, the default), or end the match (forfeit)",
+        "(substitute), or end the match (forfeit) (default substitute)",
     )
     a.add_argument(
         "--duplicate", action="store_true", help="play every deck once per seat rotation"
@@ -446,6 +451,14 @@ def add_commands(sub: Any) -> None:
     h.add_argument(
         "history", metavar="HISTORY", help="the arena's --history file (-: standard input)"
     )
-    h.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
+    h.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the HTML file to write (report.html: a history of more deals than "
+        "the page holds also gets report.deals.jsonl beside it)",
+    )
+    h.add_argument(
+        "--embed", type=int, default=200, help="deals held in the page itself (default 200)"
+    )
     h.set_defaults(func=_cmd_report, reads=("report", "history"))  # (not --output)

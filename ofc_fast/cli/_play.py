@@ -492,7 +492,9 @@ def add_commands(sub: Any) -> None:
     )
     add_bots_option(pl, bot_names())
     add_stacks_option(pl)
-    pl.add_argument("--button", type=int, default=0, help="button of the first deal")
+    pl.add_argument(
+        "--button", type=int, default=0, help="button of the first deal (default 0)"
+    )
     pl.add_argument(
         "--show",
         type=int,
@@ -504,8 +506,9 @@ def add_commands(sub: Any) -> None:
     pl.add_argument(
         "--history",
         metavar="PATH",
-        help="write every deal's history (Game.replay() input): JSON, or "
-        "one JSON object per line when PATH ends in .jsonl",
+        help="write every deal's history (Game.replay() input): JSON, its list "
+        "'deals', or when PATH ends in .jsonl one hand-history line per deal, holding "
+        "it under 'history' (what ofc-fast replay reads)",
     )
     pl.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)

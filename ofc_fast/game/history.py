@@ -103,7 +103,17 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
     ofc_fast.errors.HistoryError: the history has neither a seed nor a deck
     """
     if not isinstance(history, Mapping) or "moves" not in history:
-        raise HistoryError("history must be a dict made by Game.history()", "")
+        line = isinstance(history, Mapping) and isinstance(history.get("history"), Mapping)
+        raise HistoryError(
+            "history must be a dict made by Game.history()"
+            + (  # a line of a --history .jsonl file (hand_history.schema.json)
+                ", got a hand-history line (--history PATH.jsonl): it holds the "
+                'deal\'s history under "history": Game.replay(line["history"])'
+                if line
+                else ""
+            ),
+            "",
+        )
     unknown = set(history) - _KEYS
     if unknown:
         raise HistoryError(

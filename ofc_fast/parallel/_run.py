@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -57,6 +58,26 @@ def in_order(results: Iterator[tuple[int, ChunkResult]]) -> Iterator[ChunkResult
             nxt += 1
 
 
+def numbered(lines: list[str], first: int) -> list[str]:
+    """Hand-history lines numbered ``first``, ``first + 1``, ... in their order
+    (``hand_no`` and ``deck_no``, as ``play`` in one process numbers its deals): a
+    worker writes a unit's Fantasyland deals under the unit's index, which a history
+    reader refuses as a line written twice (``hand 14 again``); the driver, booking
+    the deals in order, knows each one's place in the run.
+
+    >>> numbered(['{"hand_no":3,"deck_no":3,"x":1}', '{"hand_no":3,"deck_no":3,"x":2}'], 7)
+    ['{"hand_no":7,"deck_no":7,"x":1}', '{"hand_no":8,"deck_no":8,"x":2}']
+    """
+    out = []
+    for n, line in enumerate(lines, first):
+        record = json.loads(line)
+        if record["hand_no"] != n:
+            record["hand_no"] = record["deck_no"] = n
+            line = json.dumps(record, separators=(",", ":"))
+        out.append(line)
+    return out
+
+
 def play_parallel(
     spec: RunSpec,
     executor: Executor | None = None,
@@ -86,6 +107,9 @@ def play_parallel(
     ]
     run = ParallelRun(spec, new_match(spec, keep_nets=keep))
     for res in in_order(ex.map_unordered(run_chunk, tasks)):
+        first = run.match.hands_played  # (a unit's Fantasyland deals: after it)
+        if res.lines and (first != res.start or any(o["fl_deal"] for o in res.outcomes)):
+            res.lines = numbered(res.lines, first)
         for o in res.outcomes:
             book(run.match, o)
         if keep:

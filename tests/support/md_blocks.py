@@ -4,6 +4,7 @@ that run them."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import shlex
 
@@ -79,3 +80,39 @@ def quoted_commands(
             ends = [i for i, w in enumerate(words) if command.search(w) or w == "python"]
             commands.append((m.group(1), words[: ends[0]] if ends else words, in_block))
     return commands
+
+
+def curl_requests(text: str) -> list[tuple[str, str, dict[str, str], object]]:
+    r"""Each ``curl`` of a Markdown text's ```bash blocks, as the request it sends to
+    ``localhost:8000``: (method, path, headers, JSON body or None).  A command goes on
+    over the lines its quotes span; a ``# comment`` after it is no part of it.
+
+    >>> block = "```bash\ncurl -s localhost:8000/v1/x -H 'K: 1' -d '{\"a\":\n 1}'  # one\n```"
+    >>> curl_requests(block)
+    [('POST', '/v1/x', {'K': '1'}, {'a': 1})]
+    >>> curl_requests("```bash\ncurl -s -X POST localhost:8000/v1/y\n```")
+    [('POST', '/v1/y', {}, None)]
+    """
+    requests = []
+    for block in fenced_blocks(text, "bash"):
+        pending = ""
+        for line in block.splitlines():
+            if not (pending or line.startswith("curl ")):
+                continue
+            pending += line + "\n"
+            try:
+                words = shlex.split(pending, comments=True)
+            except ValueError:  # a quote still open: the command goes on
+                continue
+            pending = ""
+            url = next(w for w in words if w.startswith("localhost:8000"))
+            options = dict(zip(words, words[1:]))
+            headers = dict(
+                tuple(v.strip() for v in h.split(":", 1))
+                for o, h in zip(words, words[1:])
+                if o == "-H"
+            )
+            body = json.loads(options["-d"]) if "-d" in options else None
+            method = options.get("-X", "POST" if body is not None else "GET")
+            requests.append((method, url[len("localhost:8000") :], headers, body))
+    return requests
