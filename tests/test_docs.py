@@ -606,7 +606,7 @@ def test_every_ofc_fast_command_the_docs_quote_uses_options_it_has(
 def test_every_workers_count_the_docs_quote_runs_on_one_cpu() -> None:
     """docs/serve.md's deployment command, ``ofc-fast serve ... --workers 8``, is
     refused on a one-CPU machine (a small server's), ``--workers: must be an integer at
-    most 4 (4 per CPU, 1 CPUs here)``: each ``--workers N`` of an ``ofc-fast`` command
+    most 4 (4 per CPU, 1 CPU here)``: each ``--workers N`` of an ``ofc-fast`` command
     the README or a page of docs/ quotes is at most 4, the most one CPU allows, so the
     command runs as written on any machine."""
     pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted(ROOT.glob("docs/*.md"))]

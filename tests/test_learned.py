@@ -2746,3 +2746,19 @@ def test_training_removes_what_a_killed_run_left(tmp_path: Path) -> None:
     names = set(os.listdir(out))
     assert not names & set(left)
     assert set(mine) <= names
+
+
+def test_a_workers_count_past_one_cpu_s_most_says_one_cpu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--workers 9`` on one CPU said "(4 per CPU, 1 CPUs here)"."""
+    from ofc_fast.learned import train as train_mod
+    from ofc_fast.parallel import cli as parallel_cli
+
+    monkeypatch.setattr(parallel_cli, "cpu_count", lambda: 1)
+    assert (
+        train_mod.main(["--out", str(tmp_path / "run"), "--workers", "9", "--quiet"]) == 2
+    )
+    assert capsys.readouterr().err == (
+        "error: --workers: must be at most 4, got 9 (4 per CPU, 1 CPU here)\n"
+    )

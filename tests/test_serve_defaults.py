@@ -405,3 +405,18 @@ def test_a_root_path_with_a_slash_last_is_read_as_without(given: str) -> None:
     with Server(config) as s:
         status, _, out = s.request("GET", "/v1/no-such-endpoint")
     assert status == 404 and out["type"] == f"{root}/problems/not-found", out
+
+
+def test_a_workers_count_past_one_cpu_s_most_says_one_cpu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a one-CPU machine ``serve --workers 8`` said "(4 per CPU, 1 CPUs here)"; the
+    count of CPUs takes its noun in the singular for one."""
+    monkeypatch.setattr(config_mod, "cpu_count", lambda: 1)
+    with pytest.raises(OfcError) as one:
+        ServeConfig(workers=8).check()
+    assert "(4 per CPU, 1 CPU here)" in str(one.value), str(one.value)
+    monkeypatch.setattr(config_mod, "cpu_count", lambda: 2)
+    with pytest.raises(OfcError) as two:
+        ServeConfig(workers=9).check()
+    assert "(4 per CPU, 2 CPUs here)" in str(two.value), str(two.value)

@@ -91,7 +91,7 @@ def check_workers(workers: int | None) -> None:
             1,
             MAX_WORKERS_PER_CPU * cpus,
             error=ExecutorError,
-            why=f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPUs here",
+            why=f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPU{'s' * (cpus != 1)} here",
         )
 
 

@@ -143,7 +143,7 @@ class ServeConfig:
                 "workers",
                 1,
                 WORKERS_PER_CPU * cpus,
-                f" ({WORKERS_PER_CPU} per CPU, {cpus} CPUs here)",
+                f" ({WORKERS_PER_CPU} per CPU, {cpus} CPU{'s' * (cpus != 1)} here)",
             ),
             ("queue", 0, MAX_QUEUE, ""),
             ("max_body", 1024, None, ""),
