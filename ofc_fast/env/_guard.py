@@ -8,34 +8,11 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from ..errors import GameError
+from ..game.threads import one_at_a_time
 
 __all__ = ["check_open", "if_open", "one_thread", "require_started"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def one_thread(method: _F, call: str | None = None) -> _F:
-    """``method`` refuses to start (GameError, nothing touched) while another thread
-    is inside a guarded method of the same VectorEnv: its C state and arrays are for
-    one thread at a time; and once the VectorEnv is closed.  ``call``: what the user
-    did, as errors name it (default ``name()``: the method's name)."""
-    what = call or f"{method.__name__}()"
-    busy = call or f"VectorEnv.{what}"
-
-    @wraps(method)
-    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not self._busy.acquire(blocking=False):
-            raise GameError(
-                f"{busy} while another thread is stepping this VectorEnv: step one "
-                "VectorEnv from one thread at a time (one VectorEnv per thread)"
-            )
-        try:
-            check_open(self, what)
-            return method(self, *args, **kwargs)
-        finally:
-            self._busy.release()
-
-    return guarded  # type: ignore[return-value]
 
 
 def if_open(method: _F) -> _F:
@@ -65,3 +42,17 @@ def require_started(venv: Any, call: str) -> None:
     check_open(venv, f"{call}()")
     if not venv.started:
         raise GameError(f"call reset() before {call}()")
+
+
+one_thread = one_at_a_time(
+    "VectorEnv",
+    "stepping",
+    "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
+    "_busy",
+    check=check_open,
+)
+"""``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing
+touched) while another thread is inside a guarded method of the same VectorEnv: its C
+state and arrays are for one thread at a time; and once the VectorEnv is closed
+(:func:`check_open`).  ``call``: what the user did, as errors name it (default
+``name()``: the method's name)."""

@@ -52,7 +52,7 @@ from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table
-from ._buffer import consistent, new_state, one_mover, schedule_of
+from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from .moves import (
@@ -64,6 +64,7 @@ from .moves import (
 )
 from .observation import Observation, cards_as_text, own_rule_set, table_template
 from .result import GameResult, result_copy, result_of
+from .threads import consistent
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
 

@@ -1,0 +1,106 @@
+"""The thread guards of the stateful objects, in one place: a call that changes an
+object refuses to start while another thread is inside one (:func:`one_at_a_time`:
+a :class:`~ofc_fast.game.Game`'s moves, a :class:`~ofc_fast.env.VectorEnv`'s steps),
+and a read of a game's state waits for a move in progress (:func:`consistent`), so
+that it sees the game before or after the move, never between.
+
+>>> import threading
+>>> class Counter:
+...     def __init__(self):
+...         self._busy = threading.Lock()
+...         self.n = 0
+...     @one_at_a_time("Counter", "counting with", "one at a time", "_busy")
+...     def count(self):
+...         self.n += 1
+>>> c = Counter()
+>>> c.count(); c.n
+1
+>>> with c._busy:  # as while another thread counts
+...     c.count()
+Traceback (most recent call last):
+...
+ofc_fast.errors.GameError: Counter.count() while another thread is counting with ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from operator import attrgetter
+from typing import Any, Protocol, TypeVar
+
+from ..errors import GameError
+
+__all__ = ["Guard", "consistent", "one_at_a_time"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class Guard(Protocol):
+    """What :func:`one_at_a_time` makes: ``guard(method, call=None)``, the method
+    guarded (its signature kept)."""
+
+    def __call__(self, method: _F, /, call: str | None = None) -> _F:
+        """``method`` guarded; ``call``: what the user did, as the refusal names it."""
+
+
+def one_at_a_time(
+    owner: str,
+    doing: str,
+    advice: str,
+    lock: str,
+    *,
+    hold: str | None = None,
+    check: Callable[[Any, str], None] | None = None,
+) -> Guard:
+    """A decorator, ``guard(method, call=None)``: ``method`` refuses to start, with a
+    GameError and nothing touched, while another thread holds the object's ``lock``
+    (the name of its ``threading.Lock`` attribute), that is, is inside a method the
+    same guard wraps; the error says "``Owner.name()`` while another thread is
+    ``doing`` this ``Owner``: ``advice``" (``call``, when given, is what the user did,
+    in place of ``Owner.name()``).  Once the lock is taken, ``check(obj, call)`` runs
+    (it may refuse: a closed object), and the method runs holding the object's
+    ``hold`` lock too when given (the lock its readers wait for)."""
+    held = attrgetter(lock)
+    reads = attrgetter(hold) if hold is not None else None
+
+    def guard(method: _F, call: str | None = None) -> _F:
+        what = call or f"{method.__name__}()"
+        refusal = (
+            f"{call or f'{owner}.{what}'} while another thread is {doing} this "
+            f"{owner}: {advice}"
+        )
+
+        @wraps(method)
+        def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+            mine = held(self)
+            if not mine.acquire(False):
+                raise GameError(refusal)
+            try:
+                if check is not None:
+                    check(self, what)
+                if reads is None:
+                    return method(self, *args, **kwargs)
+                with reads(self):
+                    return method(self, *args, **kwargs)
+            finally:
+                mine.release()
+
+        return guarded  # type: ignore[return-value]
+
+    return guard
+
+
+def consistent(method: _F) -> _F:
+    """``method`` (a read of a :class:`~ofc_fast.game.Game`'s state, its first argument:
+    the engine's bytes, the moves, the decision count) runs holding the game's read
+    lock: while another thread plays a move it waits for the move to finish, so that it
+    sees the game before or after the move, never half-written (the lock is
+    reentrant: reads call reads)."""
+
+    @wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self._state_lock:
+            return method(self, *args, **kwargs)
+
+    return guarded  # type: ignore[return-value]
