@@ -47,6 +47,7 @@ from ._native import ffi, lib
 from .batch import int_array
 from .errors import GameError, flag, quote
 from .game import ACTION_SPACE, Game
+from .game.threads import consistent
 from .table import as_int
 
 __all__ = [
@@ -200,7 +201,8 @@ def encode(obs: Mapping[str, Any]) -> np.ndarray:
 
 def encode_game(game: Any, seat: int) -> np.ndarray:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
-    state (GameError for anything else than a Game).
+    state (GameError for anything else than a Game).  While another thread moves the
+    game it waits for the move, and so encodes the game before or after it.
 
     >>> from ofc_fast import Game
     >>> game = Game("pineapple", seed=1)
@@ -210,15 +212,19 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
     """
     if not isinstance(game, Game):
         raise GameError(f"encode_game: expected a Game, got {quote(game)}")
-    seat = game.check_seat(seat)
+    if type(seat) is not int or not 0 <= seat < game.players:
+        seat = game.check_seat(seat)  # (a NumPy int is its int; else GameError)
     out = np.zeros(ENCODING_SIZE, np.uint8)
-    lib.ofc_encode_game(
-        game.c_state,
-        seat,
-        int(game.rules.lowball is not None),
-        ffi.from_buffer("uint8_t[]", out),
-    )
+    _encode_state(game, seat, ffi.from_buffer("uint8_t[]", out))
     return out
+
+
+@consistent
+def _encode_state(game: Game, seat: int, out: Any) -> None:
+    """``seat``'s encoding of ``game``'s C state into ``out`` (a cffi ``uint8_t[]``),
+    read holding the game's read lock: the C call lets the GIL go, and so it would read
+    a state another thread's move is writing (a torn encoding); it waits for the move."""
+    lib.ofc_encode_game(game.c_state, seat, int(game.rules.lowball is not None), out)
 
 
 def _dealt_ids(dealt: Sequence[int]) -> list[int]:

@@ -16,6 +16,7 @@ import ofc_fast.game.state as game_state
 from ofc_fast import Game
 from ofc_fast._native import _portable, lib
 from ofc_fast.bots import make_bot
+from ofc_fast.encoding import encode_game
 from ofc_fast.errors import GameError
 from ofc_fast.game import play_out
 
@@ -255,3 +256,63 @@ def _read_while_moving(seed: int) -> None:
     for before, actions, after in seen:
         assert actions in [legal[d] for d in range(before, after + 1)]
     assert g == ref
+
+
+def _half_written_act(real_act: Any, thread: str, inside: Any, go: Any) -> Any:
+    """``real_act`` (an engine move call), held in the thread named ``thread`` with the
+    new state half written, as a C reader in another thread sees a move mid-way when the
+    reader's C call lets the GIL go: the first half of the bytes the move changes are
+    written, ``inside`` is set, and the rest are written when ``go`` is."""
+
+    def act(buf: bytearray, action: int) -> int:
+        if threading.current_thread().name != thread:
+            return int(real_act(buf, action))
+        after = bytearray(buf)
+        status = int(real_act(after, action))
+        changed = [i for i in range(len(buf)) if buf[i] != after[i]]
+        for i in changed[: len(changed) // 2]:
+            buf[i] = after[i]
+        inside.set()
+        go.wait(10)
+        buf[:] = after
+        return status
+
+    return act
+
+
+@pytest.mark.parametrize("path", ["native", "portable"])
+def test_encode_game_while_another_thread_moves_encodes_the_game_before_or_after(
+    path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # encode_game's C call lets the GIL go: it read the state of a move another thread
+    # was writing (a torn encoding, 2 deals in 150 under a fast switch interval).  Here
+    # the move is held half-written; the encodings seen by a reader thread must be the
+    # single-threaded game's before or after the move (the references).
+    real_act = game_state._act if path == "native" else _portable.act
+    g = Game("pineapple", players=3, seed=21)
+    for _ in range(4):
+        g.play_action(g.legal_actions()[0])
+    action = g.legal_actions()[-1]
+    ref = g.copy()
+    before = [encode_game(ref, s).tolist() for s in range(3)]
+    ref.play_action(action)
+    after = [encode_game(ref, s).tolist() for s in range(3)]
+    inside, go = threading.Event(), threading.Event()
+    monkeypatch.setattr(
+        game_state, "_act", _half_written_act(real_act, "mover", inside, go)
+    )
+    mover = threading.Thread(target=g.play_action, args=(action,), name="mover")
+    mover.start()
+    assert inside.wait(10)
+    seen: list[Any] = []
+    reader = threading.Thread(
+        target=lambda: seen.extend(encode_game(g, s).tolist() for s in range(3))
+    )
+    reader.start()
+    reader.join(0.2)  # the reader runs (or waits for the move) while it is held
+    go.set()
+    mover.join(10)
+    reader.join(10)
+    assert not reader.is_alive() and not mover.is_alive()
+    assert seen in (before, after)
+    assert encode_game(g, 0).tolist() == after[0]
