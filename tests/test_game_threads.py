@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 import ofc_fast.game.state as game_state
-from ofc_fast import Game
+from ofc_fast import Game, rules
 from ofc_fast._native import _portable, lib
 from ofc_fast.bots import make_bot
 from ofc_fast.encoding import encode_game
 from ofc_fast.errors import GameError
-from ofc_fast.game import play_out
+from ofc_fast.game import Move, play_out
 
 SPACE = lib.OFC_ACTION_SPACE
 
@@ -316,3 +316,101 @@ def test_encode_game_while_another_thread_moves_encodes_the_game_before_or_after
     assert not reader.is_alive() and not mover.is_alive()
     assert seen in (before, after)
     assert encode_game(g, 0).tolist() == after[0]
+
+
+class _FirstLegal:
+    """A bot that keeps each observation it is given and plays its first legal action."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+
+    def act(self, obs: Any) -> Move:
+        self.seen.append(obs)
+        return Move.from_action(obs["dealt"], obs["to_discard"], obs["legal_actions"][0])
+
+
+@pytest.mark.parametrize("path", ["native", "portable"])
+def test_play_out_while_another_thread_moves_reads_the_game_after_the_move(
+    path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # play_out read the seat to act and its observation without the game's read lock:
+    # during another thread's move its bot was shown the engine's state without the
+    # move's book-keeping (a seat that is not to act), or half-written on the portable
+    # path.  It now waits for the move, and its bot sees what the single-threaded game
+    # shows after it (the references), decision by decision.
+    g = Game("pineapple", players=2, seed=13)
+    for _ in range(3):
+        g.play_action(g.legal_actions()[0])
+    action = g.legal_actions()[-1]
+    ref = g.copy()
+    ref.play_action(action)
+    want = []
+    while not ref.is_over:
+        want.append(ref.observation(ref.to_act))
+        ref.play_action(want[-1]["legal_actions"][0])
+    inside, go = threading.Event(), threading.Event()
+    if path == "native":
+        monkeypatch.setattr(game_state, "_act", _held_act("mover", inside, go))
+    else:
+        for name in ("_place", "_observe", "_legal_actions"):
+            monkeypatch.setattr(game_state, name, getattr(_portable, name[1:]))
+        monkeypatch.setattr(game_state, "_NATIVE", False)
+        held = _half_written_act(_portable.act, "mover", inside, go)
+        monkeypatch.setattr(game_state, "_act", held)
+    mover = threading.Thread(target=g.play_action, args=(action,), name="mover")
+    mover.start()
+    assert inside.wait(10)
+    bot, errors = _FirstLegal(), []
+
+    def run() -> None:
+        try:
+            play_out(g, [bot, bot])
+        except Exception as exc:  # recorded: the failure
+            errors.append(repr(exc))
+
+    player = threading.Thread(target=run)
+    player.start()
+    player.join(0.2)  # play_out reads (or waits for the move) while it is held
+    go.set()
+    mover.join(10)
+    player.join(10)
+    assert not player.is_alive() and not mover.is_alive()
+    assert errors == []
+    assert bot.seen == want
+    assert g == ref
+
+
+def test_play_out_refuses_a_bots_move_once_another_thread_moved_the_game() -> None:
+    # While seat 1's bot chose to surrender, another thread played seat 1's set: the
+    # bot's surrender went to the next seat to act (seat 0 surrendered, no error).
+    # play_out now plays a bot's move as its seat's only, and says what happened.
+    g = Game(rules.HAWAIIAN_GARDENS, players=2, seed=3)
+    setting = g.random_move(random.Random(1))
+    deciding, go = threading.Event(), threading.Event()
+
+    class Surrenders:
+        def act(self, obs: Any) -> Move:
+            deciding.set()
+            go.wait(10)
+            return Move(surrender=True)
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            play_out(g, [Surrenders(), Surrenders()])
+        except Exception as exc:  # recorded: what the test expects
+            errors.append(exc)
+
+    player = threading.Thread(target=run)
+    player.start()
+    assert deciding.wait(10)
+    g.play(setting)  # the other thread's move: seat 1's set
+    go.set()
+    player.join(10)
+    assert not player.is_alive()
+    assert [type(e) for e in errors] == [GameError]
+    assert "another thread played a move on this Game" in str(errors[0])
+    ref = Game(rules.HAWAIIAN_GARDENS, players=2, seed=3)
+    ref.play(setting)
+    assert g == ref and g.to_act == 0 and g.moves == (setting,)

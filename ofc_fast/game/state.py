@@ -87,7 +87,8 @@ def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     (17, 15)
     """
     rules = as_rules(rules, "cards_per_seat")
-    fl = _int_arg(fantasyland, "fantasyland")
+    if (fl := as_int(fantasyland)) is None:
+        raise GameError(f"fantasyland must be an int, got {type(fantasyland).__name__}")
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:
         raise GameError(
@@ -101,13 +102,6 @@ _GAME_SIZE = ffi.sizeof("ofc_game")
 _BOARD = ffi.offsetof("ofc_game", "board")
 _COUNT = ffi.offsetof("ofc_game", "count")
 _DECK = ffi.offsetof("ofc_game", "deck")
-
-
-def _int_arg(value: object, what: str) -> int:
-    n = as_int(value)
-    if n is None:
-        raise GameError(f"{what} must be an int, got {type(value).__name__}")
-    return n
 
 
 class Game:
@@ -402,11 +396,9 @@ class Game:
         NumPy Generator (None: a fresh :class:`random.Random`), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
-        seat = self._steps[self._step][0]
-        rows = self.boards[seat].rows
-        return random_move(
-            self.dealt, rows, self.to_discard, Random() if rng is None else rng
-        )
+        rows = self.boards[self._steps[self._step][0]].rows
+        rng = Random() if rng is None else rng
+        return random_move(self.dealt, rows, self.to_discard, rng)
 
     # -- playing
     @staticmethod
@@ -474,9 +466,7 @@ class Game:
         if move[2] is not None or move[3]:  # declare, surrender
             self._play_special(move)
             return
-        start = st[1]
-        n = st[2]
-        dealt = self._deck[start : start + n]
+        dealt = self._deck[st[1] : st[1] + st[2]]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
         status = _place(self._buf, dest if type(dest) is tuple else tuple(dest))
@@ -758,8 +748,9 @@ class Game:
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (GameError for a ``game`` that is no Game, TableError for
-    bots not one per seat, :func:`check_bots`; a MoveError names the bot's seat).
+    deal; returns its result (GameError for a ``game`` that is no Game, or that another
+    thread moved while a bot chose; TableError for bots not one per seat; a MoveError
+    names the bot's seat).  Its reads wait for a move in progress, as the game's do.
 
     >>> from ofc_fast.bots import make_bots
     >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
@@ -785,14 +776,22 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
     # observation(s) of a deal that is not over, without its argument checks: the
     # seat comes from the schedule and the cards are ids
     observe = _observe if "rule_set" not in template else _observe_own
-    s = 0
-    try:
-        while game._step < len(steps):
-            s = steps[game._step][0]
-            play(bots[s].act(observe(buf, s, template)))
-    except MoveError as exc:  # whose move it was (the game is as it was before it)
-        name = type(bots[s]).__name__
-        raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
+    while True:
+        with game._state_lock:  # the seat to act and its view, one read (as the others)
+            if (step := game._step) >= len(steps):
+                return
+            s = steps[step][0]
+            obs = observe(buf, s, template)
+        try:  # (seat s: a move of the seat's own, never another's whose turn came)
+            play(bots[s].act(obs), s)
+        except MoveError as exc:  # whose move it was (the game is as it was before it)
+            name = type(bots[s]).__name__
+            if game._step == step:
+                raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
+            raise GameError(
+                f"play_out: another thread played a move on this Game while seat {s} "
+                f"({name}) chose its move: play a Game from one thread at a time"
+            ) from None
 
 
 def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
