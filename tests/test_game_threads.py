@@ -414,3 +414,31 @@ def test_play_out_refuses_a_bots_move_once_another_thread_moved_the_game() -> No
     ref = Game(rules.HAWAIIAN_GARDENS, players=2, seed=3)
     ref.play(setting)
     assert g == ref and g.to_act == 0 and g.moves == (setting,)
+
+
+def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> None:
+    # repr(game) read is_over, then to_act: the deal's last move landing between the
+    # two reads (here played from the first read, as another thread's move would land
+    # there) made it "seat None to act", neither the game before nor after the move.
+    class Racing(Game):
+        pending: Any = None
+
+        @property
+        def is_over(self) -> bool:
+            over = bool(Game.is_over.fget(self))  # type: ignore[attr-defined]
+            if self.pending is not None:
+                last, self.pending = self.pending, None
+                self.play_action(last)  # the other thread's move, between two reads
+            return over
+
+    g = Racing("pineapple", players=2, seed=5)
+    while g.decisions < len(g._steps) - 1:
+        g.play_action(g.legal_actions()[0])
+    last = g.legal_actions()[0]
+    ref = g.copy()
+    before = repr(ref)
+    ref.play_action(last)
+    after = repr(ref)
+    assert "seat 0 to act" in before and "over" in after
+    g.pending = last
+    assert repr(g) in (before, after)

@@ -731,7 +731,8 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        state = "over" if self.is_over else f"seat {self.to_act} to act"
+        s = self.to_act  # (read once: a move may land between two reads)
+        state = "over" if s is None else f"seat {s} to act"
         return (
             f"<Game {self.rules.name} {self.players} players, button {self.button}, "
             f"seed {self.seed}, {state}>"
