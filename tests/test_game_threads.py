@@ -5,6 +5,8 @@ single-threaded answers."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import sys
 import threading
@@ -18,7 +20,8 @@ from ofc_fast._native import _portable, lib
 from ofc_fast.bots import make_bot
 from ofc_fast.encoding import encode_game
 from ofc_fast.errors import GameError
-from ofc_fast.game import Move, play_out
+from ofc_fast.game import Match, Move, play_out
+from ofc_fast.game.match import SeatStats
 
 SPACE = lib.OFC_ACTION_SPACE
 
@@ -156,6 +159,14 @@ def _views(g: Game) -> tuple[Any, ...]:
     )
 
 
+def _to_the_last_decision(g: Game) -> int:
+    """Plays ``g`` up to its last decision (each time the first legal action); that
+    decision's first legal action."""
+    while g.decisions < len(g._steps) - 1:
+        g.play_action(g.legal_actions()[0])
+    return g.legal_actions()[0]
+
+
 def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -164,9 +175,7 @@ def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
     # sees the game before the move or after it (the references: the same deal played
     # by one thread), never the engine's state without the move's book-keeping.
     g = Game("pineapple", players=2, seed=11)
-    while g.decisions < len(g._steps) - 1:
-        g.play_action(g.legal_actions()[0])
-    last = g.legal_actions()[0]
+    last = _to_the_last_decision(g)
     old = g.copy()
     before = _views(old)
     ref = g.copy()
@@ -280,6 +289,19 @@ def _half_written_act(real_act: Any, thread: str, inside: Any, go: Any) -> Any:
     return act
 
 
+def _read_while_held(writer: threading.Thread, read: Any, go: threading.Event) -> None:
+    """``read()`` in a thread of its own while ``writer`` is held until ``go`` is set:
+    the reader runs (or waits for the writer) for 0.2 s, then the writer goes on; both
+    end."""
+    reader = threading.Thread(target=read)
+    reader.start()
+    reader.join(0.2)
+    go.set()
+    writer.join(10)
+    reader.join(10)
+    assert not reader.is_alive() and not writer.is_alive()
+
+
 @pytest.mark.parametrize("path", ["native", "portable"])
 def test_encode_game_while_another_thread_moves_encodes_the_game_before_or_after(
     path: str, monkeypatch: pytest.MonkeyPatch
@@ -305,15 +327,9 @@ def test_encode_game_while_another_thread_moves_encodes_the_game_before_or_after
     mover.start()
     assert inside.wait(10)
     seen: list[Any] = []
-    reader = threading.Thread(
-        target=lambda: seen.extend(encode_game(g, s).tolist() for s in range(3))
+    _read_while_held(
+        mover, lambda: seen.extend(encode_game(g, s).tolist() for s in range(3)), go
     )
-    reader.start()
-    reader.join(0.2)  # the reader runs (or waits for the move) while it is held
-    go.set()
-    mover.join(10)
-    reader.join(10)
-    assert not reader.is_alive() and not mover.is_alive()
     assert seen in (before, after)
     assert encode_game(g, 0).tolist() == after[0]
 
@@ -368,13 +384,7 @@ def test_play_out_while_another_thread_moves_reads_the_game_after_the_move(
         except Exception as exc:  # recorded: the failure
             errors.append(repr(exc))
 
-    player = threading.Thread(target=run)
-    player.start()
-    player.join(0.2)  # play_out reads (or waits for the move) while it is held
-    go.set()
-    mover.join(10)
-    player.join(10)
-    assert not player.is_alive() and not mover.is_alive()
+    _read_while_held(mover, run, go)
     assert errors == []
     assert bot.seen == want
     assert g == ref
@@ -432,9 +442,7 @@ def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> Non
             return over
 
     g = Racing("pineapple", players=2, seed=5)
-    while g.decisions < len(g._steps) - 1:
-        g.play_action(g.legal_actions()[0])
-    last = g.legal_actions()[0]
+    last = _to_the_last_decision(g)
     ref = g.copy()
     before = repr(ref)
     ref.play_action(last)
@@ -442,3 +450,54 @@ def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> Non
     assert "seat 0 to act" in before and "over" in after
     g.pending = last
     assert repr(g) in (before, after)
+
+
+def test_a_match_read_while_another_thread_books_a_deal_is_the_match_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Match.record() books a deal field by field (totals, then each seat's figures,
+    # stacks, deals, button); to_dict(), pickling and repr() in another thread read
+    # the fields meanwhile: a dict whose totals were not its seats' (from_dict refused
+    # it).  Booking is held after the first seat's figures: the reads must give the
+    # match before or after the deal (the references: the same match booked by one
+    # thread).
+    bots = [
+        make_bot("random", "pineapple", seed=1),
+        make_bot("random", "pineapple", seed=2),
+    ]
+    m = Match("pineapple", players=2, seed=4)
+    m.play(bots, hands=2)
+    g = m.next_game()
+    play_out(g, bots)
+    ref = copy.copy(m)
+    before = (m.to_dict(), repr(m))
+    ref.record(ref.next_game())
+    after = (ref.to_dict(), repr(ref))
+    inside, go = threading.Event(), threading.Event()
+    real_add = SeatStats.add
+
+    def held_add(self: SeatStats, *args: Any) -> None:
+        real_add(self, *args)
+        if threading.current_thread().name == "booker":
+            inside.set()
+            go.wait(10)
+
+    monkeypatch.setattr(SeatStats, "add", held_add)
+    booker = threading.Thread(target=m.record, args=(g,), name="booker")
+    booker.start()
+    assert inside.wait(10)
+    seen: list[Any] = []
+
+    def read() -> None:
+        try:
+            seen.append((m.to_dict(), repr(m)))
+            seen.append((pickle.loads(pickle.dumps(m)).to_dict(), repr(m)))
+        except Exception as exc:  # a torn match may be refused: that is the failure
+            seen.append(repr(exc))
+
+    _read_while_held(booker, read, go)
+    assert len(seen) == 2
+    for got in seen:
+        assert got in (before, after)
+        Match.from_dict(got[0])  # a whole match: refused nothing
+    assert m == ref
