@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+import ofc_fast.encoding as encoding
 import ofc_fast.game.state as game_state
 from ofc_fast import Game, rules
-from ofc_fast._native import _portable, lib
+from ofc_fast._native import _portable, ffi, lib
 from ofc_fast.bots import make_bot
 from ofc_fast.encoding import encode_game
 from ofc_fast.errors import GameError
@@ -302,15 +303,9 @@ def _read_while_held(writer: threading.Thread, read: Any, go: threading.Event) -
     assert not reader.is_alive() and not writer.is_alive()
 
 
-@pytest.mark.parametrize("path", ["native", "portable"])
-def test_encode_game_while_another_thread_moves_encodes_the_game_before_or_after(
-    path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # encode_game's C call lets the GIL go: it read the state of a move another thread
-    # was writing (a torn encoding, 2 deals in 150 under a fast switch interval).  Here
-    # the move is held half-written; the encodings seen by a reader thread must be the
-    # single-threaded game's before or after the move (the references).
-    real_act = game_state._act if path == "native" else _portable.act
+def _encodings_around_a_move() -> tuple[Game, int, list[Any], list[Any]]:
+    """A game mid-deal, the move to play there, and each seat's encoding of the game
+    before and after it (the references: one thread plays the move)."""
     g = Game("pineapple", players=3, seed=21)
     for _ in range(4):
         g.play_action(g.legal_actions()[0])
@@ -318,11 +313,65 @@ def test_encode_game_while_another_thread_moves_encodes_the_game_before_or_after
     ref = g.copy()
     before = [encode_game(ref, s).tolist() for s in range(3)]
     ref.play_action(action)
-    after = [encode_game(ref, s).tolist() for s in range(3)]
+    return g, action, before, [encode_game(ref, s).tolist() for s in range(3)]
+
+
+class _OverlappedLib:
+    """The encoder's ``lib``, whose first ``ofc_encode_game`` overlaps another thread's
+    move of ``game``: the move (CPython's builtin, written whole while it holds the
+    GIL) is played while the call reads, which reads the state half before and half
+    after it, as a C call that lets the GIL go does."""
+
+    def __init__(self, game: Game, action: int) -> None:
+        self.game, self.action, self.pending = game, action, True
+        self.mover = threading.Thread(target=game.play_action, args=(action,))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(lib, name)
+
+    def ofc_encode_game(self, state: Any, seat: int, lowball: int, out: Any) -> int:
+        if not self.pending:
+            return int(lib.ofc_encode_game(state, seat, lowball, out))
+        self.pending = False
+        before = bytes(ffi.buffer(state))
+        self.mover.start()
+        self.mover.join(0.2)  # (it waits, where the reader holds the game's lock)
+        after = bytes(ffi.buffer(state))
+        mixed = bytearray(before)
+        changed = [i for i in range(len(before)) if before[i] != after[i]]
+        for i in changed[: len(changed) // 2]:
+            mixed[i] = after[i]
+        torn = ffi.from_buffer("ofc_game *", mixed)
+        return int(lib.ofc_encode_game(torn, seat, lowball, out))
+
+
+def test_encode_game_overlapping_a_builtin_move_encodes_the_game_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # encode_game's C call lets the GIL go: another thread's move (CPython's builtin)
+    # could write the state while it read (a torn encoding, 2 deals in 150 under a
+    # fast switch interval).  The encoding must be the game's before or after the move.
+    g, action, before, after = _encodings_around_a_move()
+    overlapped = _OverlappedLib(g, action)
+    monkeypatch.setattr(encoding, "lib", overlapped)
+    got = encode_game(g, 0).tolist()
+    overlapped.mover.join(10)
+    assert not overlapped.pending and not overlapped.mover.is_alive()
+    assert got in (before[0], after[0])
+    assert encode_game(g, 0).tolist() == after[0]
+
+
+def test_encode_game_while_a_portable_move_is_written_encodes_the_game_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The portable twins (OFC_FAST_PORTABLE=1, PyPy) write a move with the GIL let go:
+    # the move is held half-written; the encodings a reader thread sees must be the
+    # game's before or after the move.
+    g, action, before, after = _encodings_around_a_move()
+    monkeypatch.setattr(encoding, "ATOMIC_READS", False, raising=False)  # (the twins)
     inside, go = threading.Event(), threading.Event()
-    monkeypatch.setattr(
-        game_state, "_act", _half_written_act(real_act, "mover", inside, go)
-    )
+    held = _half_written_act(_portable.act, "mover", inside, go)
+    monkeypatch.setattr(game_state, "_act", held)
     mover = threading.Thread(target=g.play_action, args=(action,), name="mover")
     mover.start()
     assert inside.wait(10)
