@@ -48,7 +48,6 @@ one_thread = one_at_a_time(
     "VectorEnv",
     "stepping",
     "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
-    "_busy",
     check=check_open,
 )
 """``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing

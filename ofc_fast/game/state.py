@@ -137,9 +137,9 @@ class Game:
     __slots__ = (
         "__weakref__",
         "_buf",
+        "_busy",
         "_deck",
         "_g",
-        "_mover",
         "_moves",
         "_obs",
         "_r",
@@ -199,7 +199,7 @@ class Game:
         self._moves: list[Move | int] = []
         self._result: GameResult | None = None
         self._obs: Any = None
-        self._mover = threading.Lock()  # held by the thread playing a move (one_mover)
+        self._busy = threading.Lock()  # held by the thread playing a move (one_mover)
         self._state_lock = threading.RLock()  # held by a move or a read (consistent)
 
     # -- the pending decision
@@ -646,7 +646,7 @@ class Game:
         g._buf = bytearray(self._buf)
         g._g = new_state(g._buf)
         g._moves = list(self._moves)
-        g._mover = threading.Lock()
+        g._busy = threading.Lock()
         g._state_lock = threading.RLock()
         g._obs = self._obs  # the template (and any carried rule set) of this table
         if cls is not Game:
