@@ -17,13 +17,16 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def if_open(method: _F) -> _F:
     """``method`` (a view: it reads the arrays or the C state) refuses with
-    :func:`check_open`'s GameError once the VectorEnv is closed, as its steps do."""
+    :func:`check_open`'s GameError once the VectorEnv is closed, as its steps do, and
+    waits for a step in progress in another thread (the VectorEnv's ``_state_lock``,
+    which :func:`one_thread` holds), so that it sees the arrays before or after it."""
     what = f"{method.__name__}()"
 
     @wraps(method)
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
         check_open(self, what)
-        return method(self, *args, **kwargs)
+        with self._state_lock:
+            return method(self, *args, **kwargs)
 
     return guarded  # type: ignore[return-value]
 
@@ -48,10 +51,12 @@ one_thread = one_at_a_time(
     "VectorEnv",
     "stepping",
     "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
+    hold=True,
     check=check_open,
 )
 """``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing
 touched) while another thread is inside a guarded method of the same VectorEnv: its C
 state and arrays are for one thread at a time; and once the VectorEnv is closed
-(:func:`check_open`).  ``call``: what the user did, as errors name it (default
-``name()``: the method's name)."""
+(:func:`check_open`).  It holds the VectorEnv's ``_state_lock``: the views
+(:func:`if_open`, ``observation()``, ``encode()``) wait for it.  ``call``: what the
+user did, as errors name it (default ``name()``: the method's name)."""
