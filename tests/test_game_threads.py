@@ -20,9 +20,10 @@ from ofc_fast import Game, rules
 from ofc_fast._native import _portable, ffi, lib
 from ofc_fast.bots import make_bot
 from ofc_fast.encoding import encode_game
-from ofc_fast.errors import GameError
+from ofc_fast.errors import GameError, SearchError
 from ofc_fast.game import Match, Move, play_out
 from ofc_fast.game.match import SeatStats
+from ofc_fast.search import advise
 
 SPACE = lib.OFC_ACTION_SPACE
 
@@ -550,3 +551,33 @@ def test_a_match_read_while_another_thread_books_a_deal_is_the_match_before_or_a
         assert got in (before, after)
         Match.from_dict(got[0])  # a whole match: refused nothing
     assert m == ref
+
+
+def test_advise_on_a_game_another_thread_ends_advises_the_game_before_or_after() -> None:
+    # advise(game) read game.to_act, then game.observation(game.to_act): the deal's
+    # last move landing between the reads (played here from the first read, on the
+    # game given, as another thread's move would land) made it a GameError about a
+    # seat None.  It advises on one snapshot: the game before the move, or after it (a
+    # SearchError: the deal is over).
+    class Racing(Game):
+        victim: Any = None
+        pending: Any = None
+
+        @property
+        def to_act(self) -> int | None:
+            seat = Game.to_act.fget(self)  # type: ignore[attr-defined]
+            if self.pending is not None:
+                last, self.pending = self.pending, None
+                self.victim.play_action(last)  # the other thread's move on the game
+            return seat  # type: ignore[no-any-return]
+
+    g = Racing("pineapple", players=2, seed=5)
+    last = _to_the_last_decision(g)
+    want = advise(Game.replay(g.history()))  # the reference: a plain game, before
+    g.victim, g.pending = g, last
+    try:
+        got: Any = advise(g)
+    except SearchError as exc:
+        got = str(exc)
+    assert got in (want, "the deal is over: nothing to advise")
+    assert g.is_over  # (the move did land)
