@@ -1,8 +1,9 @@
 """The thread guards of the stateful objects, in one place: a call that changes an
 object refuses to start while another thread is inside one (:func:`one_at_a_time`:
 a :class:`~ofc_fast.game.Game`'s moves, a :class:`~ofc_fast.env.VectorEnv`'s steps),
-and a read of a game's (or a match's) state waits for a move (a deal's booking) in
-progress (:func:`consistent`), so that it sees it before or after, never between.
+and a read of a game's (a match's, a VectorEnv's) state waits for a move (a deal's
+booking, a step) in progress (:func:`consistent`), so that it sees it before or after,
+never between.
 
 >>> import threading
 >>> class Counter:
@@ -91,11 +92,11 @@ def one_at_a_time(
 
 def consistent(method: _F) -> _F:
     """``method`` (a read of a :class:`~ofc_fast.game.Game`'s state, its first argument:
-    the engine's bytes, the moves, the decision count; or a :class:`~.match.Match`'s
-    read or booking of a deal) runs holding the object's ``_state_lock`` (an RLock):
-    while another thread plays a move it waits for the move to finish, so that it sees
-    the game before or after the move, never half-written (the lock is reentrant:
-    reads call reads)."""
+    the engine's bytes, the moves, the decision count; a :class:`~.match.Match`'s read
+    or booking of a deal; a :class:`~ofc_fast.env.VectorEnv`'s view) runs holding the
+    object's ``_state_lock`` (an RLock): while another thread plays a move (books a
+    deal, steps) it waits for it to finish, so that it sees the object before or after,
+    never half-written (the lock is reentrant: reads call reads)."""
 
     @wraps(method)
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
