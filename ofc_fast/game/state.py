@@ -775,16 +775,21 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
     steps, play, buf = game._steps, game.play, game._buf
     template = game._obs or game._obs_template()
     # observation(s) of a deal that is not over, without its argument checks: the
-    # seat comes from the schedule and the cards are ids
-    observe = _observe if "rule_set" not in template else _observe_own
-    while True:
-        with game._state_lock:  # the seat to act and its view, one read (as the others)
-            if (step := game._step) >= len(steps):
-                return
-            s = steps[step][0]
-            obs = observe(buf, s, template)
+    # seat comes from the schedule and the cards are ids (own: a copy of the rules)
+    own = "rule_set" in template
+    while (step := game._step) < len(steps):
+        s = steps[step][0]
+        # CPython: one builtin's read, under the GIL; a move landed since the step was
+        # read when the seat is not to act there: then (and for the twins) locked
+        obs = _observe(buf, s, template) if _NATIVE else None
+        if obs is None or obs["to_act"] != s:
+            with game._state_lock:  # the seat to act and its view, one read
+                if (step := game._step) >= len(steps):
+                    return
+                s = steps[step][0]
+                obs = _observe(buf, s, template)
         try:  # (seat s: a move of the seat's own, never another's whose turn came)
-            play(bots[s].act(obs), s)
+            play(bots[s].act(own_rule_set(obs) if own else obs), s)
         except MoveError as exc:  # whose move it was (the game is as it was before it)
             name = type(bots[s]).__name__
             if game._step == step:
@@ -793,8 +798,3 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
                 f"play_out: another thread played a move on this Game while seat {s} "
                 f"({name}) chose its move: play a Game from one thread at a time"
             ) from None
-
-
-def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
-    """``_observe`` with its own copy of the carried rule set (:func:`.own_rule_set`)."""
-    return own_rule_set(_observe(buf, seat, template))
