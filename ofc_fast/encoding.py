@@ -203,7 +203,7 @@ def encode(obs: Mapping[str, Any]) -> np.ndarray:
 def encode_game(game: Any, seat: int) -> np.ndarray:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
     state (GameError for anything else than a Game).  While another thread moves the
-    game it waits for the move, and so encodes the game before or after it.
+    game it encodes the game before or after the move, never half-written.
 
     >>> from ofc_fast import Game
     >>> game = Game("pineapple", seed=1)
