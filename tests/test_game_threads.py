@@ -5,6 +5,8 @@ single-threaded answers."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import sys
 import threading
@@ -12,12 +14,16 @@ from typing import Any
 
 import pytest
 
+import ofc_fast.encoding as encoding
 import ofc_fast.game.state as game_state
-from ofc_fast import Game
-from ofc_fast._native import _portable, lib
+from ofc_fast import Game, rules
+from ofc_fast._native import _portable, ffi, lib
 from ofc_fast.bots import make_bot
-from ofc_fast.errors import GameError
-from ofc_fast.game import play_out
+from ofc_fast.encoding import encode_game
+from ofc_fast.errors import GameError, SearchError
+from ofc_fast.game import Match, Move, play_out
+from ofc_fast.game.match import SeatStats
+from ofc_fast.search import advise
 
 SPACE = lib.OFC_ACTION_SPACE
 
@@ -155,6 +161,14 @@ def _views(g: Game) -> tuple[Any, ...]:
     )
 
 
+def _to_the_last_decision(g: Game) -> int:
+    """Plays ``g`` up to its last decision (each time the first legal action); that
+    decision's first legal action."""
+    while g.decisions < len(g._steps) - 1:
+        g.play_action(g.legal_actions()[0])
+    return g.legal_actions()[0]
+
+
 def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -163,9 +177,7 @@ def test_a_read_while_another_thread_moves_sees_the_game_before_or_after(
     # sees the game before the move or after it (the references: the same deal played
     # by one thread), never the engine's state without the move's book-keeping.
     g = Game("pineapple", players=2, seed=11)
-    while g.decisions < len(g._steps) - 1:
-        g.play_action(g.legal_actions()[0])
-    last = g.legal_actions()[0]
+    last = _to_the_last_decision(g)
     old = g.copy()
     before = _views(old)
     ref = g.copy()
@@ -255,3 +267,317 @@ def _read_while_moving(seed: int) -> None:
     for before, actions, after in seen:
         assert actions in [legal[d] for d in range(before, after + 1)]
     assert g == ref
+
+
+def _half_written_act(real_act: Any, thread: str, inside: Any, go: Any) -> Any:
+    """``real_act`` (an engine move call), held in the thread named ``thread`` with the
+    new state half written, as a C reader in another thread sees a move mid-way when the
+    reader's C call lets the GIL go: the first half of the bytes the move changes are
+    written, ``inside`` is set, and the rest are written when ``go`` is."""
+
+    def act(buf: bytearray, action: int) -> int:
+        if threading.current_thread().name != thread:
+            return int(real_act(buf, action))
+        after = bytearray(buf)
+        status = int(real_act(after, action))
+        changed = [i for i in range(len(buf)) if buf[i] != after[i]]
+        for i in changed[: len(changed) // 2]:
+            buf[i] = after[i]
+        inside.set()
+        go.wait(10)
+        buf[:] = after
+        return status
+
+    return act
+
+
+def _read_while_held(writer: threading.Thread, read: Any, go: threading.Event) -> None:
+    """``read()`` in a thread of its own while ``writer`` is held until ``go`` is set:
+    the reader runs (or waits for the writer) for 0.2 s, then the writer goes on; both
+    end."""
+    reader = threading.Thread(target=read)
+    reader.start()
+    reader.join(0.2)
+    go.set()
+    writer.join(10)
+    reader.join(10)
+    assert not reader.is_alive() and not writer.is_alive()
+
+
+def _encodings_around_a_move() -> tuple[Game, int, list[Any], list[Any]]:
+    """A game mid-deal, the move to play there, and each seat's encoding of the game
+    before and after it (the references: one thread plays the move)."""
+    g = Game("pineapple", players=3, seed=21)
+    for _ in range(4):
+        g.play_action(g.legal_actions()[0])
+    action = g.legal_actions()[-1]
+    ref = g.copy()
+    before = [encode_game(ref, s).tolist() for s in range(3)]
+    ref.play_action(action)
+    return g, action, before, [encode_game(ref, s).tolist() for s in range(3)]
+
+
+class _OverlappedLib:
+    """The encoder's ``lib``, whose first ``ofc_encode_game`` overlaps another thread's
+    move of ``game``: the move (CPython's builtin, written whole while it holds the
+    GIL) is played while the call reads, which reads the state half before and half
+    after it, as a C call that lets the GIL go does."""
+
+    def __init__(self, game: Game, action: int) -> None:
+        self.game, self.action, self.pending = game, action, True
+        self.mover = threading.Thread(target=game.play_action, args=(action,))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(lib, name)
+
+    def ofc_encode_game(self, state: Any, seat: int, lowball: int, out: Any) -> int:
+        if not self.pending:
+            return int(lib.ofc_encode_game(state, seat, lowball, out))
+        self.pending = False
+        before = bytes(ffi.buffer(state))
+        self.mover.start()
+        self.mover.join(0.2)  # (it waits, where the reader holds the game's lock)
+        after = bytes(ffi.buffer(state))
+        mixed = bytearray(before)
+        changed = [i for i in range(len(before)) if before[i] != after[i]]
+        for i in changed[: len(changed) // 2]:
+            mixed[i] = after[i]
+        torn = ffi.from_buffer("ofc_game *", mixed)
+        return int(lib.ofc_encode_game(torn, seat, lowball, out))
+
+
+def test_encode_game_overlapping_a_builtin_move_encodes_the_game_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # encode_game's C call lets the GIL go: another thread's move (CPython's builtin)
+    # could write the state while it read (a torn encoding, 2 deals in 150 under a
+    # fast switch interval).  The encoding must be the game's before or after the move.
+    g, action, before, after = _encodings_around_a_move()
+    overlapped = _OverlappedLib(g, action)
+    monkeypatch.setattr(encoding, "lib", overlapped)
+    got = encode_game(g, 0).tolist()
+    overlapped.mover.join(10)
+    assert not overlapped.pending and not overlapped.mover.is_alive()
+    assert got in (before[0], after[0])
+    assert encode_game(g, 0).tolist() == after[0]
+
+
+def test_encode_game_while_a_portable_move_is_written_encodes_the_game_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The portable twins (OFC_FAST_PORTABLE=1, PyPy) write a move with the GIL let go:
+    # the move is held half-written; the encodings a reader thread sees must be the
+    # game's before or after the move.
+    g, action, before, after = _encodings_around_a_move()
+    monkeypatch.setattr(encoding, "ATOMIC_READS", False, raising=False)  # (the twins)
+    inside, go = threading.Event(), threading.Event()
+    held = _half_written_act(_portable.act, "mover", inside, go)
+    monkeypatch.setattr(game_state, "_act", held)
+    mover = threading.Thread(target=g.play_action, args=(action,), name="mover")
+    mover.start()
+    assert inside.wait(10)
+    seen: list[Any] = []
+    _read_while_held(
+        mover, lambda: seen.extend(encode_game(g, s).tolist() for s in range(3)), go
+    )
+    assert seen in (before, after)
+    assert encode_game(g, 0).tolist() == after[0]
+
+
+class _FirstLegal:
+    """A bot that keeps each observation it is given and plays its first legal action."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+
+    def act(self, obs: Any) -> Move:
+        self.seen.append(obs)
+        return Move.from_action(obs["dealt"], obs["to_discard"], obs["legal_actions"][0])
+
+
+@pytest.mark.parametrize("path", ["native", "portable"])
+def test_play_out_while_another_thread_moves_reads_the_game_after_the_move(
+    path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # play_out read the seat to act and its observation without the game's read lock:
+    # during another thread's move its bot was shown the engine's state without the
+    # move's book-keeping (a seat that is not to act), or half-written on the portable
+    # path.  It now waits for the move, and its bot sees what the single-threaded game
+    # shows after it (the references), decision by decision.
+    g = Game("pineapple", players=2, seed=13)
+    for _ in range(3):
+        g.play_action(g.legal_actions()[0])
+    action = g.legal_actions()[-1]
+    ref = g.copy()
+    ref.play_action(action)
+    want = []
+    while not ref.is_over:
+        want.append(ref.observation(ref.to_act))
+        ref.play_action(want[-1]["legal_actions"][0])
+    inside, go = threading.Event(), threading.Event()
+    if path == "native":
+        monkeypatch.setattr(game_state, "_act", _held_act("mover", inside, go))
+    else:
+        for name in ("_place", "_observe", "_legal_actions"):
+            monkeypatch.setattr(game_state, name, getattr(_portable, name[1:]))
+        monkeypatch.setattr(game_state, "_NATIVE", False)
+        held = _half_written_act(_portable.act, "mover", inside, go)
+        monkeypatch.setattr(game_state, "_act", held)
+    mover = threading.Thread(target=g.play_action, args=(action,), name="mover")
+    mover.start()
+    assert inside.wait(10)
+    bot, errors = _FirstLegal(), []
+
+    def run() -> None:
+        try:
+            play_out(g, [bot, bot])
+        except Exception as exc:  # recorded: the failure
+            errors.append(repr(exc))
+
+    _read_while_held(mover, run, go)
+    assert errors == []
+    assert bot.seen == want
+    assert g == ref
+
+
+def test_play_out_refuses_a_bots_move_once_another_thread_moved_the_game() -> None:
+    # While seat 1's bot chose to surrender, another thread played seat 1's set: the
+    # bot's surrender went to the next seat to act (seat 0 surrendered, no error).
+    # play_out now plays a bot's move as its seat's only, and says what happened.
+    g = Game(rules.HAWAIIAN_GARDENS, players=2, seed=3)
+    setting = g.random_move(random.Random(1))
+    deciding, go = threading.Event(), threading.Event()
+
+    class Surrenders:
+        def act(self, obs: Any) -> Move:
+            deciding.set()
+            go.wait(10)
+            return Move(surrender=True)
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            play_out(g, [Surrenders(), Surrenders()])
+        except Exception as exc:  # recorded: what the test expects
+            errors.append(exc)
+
+    player = threading.Thread(target=run)
+    player.start()
+    assert deciding.wait(10)
+    g.play(setting)  # the other thread's move: seat 1's set
+    go.set()
+    player.join(10)
+    assert not player.is_alive()
+    assert [type(e) for e in errors] == [GameError]
+    assert "another thread played a move on this Game" in str(errors[0])
+    ref = Game(rules.HAWAIIAN_GARDENS, players=2, seed=3)
+    ref.play(setting)
+    assert g == ref and g.to_act == 0 and g.moves == (setting,)
+
+
+def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> None:
+    # repr(game) read is_over, then to_act: the deal's last move landing between the
+    # two reads (here played from the first read, as another thread's move would land
+    # there) made it "seat None to act", neither the game before nor after the move.
+    class Racing(Game):
+        pending: Any = None
+
+        @property
+        def is_over(self) -> bool:
+            over = bool(Game.is_over.fget(self))  # type: ignore[attr-defined]
+            if self.pending is not None:
+                last, self.pending = self.pending, None
+                self.play_action(last)  # the other thread's move, between two reads
+            return over
+
+    g = Racing("pineapple", players=2, seed=5)
+    last = _to_the_last_decision(g)
+    ref = g.copy()
+    before = repr(ref)
+    ref.play_action(last)
+    after = repr(ref)
+    assert "seat 0 to act" in before and "over" in after
+    g.pending = last
+    assert repr(g) in (before, after)
+
+
+def test_a_match_read_while_another_thread_books_a_deal_is_the_match_before_or_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Match.record() books a deal field by field (totals, then each seat's figures,
+    # stacks, deals, button); to_dict(), pickling and repr() in another thread read
+    # the fields meanwhile: a dict whose totals were not its seats' (from_dict refused
+    # it).  Booking is held after the first seat's figures: the reads must give the
+    # match before or after the deal (the references: the same match booked by one
+    # thread).
+    bots = [
+        make_bot("random", "pineapple", seed=1),
+        make_bot("random", "pineapple", seed=2),
+    ]
+    m = Match("pineapple", players=2, seed=4)
+    m.play(bots, hands=2)
+    g = m.next_game()
+    play_out(g, bots)
+    ref = copy.copy(m)
+    before = (m.to_dict(), repr(m))
+    ref.record(ref.next_game())
+    after = (ref.to_dict(), repr(ref))
+    inside, go = threading.Event(), threading.Event()
+    real_add = SeatStats.add
+
+    def held_add(self: SeatStats, *args: Any) -> None:
+        real_add(self, *args)
+        if threading.current_thread().name == "booker":
+            inside.set()
+            go.wait(10)
+
+    monkeypatch.setattr(SeatStats, "add", held_add)
+    booker = threading.Thread(target=m.record, args=(g,), name="booker")
+    booker.start()
+    assert inside.wait(10)
+    seen: list[Any] = []
+
+    def read() -> None:
+        try:
+            seen.append((m.to_dict(), repr(m)))
+            seen.append((pickle.loads(pickle.dumps(m)).to_dict(), repr(m)))
+        except Exception as exc:  # a torn match may be refused: that is the failure
+            seen.append(repr(exc))
+
+    _read_while_held(booker, read, go)
+    assert len(seen) == 2
+    for got in seen:
+        assert got in (before, after)
+        Match.from_dict(got[0])  # a whole match: refused nothing
+    assert m == ref
+
+
+def test_advise_on_a_game_another_thread_ends_advises_the_game_before_or_after() -> None:
+    # advise(game) read game.to_act, then game.observation(game.to_act): the deal's
+    # last move landing between the reads (played here from the first read, on the
+    # game given, as another thread's move would land) made it a GameError about a
+    # seat None.  It advises on one snapshot: the game before the move, or after it (a
+    # SearchError: the deal is over).
+    class Racing(Game):
+        victim: Any = None
+        pending: Any = None
+
+        @property
+        def to_act(self) -> int | None:
+            seat = Game.to_act.fget(self)  # type: ignore[attr-defined]
+            if self.pending is not None:
+                last, self.pending = self.pending, None
+                self.victim.play_action(last)  # the other thread's move on the game
+            return seat  # type: ignore[no-any-return]
+
+    g = Racing("pineapple", players=2, seed=5)
+    last = _to_the_last_decision(g)
+    want = advise(Game.replay(g.history()))  # the reference: a plain game, before
+    g.victim, g.pending = g, last
+    try:
+        got: Any = advise(g)
+    except SearchError as exc:
+        got = str(exc)
+    assert got in (want, "the deal is over: nothing to advise")
+    assert g.is_over  # (the move did land)

@@ -126,3 +126,76 @@ def test_two_threads_hammering_one_env_never_corrupt_it() -> None:
     before = int(env.deals_finished.sum())
     trace(env, 200)
     assert int(env.deals_finished.sum()) > before + N
+
+
+class Held:
+    """An opponent that, once ``armed`` is set, waits on its next decision (the arming
+    spent) until ``go`` is set: a step is then held between the learner's move and the
+    opponent's."""
+
+    def __init__(
+        self, armed: threading.Event, inside: threading.Event, go: threading.Event
+    ):
+        self.armed, self.inside, self.go = armed, inside, go
+        self.inner = make_bot("random", seed=0)
+
+    def act(self, obs: Any) -> Any:
+        if self.armed.is_set():
+            self.armed.clear()
+            self.inside.set()
+            assert self.go.wait(30)
+        return self.inner.act(obs)
+
+
+def _view(env: VectorEnv) -> tuple[Any, ...]:
+    """Seat 0's observation and encoding of environment 0, and the views' arrays."""
+    return (
+        env.observation(0, 0),
+        env.encode(0, 0).tolist(),
+        env.observations_float().tolist(),
+        env.final_observations([0]).tolist(),
+    )
+
+
+def test_a_view_while_another_thread_steps_sees_the_env_before_or_after_the_step() -> None:
+    # observation(), encode() and the views read the C state and arrays a step writes,
+    # its C calls letting the GIL go: from another thread they saw a step half done
+    # (here: the learner's move made, the opponent's not yet).  They now wait for the
+    # step; the references: the same env stepped by one thread.
+    armed, inside, go = threading.Event(), threading.Event(), threading.Event()
+    register("test-held", lambda rules=None, seed=None: Held(armed, inside, go))
+    try:
+        kwargs: dict[str, Any] = {"num_envs": 1, "players": 2, "seed": 3}
+        env = VectorEnv("pineapple", opponents="test-held", final_obs=True, **kwargs)
+        ref = VectorEnv("pineapple", opponents="test-held", final_obs=True, **kwargs)
+        env.reset()
+        ref.reset()
+        actions = env.legal_actions[:, :1].reshape(1).astype(np.int64)
+        before = _view(ref)
+        ref.step(actions)
+        after = _view(ref)
+        assert before[:2] != after[:2]
+        armed.set()
+        stepper = threading.Thread(target=env.step, args=(actions,))
+        stepper.start()
+        assert inside.wait(30)
+        seen: list[Any] = []
+
+        def read() -> None:
+            try:
+                seen.append(_view(env))
+            except Exception as exc:  # a torn view may raise: that is the failure
+                seen.append(repr(exc))
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(0.2)  # the reader reads (or waits for the step) while it is held
+        go.set()
+        stepper.join(30)
+        reader.join(30)
+        assert not reader.is_alive() and not stepper.is_alive()
+        assert seen[0] in (before, after)
+        assert _view(env) == after
+    finally:
+        go.set()
+        unregister("test-held")

@@ -8,45 +8,25 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from ..errors import GameError
+from ..game.threads import one_at_a_time
 
 __all__ = ["check_open", "if_open", "one_thread", "require_started"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def one_thread(method: _F, call: str | None = None) -> _F:
-    """``method`` refuses to start (GameError, nothing touched) while another thread
-    is inside a guarded method of the same VectorEnv: its C state and arrays are for
-    one thread at a time; and once the VectorEnv is closed.  ``call``: what the user
-    did, as errors name it (default ``name()``: the method's name)."""
-    what = call or f"{method.__name__}()"
-    busy = call or f"VectorEnv.{what}"
-
-    @wraps(method)
-    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not self._busy.acquire(blocking=False):
-            raise GameError(
-                f"{busy} while another thread is stepping this VectorEnv: step one "
-                "VectorEnv from one thread at a time (one VectorEnv per thread)"
-            )
-        try:
-            check_open(self, what)
-            return method(self, *args, **kwargs)
-        finally:
-            self._busy.release()
-
-    return guarded  # type: ignore[return-value]
-
-
 def if_open(method: _F) -> _F:
     """``method`` (a view: it reads the arrays or the C state) refuses with
-    :func:`check_open`'s GameError once the VectorEnv is closed, as its steps do."""
+    :func:`check_open`'s GameError once the VectorEnv is closed, as its steps do, and
+    waits for a step in progress in another thread (the VectorEnv's ``_state_lock``,
+    which :func:`one_thread` holds), so that it sees the arrays before or after it."""
     what = f"{method.__name__}()"
 
     @wraps(method)
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
         check_open(self, what)
-        return method(self, *args, **kwargs)
+        with self._state_lock:
+            return method(self, *args, **kwargs)
 
     return guarded  # type: ignore[return-value]
 
@@ -65,3 +45,18 @@ def require_started(venv: Any, call: str) -> None:
     check_open(venv, f"{call}()")
     if not venv.started:
         raise GameError(f"call reset() before {call}()")
+
+
+one_thread = one_at_a_time(
+    "VectorEnv",
+    "stepping",
+    "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
+    hold=True,
+    check=check_open,
+)
+"""``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing
+touched) while another thread is inside a guarded method of the same VectorEnv: its C
+state and arrays are for one thread at a time; and once the VectorEnv is closed
+(:func:`check_open`).  It holds the VectorEnv's ``_state_lock``: the views
+(:func:`if_open`, ``observation()``, ``encode()``) wait for it.  ``call``: what the
+user did, as errors name it (default ``name()``: the method's name)."""

@@ -29,6 +29,7 @@ from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
+from ..game.threads import consistent
 from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
@@ -150,6 +151,7 @@ class VectorEnv:
         final_obs: bool = False,
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (one_thread)
+        self._state_lock = threading.RLock()  # held by a step and the views (consistent)
         self.closed = False
         """Whether :meth:`close` was called (``gymnasium.vector.VectorEnv``'s flag)."""
         self.rules = resolve_rules(rules)
@@ -657,6 +659,7 @@ class VectorEnv:
             int(seat) if isinstance(seat, np.integer) else seat, self.players, "seat"
         )
 
+    @consistent
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
         (what a bot reads); GameError before :meth:`reset`."""
@@ -671,6 +674,7 @@ class VectorEnv:
             legal = list(out[0 : lib.ofc_game_legal_actions(g, out)])
         return read_observation(bytes(ffi.buffer(o)), self.rules, legal, self._carried)
 
+    @consistent
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written
         into ``out`` when given (a contiguous, writable uint8 array; else GameError);

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import math
 import secrets
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from numbers import Integral
@@ -49,6 +50,7 @@ from ..table import (
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, finish
+from .threads import consistent
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
@@ -402,12 +404,14 @@ class Match:
         self.keep_nets = keep_nets
         self.stats = [SeatStats() for _ in range(players)]
         self._pending: Game | None = None
+        self._state_lock = threading.RLock()  # held by record() and the reads
 
     @property
     def is_over(self) -> bool:
         """With stacks: fewer than two seats have chips left.  Never otherwise."""
         return self.stacks is not None and sum(1 for s in self.stacks if s > 0) < 2
 
+    @consistent
     def next_game(self) -> Game:
         """The next deal (button, Fantasyland and stacks of the match).  Book it with
         :meth:`record` once it is over; asking again before that returns the same
@@ -427,9 +431,11 @@ class Match:
         self._pending = g
         return g
 
+    @consistent
     def record(self, game: Game) -> GameResult:
         """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
-        Fantasyland and the button for the next deal."""
+        Fantasyland and the button for the next deal (a read of the match in another
+        thread meanwhile waits for it: it sees the match before or after the deal)."""
         if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
@@ -489,6 +495,7 @@ class Match:
                 on_deal(g, r)
         return self.stats
 
+    @consistent
     def summary(self) -> list[dict[str, Any]]:
         """Per seat: points per deal with its 95% confidence interval, totals, foul,
         Fantasyland and royalty figures."""
@@ -500,6 +507,7 @@ class Match:
             out.append(d)
         return out
 
+    @consistent
     def to_dict(self) -> dict[str, Any]:
         """JSON-able state and summary; :meth:`from_dict` reads it back.  ``rules``:
         the rule set's name; ``rule_set``: the whole rule set (:meth:`RuleSet.to_dict`)
@@ -609,6 +617,7 @@ class Match:
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
+    @consistent
     def _state(self) -> tuple[Any, ...]:
         """What :meth:`__eq__` compares."""
         return tuple(getattr(self, k) for k in sorted(_PICKLED_KEYS))
@@ -619,6 +628,15 @@ class Match:
         stacks, statistics and pending deal are its own; the rules are shared)."""
         return copy.deepcopy(self, {id(self.rules): self.rules})
 
+    @consistent
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling (and copies): the match's fields but its lock, copied between
+        deals (pickle writes them after this returns, while another thread may book
+        the next deal)."""
+        state = {k: v for k, v in self.__dict__.items() if k != "_state_lock"}
+        return copy.deepcopy(state, {id(self.rules): self.rules})
+
+    @consistent
     def __repr__(self) -> str:
         return (
             f"<Match {self.rules.name} {self.players} players, seed {self.seed}, "

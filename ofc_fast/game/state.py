@@ -52,7 +52,7 @@ from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table
-from ._buffer import consistent, new_state, one_mover, schedule_of
+from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from .moves import (
@@ -64,6 +64,7 @@ from .moves import (
 )
 from .observation import Observation, cards_as_text, own_rule_set, table_template
 from .result import GameResult, result_copy, result_of
+from .threads import consistent
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
 
@@ -86,7 +87,8 @@ def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     (17, 15)
     """
     rules = as_rules(rules, "cards_per_seat")
-    fl = _int_arg(fantasyland, "fantasyland")
+    if (fl := as_int(fantasyland)) is None:
+        raise GameError(f"fantasyland must be an int, got {type(fantasyland).__name__}")
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:
         raise GameError(
@@ -100,13 +102,6 @@ _GAME_SIZE = ffi.sizeof("ofc_game")
 _BOARD = ffi.offsetof("ofc_game", "board")
 _COUNT = ffi.offsetof("ofc_game", "count")
 _DECK = ffi.offsetof("ofc_game", "deck")
-
-
-def _int_arg(value: object, what: str) -> int:
-    n = as_int(value)
-    if n is None:
-        raise GameError(f"{what} must be an int, got {type(value).__name__}")
-    return n
 
 
 class Game:
@@ -142,9 +137,9 @@ class Game:
     __slots__ = (
         "__weakref__",
         "_buf",
+        "_busy",
         "_deck",
         "_g",
-        "_mover",
         "_moves",
         "_obs",
         "_r",
@@ -204,7 +199,7 @@ class Game:
         self._moves: list[Move | int] = []
         self._result: GameResult | None = None
         self._obs: Any = None
-        self._mover = threading.Lock()  # held by the thread playing a move (one_mover)
+        self._busy = threading.Lock()  # held by the thread playing a move (one_mover)
         self._state_lock = threading.RLock()  # held by a move or a read (consistent)
 
     # -- the pending decision
@@ -401,11 +396,9 @@ class Game:
         NumPy Generator (None: a fresh :class:`random.Random`), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
-        seat = self._steps[self._step][0]
-        rows = self.boards[seat].rows
-        return random_move(
-            self.dealt, rows, self.to_discard, Random() if rng is None else rng
-        )
+        rows = self.boards[self._steps[self._step][0]].rows
+        rng = Random() if rng is None else rng
+        return random_move(self.dealt, rows, self.to_discard, rng)
 
     # -- playing
     @staticmethod
@@ -473,9 +466,7 @@ class Game:
         if move[2] is not None or move[3]:  # declare, surrender
             self._play_special(move)
             return
-        start = st[1]
-        n = st[2]
-        dealt = self._deck[start : start + n]
+        dealt = self._deck[st[1] : st[1] + st[2]]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
         status = _place(self._buf, dest if type(dest) is tuple else tuple(dest))
@@ -655,7 +646,7 @@ class Game:
         g._buf = bytearray(self._buf)
         g._g = new_state(g._buf)
         g._moves = list(self._moves)
-        g._mover = threading.Lock()
+        g._busy = threading.Lock()
         g._state_lock = threading.RLock()
         g._obs = self._obs  # the template (and any carried rule set) of this table
         if cls is not Game:
@@ -740,7 +731,8 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        state = "over" if self.is_over else f"seat {self.to_act} to act"
+        s = self.to_act  # (read once: a move may land between two reads)
+        state = "over" if s is None else f"seat {s} to act"
         return (
             f"<Game {self.rules.name} {self.players} players, button {self.button}, "
             f"seed {self.seed}, {state}>"
@@ -757,8 +749,9 @@ class Game:
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (GameError for a ``game`` that is no Game, TableError for
-    bots not one per seat, :func:`check_bots`; a MoveError names the bot's seat).
+    deal; returns its result (GameError for a ``game`` that is no Game, or that another
+    thread moved while a bot chose; TableError for bots not one per seat; a MoveError
+    names the bot's seat).  Its reads wait for a move in progress, as the game's do.
 
     >>> from ofc_fast.bots import make_bots
     >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
@@ -782,18 +775,26 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
     steps, play, buf = game._steps, game.play, game._buf
     template = game._obs or game._obs_template()
     # observation(s) of a deal that is not over, without its argument checks: the
-    # seat comes from the schedule and the cards are ids
-    observe = _observe if "rule_set" not in template else _observe_own
-    s = 0
-    try:
-        while game._step < len(steps):
-            s = steps[game._step][0]
-            play(bots[s].act(observe(buf, s, template)))
-    except MoveError as exc:  # whose move it was (the game is as it was before it)
-        name = type(bots[s]).__name__
-        raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
-
-
-def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
-    """``_observe`` with its own copy of the carried rule set (:func:`.own_rule_set`)."""
-    return own_rule_set(_observe(buf, seat, template))
+    # seat comes from the schedule and the cards are ids (own: a copy of the rules)
+    own = "rule_set" in template
+    while (step := game._step) < len(steps):
+        s = steps[step][0]
+        # CPython: one builtin's read, under the GIL; a move landed since the step was
+        # read when the seat is not to act there: then (and for the twins) locked
+        obs = _observe(buf, s, template) if _NATIVE else None
+        if obs is None or obs["to_act"] != s:
+            with game._state_lock:  # the seat to act and its view, one read
+                if (step := game._step) >= len(steps):
+                    return
+                s = steps[step][0]
+                obs = _observe(buf, s, template)
+        try:  # (seat s: a move of the seat's own, never another's whose turn came)
+            play(bots[s].act(own_rule_set(obs) if own else obs), s)
+        except MoveError as exc:  # whose move it was (the game is as it was before it)
+            name = type(bots[s]).__name__
+            if game._step == step:
+                raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
+            raise GameError(
+                f"play_out: another thread played a move on this Game while seat {s} "
+                f"({name}) chose its move: play a Game from one thread at a time"
+            ) from None

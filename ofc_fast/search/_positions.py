@@ -506,7 +506,7 @@ def game_observation(
         int_in(seat, "seat", 0, top)
     rules = None if rules is None else search_rules(rules, "advise")
     if isinstance(game_or_obs, Game):
-        g = game_or_obs
+        g = game_or_obs.copy()  # one snapshot: another thread's move lands in no read
         if g.to_act is None:
             raise SearchError("the deal is over: nothing to advise")
         if seat is not None and seat != g.to_act:
