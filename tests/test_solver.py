@@ -297,6 +297,21 @@ def test_staying_costs_royalties() -> None:
         check_against_brute(cards, R.PINEAPPLE, brute, sv)
 
 
+def test_alternatives_keep_the_best_stay_under_a_large_negative_stay_value() -> None:
+    """alternatives=True with a stay value below about -8192 (the C search's bonus for
+    a staying board, smaller than the stay values it accepts, +-100000) answered
+    best_stay=None although staying settings exist: the best stay is still found, the
+    best overall (which does not stay) unchanged."""
+    cards = ofc.parse_cards("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s")
+    brute = Brute(cards, R.PINEAPPLE)
+    for sv in (-8200.0, -10000.0, -100000.0, {14: -99999.5}):
+        alt = solve_fantasyland(cards, R.PINEAPPLE, sv, alternatives=True)
+        assert alt.best_stay is not None, sv
+        assert alt.best_stay.stays and alt.best_stay.royalties == 17
+        assert not alt.stays and alt.royalties == 23
+        check_against_brute(cards, R.PINEAPPLE, brute, sv)
+
+
 def test_every_setting_fouls_under_27() -> None:
     cards = ofc.parse_cards("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s")
     sol = solve_fantasyland(cards, R.PINEAPPLE_27, alternatives=True)

@@ -2,8 +2,9 @@
  * (see ofc_solver.h): check the input, set up the search context (objective, stay
  * values, alternatives), run the branch and bound (ofc_bnb.c) and write the settings.
  * Alternatives (best staying / best non-staying board) are two more searches in which
- * a stay is worth +2^13 points more (or -2^13 points): a board that stays (does not)
- * wins whenever one exists, and among those the usual key decides. */
+ * a stay is worth 2^19 points more (or is worth -2^19 points: K_BIG, ofc_bnb.h, more
+ * than any royalty gap plus any stay value): a board that stays (does not) wins
+ * whenever one exists, and among those the usual key decides. */
 #include <stdlib.h>
 #include <string.h>
 
