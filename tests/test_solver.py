@@ -312,6 +312,32 @@ def test_alternatives_keep_the_best_stay_under_a_large_negative_stay_value() -> 
         check_against_brute(cards, R.PINEAPPLE, brute, sv)
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "Ad 3s 6c 2d 5s 5c Ah 3d 6s 5h 8d 5d Ac 2c",
+        "8s Qd 6d 3d 8d 8c 6h 2c 3h 8h As Ad Ac 2h",
+    ],
+)
+def test_a_tiny_stay_value_still_decides_a_tie_of_royalties(hand: str) -> None:
+    """A stay value smaller than the search's resolution (2^-16 of a point, such as
+    1e-9: "stay when it costs nothing") counted as 0: a setting that does not stay was
+    returned although one that stays, with as many royalties, is worth more.  A
+    nonzero stay value keeps its sign: the exact best value, staying for a positive one
+    and not for a negative one."""
+    cards = ofc.parse_cards(hand)
+    brute = Brute(cards, R.PINEAPPLE)
+    plain, stays = brute.values(R.PINEAPPLE, (0.0,) * 5)
+    legal = brute.legal
+    assert plain[legal & stays].max() == plain[legal & ~stays].max()  # a tie
+    for sv in (1e-9, 3e-6, -1e-9, -3e-6):
+        values, _ = brute.values(R.PINEAPPLE, stay_values(R.PINEAPPLE, sv))
+        for alt in (False, True):
+            sol = solve_fantasyland(cards, R.PINEAPPLE, sv, alternatives=alt)
+            assert sol.stays == (sv > 0), (sv, alt)
+            assert sol.value == values[legal].max()
+
+
 def test_every_setting_fouls_under_27() -> None:
     cards = ofc.parse_cards("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s")
     sol = solve_fantasyland(cards, R.PINEAPPLE_27, alternatives=True)

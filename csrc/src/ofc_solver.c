@@ -129,7 +129,11 @@ static void set_stay(sv_ctx *c, const double *stay_value, int mode)
     for (k = 0; k < 5; k++) {
         int64_t q = 0;
         if (stay_value) {
-            q = ofc_q_round(stay_value[k] * 65536.0) * ((int64_t)1 << K_SV_SHIFT);
+            q = ofc_q_round(stay_value[k] * 65536.0);
+            if (q == 0 && stay_value[k] != 0.0) { /* below the resolution: its sign */
+                q = stay_value[k] > 0.0 ? 1 : -1;
+            }
+            q *= (int64_t)1 << K_SV_SHIFT;
         }
         if (mode == MODE_STAY) {
             q += K_BIG;
