@@ -91,10 +91,8 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
         nxt = np.full(n, n_hand)
     elif fl.stay_cards == "entry":
         entry = np.zeros(n, dtype=np.int64)
-        for text, cards in fl.entry:
-            entry = np.where(
-                front >= front_threshold(text), np.maximum(entry, cards), entry
-            )
+        for text, cards in fl.entry:  # weakest first: the best threshold met counts
+            entry = np.where(front >= front_threshold(text), cards, entry)
         if lowball and fl.lowball_entry:
             nuts = LOW27[mid] == 7462
             both = (entry > 0) & (fl.lowball_both > 0)
@@ -359,6 +357,26 @@ def test_27_nut_low_entry_counts() -> None:
     sol = solve_fantasyland(cards, rules, sv)
     assert sol.stays and sol.next_cards == 15
     check_against_brute(cards, rules, Brute(cards, rules), sv)
+
+
+def test_stay_entry_counts_of_the_best_threshold_against_brute_force() -> None:
+    """stay_cards "entry" with a weaker threshold giving more cards than a stronger
+    one (99: 16, KK: 14, trips: 13): a stay gets the count of the best threshold its
+    front meets, as a new entry would (the reference once took the largest count of
+    the thresholds met, a rule the library does not play)."""
+    fl = R.Fantasyland(
+        entry=(("99", 16), ("KK", 14), ("222", 13)),
+        stay_front="222",
+        stay_middle=R.HandCategory.QUADS,
+        stay_back=R.HandCategory.FLUSH,
+        stay_cards="entry",
+    )
+    rules = R.PINEAPPLE.replace(name="entry stays", fantasyland=fl)
+    cards = ofc.parse_cards("Qh 6c Qc Ah As Jc Ad Jh 6s Qs Ac 6d Qd Jd")
+    sv = {13: 3, 14: 5, 15: 40, 16: 7, 17: 1}
+    brute = Brute(cards, rules)
+    check_against_brute(cards, rules, brute, sv)
+    check_against_brute(cards, rules, brute, {13: 30, 14: 1, 16: 2})
 
 
 def test_stay_same_and_entry_counts() -> None:
