@@ -242,6 +242,44 @@ def test_strict_order_and_custom_schedule_against_brute_force() -> None:
         check_against_brute(cards, strict_progressive, Brute(cards, strict_progressive))
 
 
+def test_random_fantasyland_rules_against_brute_force() -> None:
+    """Rule sets a table may write (entry tables, stay thresholds on any row, stay
+    counts fixed, "same" or "entry", custom royalties, either order) with hands drawn
+    from a few ranks, so that pairs, trips, quads, full houses and stays are common."""
+    rng = random.Random(18)
+    thresholds = ["22", "66", "99", "QQ", "KK", "AA", "222", "QQQ", "AAA"]
+    cats = R.HandCategory
+    checked = stayed = 0
+    while checked < 30:
+        fl = R.Fantasyland(
+            entry=tuple((t, rng.randint(13, 17)) for t in rng.sample(thresholds, 2)),
+            stay_front=rng.choice([None, "222", "QQ", "AA", "KKK"]),
+            stay_middle=rng.choice([None, cats.TRIPS, cats.STRAIGHT, cats.FULL_HOUSE]),
+            stay_back=rng.choice([None, cats.FLUSH, cats.QUADS]),
+            stay_cards=(15, "entry", "same", 17, "entry")[checked % 5],
+        )
+        schedule = R.Schedule(
+            front_pair=tuple(rng.randint(0, 30) for _ in range(13)),
+            front_trips=tuple(rng.randint(0, 60) for _ in range(13)),
+            middle=tuple(rng.randint(0, 60) for _ in range(10)),
+            back=tuple(rng.randint(0, 60) for _ in range(10)),
+        )
+        rules = rng.choice([R.OFC, R.PINEAPPLE]).replace(
+            name="table",
+            royalties=schedule,
+            fantasyland=fl,
+            order=rng.choice(list(R.OrderRule)),
+        )
+        ranks = rng.sample(range(13), 5)
+        cards = rng.sample([4 * r + s for r in ranks for s in range(4)], 13)
+        sv = rng.choice([None, None, 0, -40.0, {13: 3, 14: 5, 15: 40, 16: 7, 17: 1}])
+        brute = Brute(cards, rules)
+        check_against_brute(cards, rules, brute, sv)
+        checked += 1
+        stayed += solve_fantasyland(cards, rules, sv).stays
+    assert stayed >= 8  # the stays were put to the test
+
+
 def test_15_cards_against_brute_force() -> None:
     cards = deals(9, 1, 15)[0]
     brute = Brute(cards, R.PROGRESSIVE_PINEAPPLE)
