@@ -80,6 +80,7 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
         return np.zeros(n, dtype=np.int64)
     front, mid, back = strengths[:, 0], strengths[:, 1], strengths[:, 2]
     lowball = rules.lowball is not None
+    nuts_entry = lowball and fl.lowball_entry > 0  # R-27-6: 7-5-4-3-2 middle
     stays = np.zeros(n, dtype=bool)
     if fl.stay_front is not None:
         stays |= front >= front_threshold(fl.stay_front)
@@ -93,7 +94,7 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
         entry = np.zeros(n, dtype=np.int64)
         for text, cards in fl.entry:  # weakest first: the best threshold met counts
             entry = np.where(front >= front_threshold(text), cards, entry)
-        if lowball and fl.lowball_entry:
+        if nuts_entry:
             nuts = LOW27[mid] == 7462
             both = (entry > 0) & (fl.lowball_both > 0)
             entry = np.where(
@@ -101,7 +102,8 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
                 np.where(both, fl.lowball_both, np.maximum(entry, fl.lowball_entry)),
                 entry,
             )
-        nxt = np.where(entry > 0, entry, min(c for _, c in fl.entry))
+        counts = [c for _, c in fl.entry] + ([fl.lowball_entry] if nuts_entry else [])
+        nxt = np.where(entry > 0, entry, min(counts))  # no threshold met: the least
     else:
         nxt = np.full(n, int(fl.stay_cards))
     return np.where(stays, nxt, 0)
@@ -415,6 +417,27 @@ def test_stay_entry_counts_of_the_best_threshold_against_brute_force() -> None:
     brute = Brute(cards, rules)
     check_against_brute(cards, rules, brute, sv)
     check_against_brute(cards, rules, brute, {13: 30, 14: 1, 16: 2})
+
+
+def test_27_entry_stay_with_no_threshold_met_gets_the_least_entry_count() -> None:
+    """stay_cards "entry" under a 2-7 middle whose 7-5-4-3-2 entry (13 cards) is the
+    smallest count: a stay whose front and middle enter nothing gets 13, the least of
+    every entry (ofc_solver.h), not the least of the front entries (17)."""
+    fl = R.PINEAPPLE_27.fantasyland.replace(
+        entry=(("22", 17),),
+        lowball_entry=13,
+        lowball_both=0,
+        stay_front="QQ",
+        stay_back=R.HandCategory.FLUSH,
+        stay_cards="entry",
+    )
+    rules = R.PINEAPPLE_27.replace(name="27 entry stays", fantasyland=fl)
+    stays = Board.parse("Qh Qd 3c / 9c 7c 5d 4d 3d / Ah Kh 8h 6h 2h")  # QQ: no entry...
+    assert fantasyland_cards(stays, rules, in_fantasyland=14) == 17  # ... but 22's
+    flush = Board.parse("Jh 9s 3c / 9c 7c 5d 4d 3d / Ah Kh 8h 6h 2h")
+    assert fantasyland_cards(flush, rules, in_fantasyland=14) == 13  # the least
+    cards = ofc.parse_cards("3c 4d Jh 9c 6d Qh 7c 3d Jd 5d 9s 5h Js")
+    check_against_brute(cards, rules, Brute(cards, rules))
 
 
 def test_stay_same_and_entry_counts() -> None:
