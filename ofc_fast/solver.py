@@ -234,7 +234,8 @@ def solve_fantasyland(
 
     ``stay_value``: None = :data:`STAY_VALUE_DEFAULT` (by the cards the stay gives), a
     number, or ``{cards: value}``; 0 maximises royalties alone, a large negative
-    value avoids staying.  ``alternatives=True`` also finds the best setting that
+    value avoids staying.  The search weighs it to 2^-16 of a point, a nonzero value
+    never as 0: ``1e-9`` stays whenever staying costs no royalties.  ``alternatives=True`` also finds the best setting that
     stays and the best that does not (``.best_stay`` / ``.best_no_stay``), so a bot
     can weigh the trade-off itself; it costs about twice the time.
 

@@ -80,6 +80,7 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
         return np.zeros(n, dtype=np.int64)
     front, mid, back = strengths[:, 0], strengths[:, 1], strengths[:, 2]
     lowball = rules.lowball is not None
+    nuts_entry = lowball and fl.lowball_entry > 0  # R-27-6: 7-5-4-3-2 middle
     stays = np.zeros(n, dtype=bool)
     if fl.stay_front is not None:
         stays |= front >= front_threshold(fl.stay_front)
@@ -91,11 +92,9 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
         nxt = np.full(n, n_hand)
     elif fl.stay_cards == "entry":
         entry = np.zeros(n, dtype=np.int64)
-        for text, cards in fl.entry:
-            entry = np.where(
-                front >= front_threshold(text), np.maximum(entry, cards), entry
-            )
-        if lowball and fl.lowball_entry:
+        for text, cards in fl.entry:  # weakest first: the best threshold met counts
+            entry = np.where(front >= front_threshold(text), cards, entry)
+        if nuts_entry:
             nuts = LOW27[mid] == 7462
             both = (entry > 0) & (fl.lowball_both > 0)
             entry = np.where(
@@ -103,7 +102,8 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
                 np.where(both, fl.lowball_both, np.maximum(entry, fl.lowball_entry)),
                 entry,
             )
-        nxt = np.where(entry > 0, entry, min(c for _, c in fl.entry))
+        counts = [c for _, c in fl.entry] + ([fl.lowball_entry] if nuts_entry else [])
+        nxt = np.where(entry > 0, entry, min(counts))  # no threshold met: the least
     else:
         nxt = np.full(n, int(fl.stay_cards))
     return np.where(stays, nxt, 0)
@@ -244,6 +244,44 @@ def test_strict_order_and_custom_schedule_against_brute_force() -> None:
         check_against_brute(cards, strict_progressive, Brute(cards, strict_progressive))
 
 
+def test_random_fantasyland_rules_against_brute_force() -> None:
+    """Rule sets a table may write (entry tables, stay thresholds on any row, stay
+    counts fixed, "same" or "entry", custom royalties, either order) with hands drawn
+    from a few ranks, so that pairs, trips, quads, full houses and stays are common."""
+    rng = random.Random(18)
+    thresholds = ["22", "66", "99", "QQ", "KK", "AA", "222", "QQQ", "AAA"]
+    cats = R.HandCategory
+    checked = stayed = 0
+    while checked < 30:
+        fl = R.Fantasyland(
+            entry=tuple((t, rng.randint(13, 17)) for t in rng.sample(thresholds, 2)),
+            stay_front=rng.choice([None, "222", "QQ", "AA", "KKK"]),
+            stay_middle=rng.choice([None, cats.TRIPS, cats.STRAIGHT, cats.FULL_HOUSE]),
+            stay_back=rng.choice([None, cats.FLUSH, cats.QUADS]),
+            stay_cards=(15, "entry", "same", 17, "entry")[checked % 5],
+        )
+        schedule = R.Schedule(
+            front_pair=tuple(rng.randint(0, 30) for _ in range(13)),
+            front_trips=tuple(rng.randint(0, 60) for _ in range(13)),
+            middle=tuple(rng.randint(0, 60) for _ in range(10)),
+            back=tuple(rng.randint(0, 60) for _ in range(10)),
+        )
+        rules = rng.choice([R.OFC, R.PINEAPPLE]).replace(
+            name="table",
+            royalties=schedule,
+            fantasyland=fl,
+            order=rng.choice(list(R.OrderRule)),
+        )
+        ranks = rng.sample(range(13), 5)
+        cards = rng.sample([4 * r + s for r in ranks for s in range(4)], 13)
+        sv = rng.choice([None, None, 0, -40.0, {13: 3, 14: 5, 15: 40, 16: 7, 17: 1}])
+        brute = Brute(cards, rules)
+        check_against_brute(cards, rules, brute, sv)
+        checked += 1
+        stayed += solve_fantasyland(cards, rules, sv).stays
+    assert stayed >= 8  # the stays were put to the test
+
+
 def test_15_cards_against_brute_force() -> None:
     cards = deals(9, 1, 15)[0]
     brute = Brute(cards, R.PROGRESSIVE_PINEAPPLE)
@@ -297,6 +335,47 @@ def test_staying_costs_royalties() -> None:
         check_against_brute(cards, R.PINEAPPLE, brute, sv)
 
 
+def test_alternatives_keep_the_best_stay_under_a_large_negative_stay_value() -> None:
+    """alternatives=True with a stay value below about -8192 (the C search's bonus for
+    a staying board, smaller than the stay values it accepts, +-100000) answered
+    best_stay=None although staying settings exist: the best stay is still found, the
+    best overall (which does not stay) unchanged."""
+    cards = ofc.parse_cards("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s")
+    brute = Brute(cards, R.PINEAPPLE)
+    for sv in (-8200.0, -10000.0, -100000.0, {14: -99999.5}):
+        alt = solve_fantasyland(cards, R.PINEAPPLE, sv, alternatives=True)
+        assert alt.best_stay is not None, sv
+        assert alt.best_stay.stays and alt.best_stay.royalties == 17
+        assert not alt.stays and alt.royalties == 23
+        check_against_brute(cards, R.PINEAPPLE, brute, sv)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "Ad 3s 6c 2d 5s 5c Ah 3d 6s 5h 8d 5d Ac 2c",
+        "8s Qd 6d 3d 8d 8c 6h 2c 3h 8h As Ad Ac 2h",
+    ],
+)
+def test_a_tiny_stay_value_still_decides_a_tie_of_royalties(hand: str) -> None:
+    """A stay value smaller than the search's resolution (2^-16 of a point, such as
+    1e-9: "stay when it costs nothing") counted as 0: a setting that does not stay was
+    returned although one that stays, with as many royalties, is worth more.  A
+    nonzero stay value keeps its sign: the exact best value, staying for a positive one
+    and not for a negative one."""
+    cards = ofc.parse_cards(hand)
+    brute = Brute(cards, R.PINEAPPLE)
+    plain, stays = brute.values(R.PINEAPPLE, (0.0,) * 5)
+    legal = brute.legal
+    assert plain[legal & stays].max() == plain[legal & ~stays].max()  # a tie
+    for sv in (1e-9, 3e-6, -1e-9, -3e-6):
+        values, _ = brute.values(R.PINEAPPLE, stay_values(R.PINEAPPLE, sv))
+        for alt in (False, True):
+            sol = solve_fantasyland(cards, R.PINEAPPLE, sv, alternatives=alt)
+            assert sol.stays == (sv > 0), (sv, alt)
+            assert sol.value == values[legal].max()
+
+
 def test_every_setting_fouls_under_27() -> None:
     cards = ofc.parse_cards("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s")
     sol = solve_fantasyland(cards, R.PINEAPPLE_27, alternatives=True)
@@ -318,6 +397,47 @@ def test_27_nut_low_entry_counts() -> None:
     sol = solve_fantasyland(cards, rules, sv)
     assert sol.stays and sol.next_cards == 15
     check_against_brute(cards, rules, Brute(cards, rules), sv)
+
+
+def test_stay_entry_counts_of_the_best_threshold_against_brute_force() -> None:
+    """stay_cards "entry" with a weaker threshold giving more cards than a stronger
+    one (99: 16, KK: 14, trips: 13): a stay gets the count of the best threshold its
+    front meets, as a new entry would (the reference once took the largest count of
+    the thresholds met, a rule the library does not play)."""
+    fl = R.Fantasyland(
+        entry=(("99", 16), ("KK", 14), ("222", 13)),
+        stay_front="222",
+        stay_middle=R.HandCategory.QUADS,
+        stay_back=R.HandCategory.FLUSH,
+        stay_cards="entry",
+    )
+    rules = R.PINEAPPLE.replace(name="entry stays", fantasyland=fl)
+    cards = ofc.parse_cards("Qh 6c Qc Ah As Jc Ad Jh 6s Qs Ac 6d Qd Jd")
+    sv = {13: 3, 14: 5, 15: 40, 16: 7, 17: 1}
+    brute = Brute(cards, rules)
+    check_against_brute(cards, rules, brute, sv)
+    check_against_brute(cards, rules, brute, {13: 30, 14: 1, 16: 2})
+
+
+def test_27_entry_stay_with_no_threshold_met_gets_the_least_entry_count() -> None:
+    """stay_cards "entry" under a 2-7 middle whose 7-5-4-3-2 entry (13 cards) is the
+    smallest count: a stay whose front and middle enter nothing gets 13, the least of
+    every entry (ofc_solver.h), not the least of the front entries (17)."""
+    fl = R.PINEAPPLE_27.fantasyland.replace(
+        entry=(("22", 17),),
+        lowball_entry=13,
+        lowball_both=0,
+        stay_front="QQ",
+        stay_back=R.HandCategory.FLUSH,
+        stay_cards="entry",
+    )
+    rules = R.PINEAPPLE_27.replace(name="27 entry stays", fantasyland=fl)
+    stays = Board.parse("Qh Qd 3c / 9c 7c 5d 4d 3d / Ah Kh 8h 6h 2h")  # QQ: no entry...
+    assert fantasyland_cards(stays, rules, in_fantasyland=14) == 17  # ... but 22's
+    flush = Board.parse("Jh 9s 3c / 9c 7c 5d 4d 3d / Ah Kh 8h 6h 2h")
+    assert fantasyland_cards(flush, rules, in_fantasyland=14) == 13  # the least
+    cards = ofc.parse_cards("3c 4d Jh 9c 6d Qh 7c 3d Jd 5d 9s 5h Js")
+    check_against_brute(cards, rules, Brute(cards, rules))
 
 
 def test_stay_same_and_entry_counts() -> None:

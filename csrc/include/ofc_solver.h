@@ -248,8 +248,9 @@ typedef struct ofc_fl_solution {
  * @param cards       n distinct card ids.
  * @param n           13..17.
  * @param stay_value  5 values: the worth of staying with 13, 14, 15, 16, 17 cards next
- *                    deal (|v| <= OFC_STAY_VALUE_LIMIT, resolution 2^-16), or NULL
- *                    (all 0).
+ *                    deal (|v| <= OFC_STAY_VALUE_LIMIT, searched to 2^-16 of a
+ *                    point; a nonzero one smaller than that counts 2^-16 with its
+ *                    sign, so it still decides a tie of royalties), or NULL (all 0).
  * @param flags       0 or OFC_SOLVE_ALTERNATIVES (about twice the work); any other
  *                    bit is refused (OFC_E_VALUE).
  * @param out         receives the result (best.value = royalties + stay value).

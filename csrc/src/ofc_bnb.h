@@ -15,7 +15,11 @@
 #define KP ((int64_t)1 << 40)           /* one point, royalty objectives */
 #define K_SV_SHIFT 24                   /* stay value units: 2^-16 point */
 #define K_TB_MAX 4194303.0              /* 2^22 - 1: tie-break range of one row */
-#define K_BIG ((int64_t)8192 * KP)      /* alternatives: more than any royalty gap */
+/* Alternatives: a stay's bonus (or malus), more than any royalty gap (3 rows of int16_t
+ * each way: < 2^18 points) plus any stay value (|v| <= OFC_STAY_VALUE_LIMIT < 2^17), so
+ * a board that stays beats one that does not whatever the stay value; keys stay below
+ * 2^62 (three sv_max and the royalties). */
+#define K_BIG (((int64_t)1 << 19) * KP)
 #define K_NEG (INT64_MIN / 4)           /* "impossible" (sums of three do not wrap) */
 #define EV_SCALE 4294967296.0           /* one point, expected-points objective */
 /* Prefix maxima are kept per block of 8 strengths: pm[s >> 3] covers every hand up to

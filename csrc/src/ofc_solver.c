@@ -2,8 +2,9 @@
  * (see ofc_solver.h): check the input, set up the search context (objective, stay
  * values, alternatives), run the branch and bound (ofc_bnb.c) and write the settings.
  * Alternatives (best staying / best non-staying board) are two more searches in which
- * a stay is worth +2^13 points more (or -2^13 points): a board that stays (does not)
- * wins whenever one exists, and among those the usual key decides. */
+ * a stay is worth 2^19 points more (or is worth -2^19 points: K_BIG, ofc_bnb.h, more
+ * than any royalty gap plus any stay value): a board that stays (does not) wins
+ * whenever one exists, and among those the usual key decides. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +129,11 @@ static void set_stay(sv_ctx *c, const double *stay_value, int mode)
     for (k = 0; k < 5; k++) {
         int64_t q = 0;
         if (stay_value) {
-            q = ofc_q_round(stay_value[k] * 65536.0) * ((int64_t)1 << K_SV_SHIFT);
+            q = ofc_q_round(stay_value[k] * 65536.0);
+            if (q == 0 && stay_value[k] != 0.0) { /* below the resolution: its sign */
+                q = stay_value[k] > 0.0 ? 1 : -1;
+            }
+            q *= (int64_t)1 << K_SV_SHIFT;
         }
         if (mode == MODE_STAY) {
             q += K_BIG;

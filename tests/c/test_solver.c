@@ -338,7 +338,10 @@ static void test_hard_cases(void)
     uint8_t c[17];
     ofc_fl_solution sol;
     double sv[5] = {0, 10, 0, 0, 0};
+    double sv_far[5] = {0, -OFC_STAY_VALUE_LIMIT, 0, 0, 0};
+    double sv_tiny[2][5] = {{0, 1e-9, 0, 0, 0}, {0, -1e-9, 0, 0, 0}};
     size_t n;
+    int k;
     /* The royalty-maximising rows foul: AA front (9) wants a middle above it. */
     n = test_cards("Ah Ad 2c 3d 4h 6s 8c 9d Jh Qs 5c 7d Kh Tc", c);
     check_fl_hand(&rules_ofc, &fl14, &ev_ofc, c, (int)n, sv);
@@ -347,6 +350,19 @@ static void test_hard_cases(void)
     check_fl_hand(&rules_ofc, &fl14, &ev_ofc, c, (int)n, sv);
     CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, &ev_ofc, c, n, sv, 0, &sol), OFC_OK);
     CHECK(sol.best.stays);
+    /* The stay values' ends: the best staying setting is still found (it was lost
+     * below about -8192: the alternatives' stay bonus was smaller than the range). */
+    check_fl_hand(&rules_ofc, &fl14, &ev_ofc, c, (int)n, sv_far);
+    sv_far[1] = OFC_STAY_VALUE_LIMIT;
+    check_fl_hand(&rules_ofc, &fl14, &ev_ofc, c, (int)n, sv_far);
+    /* A stay value under the search's 2^-16 still decides a tie of royalties. */
+    n = test_cards("Ad 3s 6c 2d 5s 5c Ah 3d 6s 5h 8d 5d Ac 2c", c);
+    for (k = 0; k < 2; k++) {
+        CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, &ev_ofc, c, n, sv_tiny[k], 0, &sol),
+                 OFC_OK);
+        CHECK_EQ(sol.best.stays, k == 0);
+        CHECK_EQ(sol.best.royalties, 23);
+    }
     /* 2-7 with no legal middle: every setting fouls. */
     n = test_cards("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s", c);
     CHECK_EQ(ofc_solve_fantasyland(&rules_27, &fl_27, &ev_27, c, n, sv, OFC_SOLVE_ALTERNATIVES,
