@@ -5,15 +5,23 @@ the line), and the numbers of a file are those its writer could have written."""
 
 from __future__ import annotations
 
+import copy
+import io
 import json
+import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
-from report_data import deals, report_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from report_data import NAMES, deals, report_of, write
 
+from ofc_fast.arena.history import SCHEMA_PATH, read_histories
+from ofc_fast.arena.html import write_html_report
 from ofc_fast.arena.report import REPORT_SCHEMA_PATH, read_report
-from ofc_fast.errors import ArenaError
+from ofc_fast.errors import ArenaError, HistoryError, OfcError
 
 SEED_LIMIT = 2**64
 """The seeds a match is dealt from: 0 to 2**64 - 1 (docs/arena.md, ``--seed``)."""
@@ -65,3 +73,216 @@ def test_a_report_number_its_match_cannot_have_is_refused(
     with pytest.raises(ArenaError) as caught:
         read_report(path)
     assert str(caught.value).startswith(f"{path}: report: {field}: expected at ")
+
+
+def _history_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "h.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def _report_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_key_given_twice_is_refused_naming_it(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history line or a report giving one key twice in an object was read with the
+    last value (``"hand_no": 0, ..., "hand_no": 7``: another tool may read the
+    first): refused, naming the key and the line, as the rules and the service do."""
+    line = json.dumps(lines[0])
+    cases = {
+        "hand_no": line[:-1] + ', "hand_no": 0}',
+        "players": line.replace('"history": {', '"history": {"players": 2, ', 1),
+    }
+    for key, text in cases.items():
+        assert json.loads(text) is not None  # what a lenient reader takes
+        hist = _history_file(tmp_path, text)
+        with pytest.raises(HistoryError) as caught:
+            list(read_histories(hist))
+        said = f"{hist}, line 1: key {key!r} is given twice in one object"
+        assert str(caught.value).startswith(said), caught.value
+    report = json.dumps(report_of(lines))
+    rep = _report_file(tmp_path, '{"hands": 999, ' + report[1:])
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value).startswith(f"{rep}: key 'hands' is given twice")
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_refused_as_no_json(
+    token: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``NaN`` and ``Infinity`` are no JSON numbers (RFC 8259, 6), but a report or a
+    history line holding one in a field the reader does not check (as Python's
+    ``json.dumps`` writes a nan) was read: refused, naming the token and the line."""
+    line = json.dumps({**lines[0], "note": float("nan")}).replace("NaN", token)
+    hist = _history_file(tmp_path, line)
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value) == f"{hist}, line 1: not JSON ({token} is not JSON)"
+    report = json.dumps({**report_of(lines), "note": float("nan")})
+    rep = _report_file(tmp_path, report.replace("NaN", token))
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value) == f"{rep}: not JSON ({token} is not JSON)"
+
+
+@pytest.mark.parametrize("written", ["1.0", "1e0", "0.1e1", "100E-2"])
+def test_a_whole_number_written_with_a_fraction_is_read_as_the_integer(
+    written: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """JSON has one number type and JSON Schema's ``integer`` admits ``1.0`` and
+    ``1e0`` (the schemas' validators take them), but the readers refused them:
+    ``hand_no: expected integer, got 1.0``.  They are read as the integer 1."""
+    line = json.dumps(lines[1]).replace('"hand_no": 1', f'"hand_no": {written}', 1)
+    assert _jsonschema_valid(SCHEMA_PATH, json.loads(line)) in (None, True)
+    (deal,) = read_histories(_history_file(tmp_path, line))
+    assert deal.record == lines[1]
+    assert type(deal.record["hand_no"]) is int
+    report = json.dumps(report_of(lines)).replace('"seed": 1', f'"seed": {written}')
+    read = read_report(_report_file(tmp_path, report))
+    assert read == report_of(lines) and type(read["seed"]) is int
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([-1, 0, 3, 51, 52, SAFE_INTEGER + 1, SEED_LIMIT]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.integers(-(2**60), 2**60).map(float),  # whole numbers written "3.0", "1e+18"
+    st.text(max_size=4),
+    st.just([]),
+    st.just({}),
+)
+
+
+def _mutated(data: st.DataObject, doc: Any) -> Any:
+    """``doc`` with one value somewhere replaced, or one key added to an object."""
+    out = copy.deepcopy(doc)
+    node = out
+    while isinstance(node, (dict, list)) and node:
+        key = data.draw(
+            st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node)))
+        )
+        if isinstance(node, dict) and data.draw(st.integers(0, 9)) == 0:
+            node[data.draw(st.sampled_from(["x", "seed", "rules"]))] = data.draw(_SCALARS)
+            return out
+        if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
+            node[key] = data.draw(_SCALARS)
+            return out
+        node = node[key]
+    return out
+
+
+def _exact(text: str) -> Any:
+    """The value of a JSON text: a number written with a fraction or an exponent is
+    the number written (``4.6e+16``: 46000000000000000, not the float nearest it),
+    an int where it is whole, else the float nearest it."""
+
+    def number(literal: str) -> int | float:
+        written = Decimal(literal)
+        whole = written == written.to_integral_value()
+        return int(written) if whole else float(literal)
+
+    return json.loads(text, parse_float=number)
+
+
+_BEYOND_SCHEMA = (
+    r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
+    r"|is not that of the deal's rules"
+)
+"""The refusals of what the schemas take (hand_history.schema.json's description):
+a seat and a point total per player, unique bot names, a deal that replays."""
+
+
+@pytest.mark.parametrize("kind", ["history line", "report"])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_readers_take_what_their_schemas_take(
+    kind: str, lines: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    """For documents mutated at random, the reader takes exactly what the shipped
+    schema takes (jsonschema, the reference validator, on the text's value),
+    but for the rules a schema cannot say (:data:`_BEYOND_SCHEMA`); what it takes is
+    the document's value, which reads back the same when written again."""
+    jsonschema = pytest.importorskip("jsonschema", reason='pip install ".[test]"')
+    schema_path, good = (
+        (SCHEMA_PATH, lines[1])
+        if kind == "history line"
+        else (REPORT_SCHEMA_PATH, report_of(lines))
+    )
+
+    def read(text: str) -> dict[str, Any]:
+        if kind == "report":
+            return read_report(io.BytesIO(text.encode()))
+        (deal,) = read_histories(io.BytesIO(f"{text}\n".encode()))
+        return deal.record
+
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    text = json.dumps(_mutated(data, good))
+    exact = _exact(text)
+    theirs = jsonschema.Draft202012Validator(schema).is_valid(exact)
+    try:
+        value = read(text)
+    except OfcError as exc:
+        assert not theirs or re.search(_BEYOND_SCHEMA, str(exc)), exc
+        return
+    assert theirs, text
+    assert value == exact
+    assert read(json.dumps(value)) == value
+
+
+def _pair(mean: object, ci95: object) -> dict[str, Any]:
+    return {
+        "decks": 1,
+        "pairs": [
+            {
+                "a": NAMES[0],
+                "b": NAMES[1],
+                "difference_per_deck_mean": mean,
+                "difference_per_deck_ci95": ci95,
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("where", "edit"),
+    [
+        ("bots[0].points_per_hand_mean", lambda b, v: b.update(points_per_hand_mean=v)),
+        ("bots[0].points_per_hand_ci95", lambda b, v: b.update(points_per_hand_ci95=v)),
+        ("bots[0].decisions.p99_ms", lambda b, v: b["decisions"].update(p99_ms=v)),
+        ("duplicate.pairs[0].difference_per_deck_mean", None),
+    ],
+)
+def test_a_report_number_past_what_a_page_shows_is_refused(
+    where: str, edit: Any, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A mean, an interval or a time written as an integer of 400 digits (JSON has no
+    limit) passed the schema, and ``ofc-fast report`` stopped with a traceback
+    (``OverflowError: int too large to convert to float``) formatting it; the schema
+    bounds them to the numbers a page's script reads exactly (2**53 - 1), refused
+    naming the field, as is 2**53."""
+    for value, taken in ((SAFE_INTEGER, True), (SAFE_INTEGER + 1, False), (10**400, False)):
+        report = report_of(lines)
+        if edit is None:
+            report["duplicate"] = _pair(value, 1.5)
+        else:
+            edit(report["bots"][0], value)
+        rep, hist = write(tmp_path, report, lines)
+        assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
+        page = tmp_path / "p.html"
+        if taken:
+            write_html_report(rep, hist, page)
+            assert page.exists()
+            continue
+        with pytest.raises(ArenaError) as caught:
+            write_html_report(rep, hist, page)
+        assert str(caught.value).startswith(f"{rep}: report: {where}: expected at "), (
+            caught.value
+        )
