@@ -6,6 +6,7 @@ the line), and the numbers of a file are those its writer could have written."""
 from __future__ import annotations
 
 import copy
+import gzip
 import io
 import json
 import re
@@ -286,3 +287,28 @@ def test_a_report_number_past_what_a_page_shows_is_refused(
         assert str(caught.value).startswith(f"{rep}: report: {where}: expected at "), (
             caught.value
         )
+
+
+@pytest.mark.parametrize(
+    ("encode", "said"),
+    [
+        (gzip.compress, "compressed with gzip: decompress it first (gunzip)"),
+        (lambda b: b.decode().encode("utf-16"), "UTF-16 text: save it as UTF-8"),
+    ],
+    ids=["gzip", "utf-16 (PowerShell's >)"],
+)
+def test_a_compressed_or_utf16_file_says_what_it_is(
+    encode: Any, said: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history compressed with gzip (``deals.jsonl.gz``) or a report saved by
+    Windows PowerShell's ``>`` (UTF-16, after a byte-order mark) was refused as
+    ``not UTF-8 (byte 0x8b at offset 1)``: the error says what the file is and
+    what to do (neither is read: the files are UTF-8 text)."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    for path, error, where in ((hist, HistoryError, ", line 1"), (rep, ArenaError, "")):
+        path.write_bytes(encode(path.read_bytes()))
+        with pytest.raises(error) as caught:
+            list(read_histories(path)) if error is HistoryError else read_report(path)
+        message = str(caught.value)
+        assert message.startswith(f"{path}{where}: not UTF-8 (byte "), message
+        assert message.endswith(f"): {said}"), message

@@ -150,11 +150,13 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
     ofc_fast.errors.OfcError: key 'a' is given twice in one object
     """
     if isinstance(data, bytes):
+        raw = data
         try:
-            data = data.decode("utf-8")
+            data = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise error(
-                f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})"
+                f"not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})"
+                + _encoding_hint(raw)
             ) from None
     budget = [len(data)]  # (as many digits as the text could write out)
     try:
@@ -178,6 +180,21 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
         raise error(str(exc)) from None
     except ValueError as exc:
         raise error(f"not JSON ({str(exc)[:80]})") from None
+
+
+def _encoding_hint(data: bytes) -> str:
+    r"""What a text that is not UTF-8 is, by its first bytes, for its error: compressed
+    with gzip (``deals.jsonl.gz``), or UTF-16 after its byte-order mark (Windows
+    PowerShell's ``>`` writes it); else nothing.
+
+    >>> _encoding_hint(b"\xff\xfe{"), _encoding_hint(b"\xff")
+    (': UTF-16 text: save it as UTF-8', '')
+    """
+    if data.startswith(b"\x1f\x8b"):
+        return ": compressed with gzip: decompress it first (gunzip)"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return ": UTF-16 text: save it as UTF-8"
+    return ""
 
 
 def _is(value: object, kind: str) -> bool:
