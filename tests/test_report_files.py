@@ -312,3 +312,21 @@ def test_a_compressed_or_utf16_file_says_what_it_is(
         message = str(caught.value)
         assert message.startswith(f"{path}{where}: not UTF-8 (byte "), message
         assert message.endswith(f"): {said}"), message
+
+
+@pytest.mark.parametrize("seed", [SEED_LIMIT, SEED_LIMIT * 10**5])
+def test_a_history_seed_no_deal_is_dealt_from_is_refused_by_the_schema(
+    seed: int, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``hand_history.schema.json`` took a ``history.seed`` past 2**64 - 1 (no deal is
+    dealt from one), which only the replay refused (``history: the history's table
+    cannot be set up: ...``): the schema bounds it, and the reader names the field."""
+    line = {**lines[0], "history": {**lines[0]["history"], "seed": seed}}
+    assert _jsonschema_valid(SCHEMA_PATH, line) in (None, False)
+    hist = _history_file(tmp_path, json.dumps(line))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(f"{hist}, line 1: history.seed: expected at most")
+    assert caught.value.field == "history.seed"
+    top = {**lines[0], "history": {**lines[0]["history"], "seed": SEED_LIMIT - 1}}
+    assert _jsonschema_valid(SCHEMA_PATH, top) in (None, True)
