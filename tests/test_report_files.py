@@ -330,3 +330,19 @@ def test_a_history_seed_no_deal_is_dealt_from_is_refused_by_the_schema(
     assert caught.value.field == "history.seed"
     top = {**lines[0], "history": {**lines[0]["history"], "seed": SEED_LIMIT - 1}}
     assert _jsonschema_valid(SCHEMA_PATH, top) in (None, True)
+
+
+@pytest.mark.parametrize("data", [b"", b"\n", b" \r\n\t"])
+def test_an_empty_report_file_is_said_to_be_empty(
+    data: bytes, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A report file of 0 bytes (``ofc-fast arena --json - > r.json`` that failed) or
+    of blanks was ``not JSON (Expecting value: line 1 column 1 (char 0))``: it is
+    said to be empty, with what writes a report."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    rep.write_bytes(data)
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value) == (
+        f"{rep}: empty ({len(data)} bytes): not a report (ofc-fast arena --json writes one)"
+    )

@@ -95,6 +95,11 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
 
 
 def _report_of(data: bytes, path: str) -> dict[str, Any]:
+    if not data.strip():  # (a failed ``--json - > r.json``)
+        raise ArenaError(
+            f"{path}: empty ({len(data)} bytes): not a report (ofc-fast arena --json "
+            "writes one)"
+        )
     if len(data) > MAX_REPORT_BYTES:
         raise ArenaError(
             f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report{_history(data)}"
