@@ -346,3 +346,22 @@ def test_an_empty_report_file_is_said_to_be_empty(
     assert str(caught.value) == (
         f"{rep}: empty ({len(data)} bytes): not a report (ofc-fast arena --json writes one)"
     )
+
+
+@pytest.mark.parametrize(
+    "points", [SAFE_INTEGER + 1, -(10**4000)], ids=["2**53", "-10**4000"]
+)
+def test_a_bot_s_points_past_what_a_page_counts_are_refused(
+    points: int, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A bot's ``points`` of 4,000 digits (no match of at most 2**53 - 1 hands scores
+    them) passed ``read_report``; they are bounded as the other totals are."""
+    report = report_of(lines)
+    report["bots"][1]["points"] = points
+    assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, False)
+    rep = _report_file(tmp_path, json.dumps(report))
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value).startswith(f"{rep}: report: bots[1].points: expected at ")
+    report["bots"][1]["points"] = -SAFE_INTEGER
+    assert read_report(_report_file(tmp_path, json.dumps(report))) == report
