@@ -9,7 +9,9 @@ import copy
 import gzip
 import io
 import json
+import os
 import re
+import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from report_data import NAMES, deals, report_of, write
 from ofc_fast.arena.history import SCHEMA_PATH, read_histories
 from ofc_fast.arena.html import write_html_report
 from ofc_fast.arena.report import REPORT_SCHEMA_PATH, read_report
+from ofc_fast.cli import main
 from ofc_fast.errors import ArenaError, HistoryError, OfcError
 
 SEED_LIMIT = 2**64
@@ -365,3 +368,32 @@ def test_a_bot_s_points_past_what_a_page_counts_are_refused(
     assert str(caught.value).startswith(f"{rep}: report: bots[1].points: expected at ")
     report["bots"][1]["points"] = -SAFE_INTEGER
     assert read_report(_report_file(tmp_path, json.dumps(report))) == report
+
+
+def test_a_report_read_from_a_pipe_is_read_once(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast report <(gunzip -c r.json.gz) h.jsonl`` (a report in a pipe, which
+    gives its bytes once) was checked, then read again for the page, empty:
+    ``/dev/fd/63: not JSON (Expecting value ...)``.  The pipe is read once, as
+    standard input is, and a history of another match names the pipe."""
+    if not Path("/dev/fd").is_dir() or sys.platform == "win32":
+        pytest.skip("run on Linux (/dev/fd)")
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    for report, said in ((report_of(lines), None), (report_of(lines[:1]), "hands")):
+        r, w = os.pipe()
+        os.write(w, json.dumps(report).encode())
+        os.close(w)
+        pipe = f"/dev/fd/{r}"
+        try:
+            code = main(["report", pipe, str(hist), "-o", str(tmp_path / "p.html")])
+        finally:
+            os.close(r)
+        err = capsys.readouterr().err
+        if said is None:
+            assert code == 0 and (tmp_path / "p.html").exists(), err
+        else:
+            assert code == 2
+            assert err.startswith(
+                f"ofc-fast: error: {hist} is not the history of {pipe}"
+            ), err
