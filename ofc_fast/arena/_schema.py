@@ -1,5 +1,6 @@
 """Reading untrusted JSON (:func:`parse`: one error class for every way it can fail;
-:func:`json_integer`, its integers, and :class:`LongInteger`, shared with the service),
+:func:`json_integer` and :func:`json_number`, its numbers, :func:`reject_constant`,
+:class:`LongInteger` and :class:`ManyDigits`, shared with the service),
 and a small JSON Schema checker for the package's own schemas (``hand_history.schema.json``,
 ``report.schema.json``): the keywords they use (``type``, ``const``, ``enum``,
 ``required``, ``properties``, ``additionalProperties: false``, ``items``,
@@ -148,7 +149,13 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
     Traceback (most recent call last):
     ...
     ofc_fast.errors.OfcError: key 'a' is given twice in one object
-    """
+    >>> parse(b"[1e400]", OfcError) == [10**400]
+    True
+    >>> parse(b"[1e4000, 1e4000]", OfcError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: its numbers written with an exponent make more than 4,300 digits in all, which no field takes
+    """  # noqa: E501 - the error message as the user sees it
     if isinstance(data, bytes):
         raw = data
         try:
@@ -158,7 +165,8 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
                 f"not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})"
                 + _encoding_hint(raw)
             ) from None
-    budget = [len(data)]  # (as many digits as the text could write out)
+    most = max(len(data), MAX_DIGITS)  # (what the text could write out, or one int)
+    budget = [most]
     try:
         return json.loads(
             data.removeprefix("\ufeff"),
@@ -173,8 +181,8 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
         raise error(f"{exc}, which no field takes") from None
     except ManyDigits:
         raise error(
-            f"its numbers written with an exponent make more than {len(data):,} digits "
-            "in all, which no field takes"
+            f"its numbers written with an exponent make more than {most:,} digits in "
+            "all, which no field takes"
         ) from None
     except RulesError as exc:  # a key given twice (unique_keys)
         raise error(str(exc)) from None
