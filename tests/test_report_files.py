@@ -397,3 +397,22 @@ def test_a_report_read_from_a_pipe_is_read_once(
             assert err.startswith(
                 f"ofc-fast: error: {hist} is not the history of {pipe}"
             ), err
+
+
+@pytest.mark.parametrize(("stack", "said"), [(-1, "least"), (10**9 + 1, "most")])
+def test_a_history_stack_no_table_seats_is_refused_by_the_schema(
+    stack: int, said: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``hand_history.schema.json`` took any ``history.stacks`` (a seat's chips:
+    0 to 1,000,000,000, ``ofc_fast.table``), which only the replay refused (``history:
+    the history's table cannot be set up``): the schema bounds them, named."""
+    line = {**lines[0], "history": {**lines[0]["history"], "stacks": [5, stack]}}
+    assert _jsonschema_valid(SCHEMA_PATH, line) in (None, False)
+    hist = _history_file(tmp_path, json.dumps(line))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(
+        f"{hist}, line 1: history.stacks[1]: expected at {said}"
+    ), caught.value
+    taken = {**lines[0], "history": {**lines[0]["history"], "stacks": [0, 10**9]}}
+    assert _jsonschema_valid(SCHEMA_PATH, taken) in (None, True)
