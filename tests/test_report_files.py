@@ -416,3 +416,20 @@ def test_a_history_stack_no_table_seats_is_refused_by_the_schema(
     ), caught.value
     taken = {**lines[0], "history": {**lines[0]["history"], "stacks": [0, 10**9]}}
     assert _jsonschema_valid(SCHEMA_PATH, taken) in (None, True)
+
+
+def test_a_history_of_lines_ending_in_a_carriage_return_says_so(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history whose lines end in a carriage return alone (CR: classic Mac OS, some
+    editors' "line endings" setting) was one long line, refused as ``cut off: the
+    last line ends with no newline (a run killed while writing it?)``: the error says
+    the lines end in CR."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(b"".join(json.dumps(line).encode() + b"\r" for line in lines))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(
+        f"{hist}, line 1: its lines end in a carriage return alone (CR), not a newline "
+        "(LF or CRLF): not JSON ("
+    ), caught.value
