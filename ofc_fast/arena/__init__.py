@@ -23,7 +23,10 @@ from ._protocol import bot_crashed as bot_crashed  # for parallel.tournament
 from ._protocol import filler_move as filler_move  # for parallel.tournament
 from ._schema import MAX_DIGITS as MAX_DIGITS  # for serve (its bodies' integers)
 from ._schema import LongInteger as LongInteger  # for serve
+from ._schema import ManyDigits as ManyDigits  # for serve
 from ._schema import json_integer as json_integer  # for serve
+from ._schema import json_number as json_number  # for serve
+from ._schema import reject_constant as reject_constant  # for serve
 from ._signals import sigint_deferred as sigint_deferred  # for parallel
 from ._signals import sigterm_as_sigint as sigterm_as_sigint  # for cli play
 from ._stats import counted as counted  # for parallel (the counts it prints)

@@ -1,5 +1,6 @@
 """Reading untrusted JSON (:func:`parse`: one error class for every way it can fail;
-:func:`json_integer`, its integers, and :class:`LongInteger`, shared with the service),
+:func:`json_integer` and :func:`json_number`, its numbers, :func:`reject_constant`,
+:class:`LongInteger` and :class:`ManyDigits`, shared with the service),
 and a small JSON Schema checker for the package's own schemas (``hand_history.schema.json``,
 ``report.schema.json``): the keywords they use (``type``, ``const``, ``enum``,
 ``required``, ``properties``, ``additionalProperties: false``, ``items``,
@@ -15,13 +16,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
-from ..errors import OfcError, quote, unicode_problem
+from ..errors import OfcError, RulesError, quote, unicode_problem
+from ..rules import unique_keys
 
-__all__ = ["MAX_DIGITS", "LongInteger", "json_integer", "parse", "problem"]
+__all__ = [
+    "MAX_DIGITS",
+    "LongInteger",
+    "ManyDigits",
+    "json_integer",
+    "json_number",
+    "parse",
+    "problem",
+    "reject_constant",
+]
 
 MAX_DIGITS = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
 """The most digits of an integer the interpreter reads as one (4,300 by default)."""
@@ -57,34 +70,139 @@ def json_integer(text: str) -> int:
         raise LongInteger(len(text.lstrip("-"))) from None
 
 
+def reject_constant(name: str) -> Any:
+    """The ``parse_constant`` of :func:`json.loads`: ``NaN``, ``Infinity`` and
+    ``-Infinity`` are no JSON (RFC 8259, 6), a ValueError saying so."""
+    raise ValueError(f"{name} is not JSON")
+
+
+class ManyDigits(ValueError):
+    """The whole numbers of a text written with an exponent hold more digits in all
+    than its ``budget`` (:func:`json_number`)."""
+
+
+def json_number(text: str, budget: list[int] | None = None) -> float | int:
+    """A JSON number written with a fraction or an exponent: an int where its value is
+    whole (the ``parse_float`` of :func:`json.loads`).  JSON has one number type, and
+    JSON Schema's ``integer`` (the package's schemas', ``/openapi.json``'s: a seed,
+    ``hand_no``, card ids...) admits ``4.0`` and ``1e3``, so every field that takes
+    ``4`` takes them too; a whole number beyond every float (``1e400``) is the
+    integer it is, as if written out (out of a field's range; beyond the digits the
+    interpreter reads, a :class:`LongInteger`).  ``budget``: the digits the text's
+    whole numbers may still make, in one item, taken from (beyond, a
+    :class:`ManyDigits`): 7 bytes, ``1e4000``, make 4,001 digits, and a 1 MiB text of
+    them 250 MB of integers, read for minutes.
+
+    >>> json_number("4.0"), json_number("1e3"), json_number("0.25")
+    (4, 1000, 0.25)
+    >>> json_number("1e400") == 10**400
+    True
+    >>> json_number("18446744073709551615.0"), json_number("3.0000000000000001")
+    (18446744073709551615, 3.0)
+    >>> json_number("0e99999999999999999999"), json_number("5e-99999999999999999999")
+    (0, 0.0)
+    >>> try:
+    ...     json_number("1e99999")
+    ... except ValueError as exc:
+    ...     print(exc)
+    an integer of 100000 digits
+    """
+    value = float(text)
+    if not value.is_integer() and not math.isinf(value):
+        return value
+    try:
+        exact = Decimal(text)  # the literal's own value, not its nearest float
+    except ArithmeticError:  # an exponent beyond Decimal's: 0, a fraction, or vast
+        if not re.split("[eE]", text, maxsplit=1)[0].strip("+-0."):
+            return 0  # 0e...
+        if math.isinf(value):
+            raise LongInteger(None) from None
+        return value  # a fraction
+    if exact != exact.to_integral_value():
+        return value
+    digits = exact.adjusted() + 1
+    if digits > MAX_DIGITS:  # (as int() refuses such a literal written out)
+        raise LongInteger(digits)
+    if budget is not None:
+        budget[0] -= digits
+        if budget[0] < 0:
+            raise ManyDigits
+    return int(exact)
+
+
 def parse(data: str | bytes, error: type[OfcError]) -> object:
     r"""The JSON value of ``data`` (UTF-8 when bytes; a leading byte-order mark, as
-    Windows editors save one, is read as nothing); ``error`` saying why when it is
-    not UTF-8, not JSON, nested too deep for the parser or holds an integer of more
-    digits than the interpreter reads (no field of ours takes one).
+    Windows editors save one, is read as nothing; a whole number written with a
+    fraction or an exponent, ``1.0``, an int: :func:`json_number`); ``error`` saying
+    why when it is not UTF-8, not JSON (``NaN``, ``Infinity``), nested too deep for
+    the parser, gives a key twice in one object (readers differ on which value
+    counts) or holds an integer of more digits than the interpreter reads (no field
+    of ours takes one).
 
-    >>> parse(b"[1, 2]", ValueError), parse("\ufeff[1]", ValueError)
+    >>> parse(b"[1, 2.0]", ValueError), parse("\ufeff[1]", ValueError)
     ([1, 2], [1])
     >>> parse(b"[" * 100000, OfcError)
     Traceback (most recent call last):
     ...
     ofc_fast.errors.OfcError: not JSON: nested too deep
-    """
+    >>> parse(b'{"a": 1, "a": 2}', OfcError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: key 'a' is given twice in one object
+    >>> parse(b"[1e400]", OfcError) == [10**400]
+    True
+    >>> parse(b"[1e4000, 1e4000]", OfcError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: its numbers written with an exponent make more than 4,300 digits in all, which no field takes
+    """  # noqa: E501 - the error message as the user sees it
     if isinstance(data, bytes):
+        raw = data
         try:
-            data = data.decode("utf-8")
+            data = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise error(
-                f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})"
+                f"not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})"
+                + _encoding_hint(raw)
             ) from None
+    most = max(len(data), MAX_DIGITS)  # (what the text could write out, or one int)
+    budget = [most]
     try:
-        return json.loads(data.removeprefix("\ufeff"), parse_int=json_integer)
+        return json.loads(
+            data.removeprefix("\ufeff"),
+            parse_int=json_integer,
+            parse_float=lambda text: json_number(text, budget),
+            parse_constant=reject_constant,
+            object_pairs_hook=unique_keys,
+        )
     except RecursionError:
         raise error("not JSON: nested too deep") from None
     except LongInteger as exc:
         raise error(f"{exc}, which no field takes") from None
+    except ManyDigits:
+        raise error(
+            f"its numbers written with an exponent make more than {most:,} digits in "
+            "all, which no field takes"
+        ) from None
+    except RulesError as exc:  # a key given twice (unique_keys)
+        raise error(str(exc)) from None
     except ValueError as exc:
         raise error(f"not JSON ({str(exc)[:80]})") from None
+
+
+def _encoding_hint(data: bytes) -> str:
+    r"""What a text that is not UTF-8 is, by its first bytes, for its error: compressed
+    with gzip (``deals.jsonl.gz``), or UTF-16 after its byte-order mark (Windows
+    PowerShell's ``>`` writes it); else nothing.
+
+    >>> _encoding_hint(b"\xff\xfe{"), _encoding_hint(b"\xff")
+    (': UTF-16 text: save it as UTF-8', '')
+    """
+    if data.startswith(b"\x1f\x8b"):
+        return ": compressed with gzip: decompress it first (gunzip)"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return ": UTF-16 text: save it as UTF-8"
+    return ""
 
 
 def _is(value: object, kind: str) -> bool:

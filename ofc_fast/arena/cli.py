@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
+import stat
 import sys
 from typing import IO, Any
 
@@ -273,17 +275,34 @@ def _print_deals(path: str | IO[bytes], deal: int | None) -> int:
     return shown
 
 
+def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
+    """``report`` as a file that can be read twice (:func:`_cmd_report`): a regular
+    file's path as it is; standard input, or the path of a pipe that gives its bytes
+    once (``<(gunzip -c r.json.gz)``, a FIFO), read into memory (a report is at most
+    MAX_REPORT_BYTES); a path that cannot be opened as it is (read_report says why)."""
+    from .report import MAX_REPORT_BYTES, ReadOnce
+
+    if not isinstance(report, str):
+        return io.BytesIO(report.read(MAX_REPORT_BYTES + 1))
+    try:
+        if stat.S_ISREG(os.stat(report).st_mode):
+            return report
+        with open(report, "rb") as f:
+            return ReadOnce(f.read(MAX_REPORT_BYTES + 1), report)
+    except OSError:
+        return report
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from ..errors import HistoryError
     from .html import write_html_report
-    from .report import MAX_REPORT_BYTES, read_report
+    from .report import read_report
 
     check_output("--output", args.output)
     if args.report == args.history == "-":
         raise ArenaError("REPORT, HISTORY: standard input (-) can be one of them, not both")
-    report, history = named("REPORT", input_file, args.report), input_file(args.history)
-    if not isinstance(report, str):  # standard input, read twice below
-        report = io.BytesIO(report.read(MAX_REPORT_BYTES + 1))
+    report = _read_twice(named("REPORT", input_file, args.report))
+    history = input_file(args.history)
     # the files' errors name REPORT and HISTORY, as its usage calls them (a report is
     # at most MAX_REPORT_BYTES: read once more here to tell its errors apart)
     named("REPORT", read_report, report)

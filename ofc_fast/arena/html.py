@@ -38,7 +38,7 @@ from ._digest import Digest, RunningTotals
 from ._page import page
 from ._stats import counted, printable
 from .history import ImportedDeal, import_deal, read_histories
-from .report import check_report, read_report
+from .report import check_report, read_report, source_name
 
 __all__ = ["DEFAULT_EMBED", "html_report", "write_html_report"]
 
@@ -151,10 +151,7 @@ def write_html_report(
     """
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
-    names = [
-        shown_path(p) if isinstance(p, (str, Path)) else "standard input"
-        for p in (report_path, history_path)
-    ]
+    names = [source_name(p, "standard input") for p in (report_path, history_path)]
     # (by file_key: a hard link of an input, standard input's file are inputs too)
     inputs = {file_key(p) for p in (report_path, history_path)} - {None}
     for target, what in ((out, ""), (side, " (the page's deals file)")):

@@ -9,6 +9,7 @@ back, checked against ``report.schema.json`` (the fields ``ofc-fast report`` use
 
 from __future__ import annotations
 
+import io
 import json
 from functools import cache
 from pathlib import Path
@@ -26,9 +27,11 @@ __all__ = [
     "MAX_REPORT_BYTES",
     "REPORT_SCHEMA_PATH",
     "SCHEMA_VERSION",
+    "ReadOnce",
     "check_report",
     "match_report",
     "read_report",
+    "source_name",
 ]
 
 SCHEMA_VERSION = 1
@@ -84,7 +87,9 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
     ofc_fast.errors.ArenaError: the report: not JSON (Expecting ',' delimiter: line 1 column 38 (char 37))
     """  # noqa: E501 - the error message as the user sees it
     if not isinstance(source, (str, Path)):
-        return _report_of(source.read(MAX_REPORT_BYTES + 1), "the report")
+        return _report_of(
+            source.read(MAX_REPORT_BYTES + 1), source_name(source, "the report")
+        )
     try:
         with open(source, "rb") as f:
             return _report_of(f.read(MAX_REPORT_BYTES + 1), shown_path(source))
@@ -94,7 +99,39 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
         ) from None
 
 
+class ReadOnce(io.BytesIO):
+    """The bytes of a file that gives them once (a pipe: ``<(gunzip -c r.json.gz)``,
+    a FIFO), read into memory, named by its path (:func:`source_name`).
+
+    >>> once = ReadOnce(b"{}", "/dev/fd/63")
+    >>> once.read(), once.name
+    (b'{}', '/dev/fd/63')
+    """
+
+    def __init__(self, data: bytes, name: str) -> None:
+        super().__init__(data)
+        self.name = name
+
+
+def source_name(source: str | Path | IO[bytes], default: str) -> str:
+    """How errors name a report or a history read from ``source``: a path as
+    :func:`~ofc_fast.errors.shown_path` shows it, a :class:`ReadOnce` by its path,
+    any other open file ``default`` (``"standard input"``).
+
+    >>> source_name(ReadOnce(b"{}", "/dev/fd/63"), "x"), source_name(io.BytesIO(), "x")
+    ('/dev/fd/63', 'x')
+    """
+    if isinstance(source, ReadOnce):
+        return shown_path(source.name)
+    return shown_path(source) if isinstance(source, (str, Path)) else default
+
+
 def _report_of(data: bytes, path: str) -> dict[str, Any]:
+    if not data.strip():  # (a failed ``--json - > r.json``)
+        raise ArenaError(
+            f"{path}: empty ({len(data)} bytes): not a report (ofc-fast arena --json "
+            "writes one)"
+        )
     if len(data) > MAX_REPORT_BYTES:
         raise ArenaError(
             f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report{_history(data)}"

@@ -19,18 +19,16 @@ import asyncio
 import functools
 import json
 import logging
-import math
 import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from decimal import Decimal
 from importlib import resources
 from typing import Any
 
 from .. import __version__
-from ..arena import MAX_DIGITS, LongInteger, json_integer
+from ..arena import LongInteger, ManyDigits, json_integer, json_number, reject_constant
 from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
@@ -173,61 +171,6 @@ async def _gone(receive: Receive) -> None:
         pass
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-class _ManyDigits(ValueError):
-    """The whole numbers of a body written with an exponent hold more digits in all
-    than its ``budget`` (:func:`_number`)."""
-
-
-def _number(text: str, budget: list[int] | None = None) -> float | int:
-    """A JSON number written with a fraction or an exponent: an int where its value is
-    whole.  JSON has one number type, and JSON Schema's ``integer`` (what
-    ``/openapi.json`` gives ``samples``, ``seed``, card ids...) admits ``4.0`` and
-    ``1e3``, so every field that takes ``4`` takes them too; a whole number beyond
-    every float (``1e400``) is the integer it is, as if written out (a 422 out of a
-    field's range; beyond the digits the interpreter reads, a LongInteger: a 400).
-    ``budget``: the digits the body's whole numbers may still make, in one item,
-    taken from (beyond, a :class:`_ManyDigits`): 7 bytes, ``1e4000``, make 4,001
-    digits, and a 1 MiB body of them 250 MB of integers, read for minutes.
-
-    >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400") == 10**400
-    (4, 1000, 0.25, True)
-    >>> _number("18446744073709551615.0"), _number("3.0000000000000001")
-    (18446744073709551615, 3.0)
-    >>> _number("0e99999999999999999999"), _number("5e-99999999999999999999")
-    (0, 0.0)
-    >>> try:
-    ...     _number("1e99999")
-    ... except ValueError as exc:
-    ...     print(exc)
-    an integer of 100000 digits
-    """
-    value = float(text)
-    if not value.is_integer() and not math.isinf(value):
-        return value
-    try:
-        exact = Decimal(text)  # the literal's own value, not its nearest float
-    except ArithmeticError:  # an exponent beyond Decimal's: 0, a fraction, or vast
-        if not re.split("[eE]", text, maxsplit=1)[0].strip("+-0."):
-            return 0  # 0e...
-        if math.isinf(value):
-            raise LongInteger(None) from None
-        return value  # a fraction
-    if exact != exact.to_integral_value():
-        return value
-    digits = exact.adjusted() + 1
-    if digits > MAX_DIGITS:  # (as int() refuses such a literal written out)
-        raise LongInteger(digits)
-    if budget is not None:
-        budget[0] -= digits
-        if budget[0] < 0:
-            raise _ManyDigits
-    return int(exact)
-
-
 def _long_integer(exc: LongInteger) -> str:
     """What a 400 says of an integer of the body with more digits than the
     interpreter reads as one (:func:`~ofc_fast.arena.json_integer`).
@@ -337,8 +280,8 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
     parsers differ on which of the two values counts: ``field`` names its path);
-    whole numbers are ints (:func:`_number`), those written with a fraction or an
-    exponent of at most ``digits`` digits in all (the body's size limit: as many as
+    whole numbers are ints (:func:`~ofc_fast.arena.json_number`), those written with
+    a fraction or an exponent of at most ``digits`` digits in all (the body's size limit: as many as
     the body could write out); at most :data:`MAX_VALUES` values.
 
     >>> _parse(b'{"a": [1e400, 1e400]}', digits=1000)["a"] == [10**400] * 2
@@ -371,7 +314,7 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
 
     def number(literal: str) -> float | int:
         values.take()
-        return _number(literal, budget)
+        return json_number(literal, budget)
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         values.take()
@@ -387,7 +330,7 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
             text,
             parse_float=number,
             parse_int=integer,
-            parse_constant=_reject_constant,
+            parse_constant=reject_constant,
             object_pairs_hook=unique,
         )
     except RecursionError:
@@ -401,7 +344,7 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         ) from None
     except LongInteger as exc:
         raise ApiError(400, None, _long_integer(exc)) from None
-    except _ManyDigits:
+    except ManyDigits:
         raise ApiError(
             400,
             None,

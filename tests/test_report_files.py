@@ -1,0 +1,435 @@
+"""Match reports and hand histories read as files against the JSON Schemas the
+package ships (``report.schema.json``, ``hand_history.schema.json``): what the schema
+allows is read, what it does not is refused with an OfcError naming the field (and
+the line), and the numbers of a file are those its writer could have written."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import io
+import json
+import os
+import re
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from report_data import NAMES, deals, report_of, write
+
+from ofc_fast.arena.history import SCHEMA_PATH, read_histories
+from ofc_fast.arena.html import write_html_report
+from ofc_fast.arena.report import REPORT_SCHEMA_PATH, read_report
+from ofc_fast.cli import main
+from ofc_fast.errors import ArenaError, HistoryError, OfcError
+
+SEED_LIMIT = 2**64
+"""The seeds a match is dealt from: 0 to 2**64 - 1 (docs/arena.md, ``--seed``)."""
+SAFE_INTEGER = 2**53 - 1
+"""The largest count a page's script reads exactly (a JavaScript number)."""
+
+
+@pytest.fixture(scope="module")
+def lines() -> list[dict[str, Any]]:
+    return deals(2)
+
+
+def _jsonschema_valid(schema_path: Path, doc: object) -> bool | None:
+    """Whether the reference validator finds ``doc`` valid (None without it)."""
+    try:
+        import jsonschema
+    except ImportError:
+        return None
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    return bool(jsonschema.Draft202012Validator(schema).is_valid(doc))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "taken"),
+    [
+        ("seed", 0, True),
+        ("seed", SEED_LIMIT - 1, True),
+        ("seed", SEED_LIMIT, False),
+        ("seed", -1, False),
+        ("seed", 10**30, False),
+        ("hands", SAFE_INTEGER, True),
+        ("hands", SAFE_INTEGER + 1, False),
+        ("hands", 10**100, False),
+    ],
+)
+def test_a_report_number_its_match_cannot_have_is_refused(
+    field: str, value: int, taken: bool, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A report whose ``seed`` is no seed a match is dealt from (past 2**64 - 1, or
+    negative) or whose ``hands`` is past what the page counts exactly was read as a
+    match's report; the schema and the reader now both refuse it, naming the field."""
+    report = {**report_of(lines), field: value}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
+    if taken:
+        assert read_report(path)[field] == value
+        return
+    with pytest.raises(ArenaError) as caught:
+        read_report(path)
+    assert str(caught.value).startswith(f"{path}: report: {field}: expected at ")
+
+
+def _history_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "h.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def _report_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_key_given_twice_is_refused_naming_it(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history line or a report giving one key twice in an object was read with the
+    last value (``"hand_no": 0, ..., "hand_no": 7``: another tool may read the
+    first): refused, naming the key and the line, as the rules and the service do."""
+    line = json.dumps(lines[0])
+    cases = {
+        "hand_no": line[:-1] + ', "hand_no": 0}',
+        "players": line.replace('"history": {', '"history": {"players": 2, ', 1),
+    }
+    for key, text in cases.items():
+        assert json.loads(text) is not None  # what a lenient reader takes
+        hist = _history_file(tmp_path, text)
+        with pytest.raises(HistoryError) as caught:
+            list(read_histories(hist))
+        said = f"{hist}, line 1: key {key!r} is given twice in one object"
+        assert str(caught.value).startswith(said), caught.value
+    report = json.dumps(report_of(lines))
+    rep = _report_file(tmp_path, '{"hands": 999, ' + report[1:])
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value).startswith(f"{rep}: key 'hands' is given twice")
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_refused_as_no_json(
+    token: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``NaN`` and ``Infinity`` are no JSON numbers (RFC 8259, 6), but a report or a
+    history line holding one in a field the reader does not check (as Python's
+    ``json.dumps`` writes a nan) was read: refused, naming the token and the line."""
+    line = json.dumps({**lines[0], "note": float("nan")}).replace("NaN", token)
+    hist = _history_file(tmp_path, line)
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value) == f"{hist}, line 1: not JSON ({token} is not JSON)"
+    report = json.dumps({**report_of(lines), "note": float("nan")})
+    rep = _report_file(tmp_path, report.replace("NaN", token))
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value) == f"{rep}: not JSON ({token} is not JSON)"
+
+
+@pytest.mark.parametrize("written", ["1.0", "1e0", "0.1e1", "100E-2"])
+def test_a_whole_number_written_with_a_fraction_is_read_as_the_integer(
+    written: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """JSON has one number type and JSON Schema's ``integer`` admits ``1.0`` and
+    ``1e0`` (the schemas' validators take them), but the readers refused them:
+    ``hand_no: expected integer, got 1.0``.  They are read as the integer 1."""
+    line = json.dumps(lines[1]).replace('"hand_no": 1', f'"hand_no": {written}', 1)
+    assert _jsonschema_valid(SCHEMA_PATH, json.loads(line)) in (None, True)
+    (deal,) = read_histories(_history_file(tmp_path, line))
+    assert deal.record == lines[1]
+    assert type(deal.record["hand_no"]) is int
+    report = json.dumps(report_of(lines)).replace('"seed": 1', f'"seed": {written}')
+    read = read_report(_report_file(tmp_path, report))
+    assert read == report_of(lines) and type(read["seed"]) is int
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([-1, 0, 3, 51, 52, SAFE_INTEGER + 1, SEED_LIMIT]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.integers(-(2**60), 2**60).map(float),  # whole numbers written "3.0", "1e+18"
+    st.text(max_size=4),
+    st.just([]),
+    st.just({}),
+)
+
+
+def _mutated(data: st.DataObject, doc: Any) -> Any:
+    """``doc`` with one value somewhere replaced, or one key added to an object."""
+    out = copy.deepcopy(doc)
+    node = out
+    while isinstance(node, (dict, list)) and node:
+        key = data.draw(
+            st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node)))
+        )
+        if isinstance(node, dict) and data.draw(st.integers(0, 9)) == 0:
+            node[data.draw(st.sampled_from(["x", "seed", "rules"]))] = data.draw(_SCALARS)
+            return out
+        if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
+            node[key] = data.draw(_SCALARS)
+            return out
+        node = node[key]
+    return out
+
+
+def _exact(text: str) -> Any:
+    """The value of a JSON text: a number written with a fraction or an exponent is
+    the number written (``4.6e+16``: 46000000000000000, not the float nearest it),
+    an int where it is whole, else the float nearest it."""
+
+    def number(literal: str) -> int | float:
+        written = Decimal(literal)
+        whole = written == written.to_integral_value()
+        return int(written) if whole else float(literal)
+
+    return json.loads(text, parse_float=number)
+
+
+_BEYOND_SCHEMA = (
+    r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
+    r"|is not that of the deal's rules"
+)
+"""The refusals of what the schemas take (hand_history.schema.json's description):
+a seat and a point total per player, unique bot names, a deal that replays."""
+
+
+@pytest.mark.parametrize("kind", ["history line", "report"])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_readers_take_what_their_schemas_take(
+    kind: str, lines: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    """For documents mutated at random, the reader takes exactly what the shipped
+    schema takes (jsonschema, the reference validator, on the text's value),
+    but for the rules a schema cannot say (:data:`_BEYOND_SCHEMA`); what it takes is
+    the document's value, which reads back the same when written again."""
+    jsonschema = pytest.importorskip("jsonschema", reason='pip install ".[test]"')
+    schema_path, good = (
+        (SCHEMA_PATH, lines[1])
+        if kind == "history line"
+        else (REPORT_SCHEMA_PATH, report_of(lines))
+    )
+
+    def read(text: str) -> dict[str, Any]:
+        if kind == "report":
+            return read_report(io.BytesIO(text.encode()))
+        (deal,) = read_histories(io.BytesIO(f"{text}\n".encode()))
+        return deal.record
+
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    text = json.dumps(_mutated(data, good))
+    exact = _exact(text)
+    theirs = jsonschema.Draft202012Validator(schema).is_valid(exact)
+    try:
+        value = read(text)
+    except OfcError as exc:
+        assert not theirs or re.search(_BEYOND_SCHEMA, str(exc)), exc
+        return
+    assert theirs, text
+    assert value == exact
+    assert read(json.dumps(value)) == value
+
+
+def _pair(mean: object, ci95: object) -> dict[str, Any]:
+    return {
+        "decks": 1,
+        "pairs": [
+            {
+                "a": NAMES[0],
+                "b": NAMES[1],
+                "difference_per_deck_mean": mean,
+                "difference_per_deck_ci95": ci95,
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("where", "edit"),
+    [
+        ("bots[0].points_per_hand_mean", lambda b, v: b.update(points_per_hand_mean=v)),
+        ("bots[0].points_per_hand_ci95", lambda b, v: b.update(points_per_hand_ci95=v)),
+        ("bots[0].decisions.p99_ms", lambda b, v: b["decisions"].update(p99_ms=v)),
+        ("duplicate.pairs[0].difference_per_deck_mean", None),
+    ],
+)
+def test_a_report_number_past_what_a_page_shows_is_refused(
+    where: str, edit: Any, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A mean, an interval or a time written as an integer of 400 digits (JSON has no
+    limit) passed the schema, and ``ofc-fast report`` stopped with a traceback
+    (``OverflowError: int too large to convert to float``) formatting it; the schema
+    bounds them to the numbers a page's script reads exactly (2**53 - 1), refused
+    naming the field, as is 2**53."""
+    for value, taken in ((SAFE_INTEGER, True), (SAFE_INTEGER + 1, False), (10**400, False)):
+        report = report_of(lines)
+        if edit is None:
+            report["duplicate"] = _pair(value, 1.5)
+        else:
+            edit(report["bots"][0], value)
+        rep, hist = write(tmp_path, report, lines)
+        assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
+        page = tmp_path / "p.html"
+        if taken:
+            write_html_report(rep, hist, page)
+            assert page.exists()
+            continue
+        with pytest.raises(ArenaError) as caught:
+            write_html_report(rep, hist, page)
+        assert str(caught.value).startswith(f"{rep}: report: {where}: expected at "), (
+            caught.value
+        )
+
+
+@pytest.mark.parametrize(
+    ("encode", "said"),
+    [
+        (gzip.compress, "compressed with gzip: decompress it first (gunzip)"),
+        (lambda b: b.decode().encode("utf-16"), "UTF-16 text: save it as UTF-8"),
+    ],
+    ids=["gzip", "utf-16 (PowerShell's >)"],
+)
+def test_a_compressed_or_utf16_file_says_what_it_is(
+    encode: Any, said: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history compressed with gzip (``deals.jsonl.gz``) or a report saved by
+    Windows PowerShell's ``>`` (UTF-16, after a byte-order mark) was refused as
+    ``not UTF-8 (byte 0x8b at offset 1)``: the error says what the file is and
+    what to do (neither is read: the files are UTF-8 text)."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    for path, error, where in ((hist, HistoryError, ", line 1"), (rep, ArenaError, "")):
+        path.write_bytes(encode(path.read_bytes()))
+        with pytest.raises(error) as caught:
+            list(read_histories(path)) if error is HistoryError else read_report(path)
+        message = str(caught.value)
+        assert message.startswith(f"{path}{where}: not UTF-8 (byte "), message
+        assert message.endswith(f"): {said}"), message
+
+
+@pytest.mark.parametrize("seed", [SEED_LIMIT, SEED_LIMIT * 10**5])
+def test_a_history_seed_no_deal_is_dealt_from_is_refused_by_the_schema(
+    seed: int, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``hand_history.schema.json`` took a ``history.seed`` past 2**64 - 1 (no deal is
+    dealt from one), which only the replay refused (``history: the history's table
+    cannot be set up: ...``): the schema bounds it, and the reader names the field."""
+    line = {**lines[0], "history": {**lines[0]["history"], "seed": seed}}
+    assert _jsonschema_valid(SCHEMA_PATH, line) in (None, False)
+    hist = _history_file(tmp_path, json.dumps(line))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(f"{hist}, line 1: history.seed: expected at most")
+    assert caught.value.field == "history.seed"
+    top = {**lines[0], "history": {**lines[0]["history"], "seed": SEED_LIMIT - 1}}
+    assert _jsonschema_valid(SCHEMA_PATH, top) in (None, True)
+
+
+@pytest.mark.parametrize("data", [b"", b"\n", b" \r\n\t"])
+def test_an_empty_report_file_is_said_to_be_empty(
+    data: bytes, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A report file of 0 bytes (``ofc-fast arena --json - > r.json`` that failed) or
+    of blanks was ``not JSON (Expecting value: line 1 column 1 (char 0))``: it is
+    said to be empty, with what writes a report."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    rep.write_bytes(data)
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value) == (
+        f"{rep}: empty ({len(data)} bytes): not a report (ofc-fast arena --json writes one)"
+    )
+
+
+@pytest.mark.parametrize(
+    "points", [SAFE_INTEGER + 1, -(10**4000)], ids=["2**53", "-10**4000"]
+)
+def test_a_bot_s_points_past_what_a_page_counts_are_refused(
+    points: int, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A bot's ``points`` of 4,000 digits (no match of at most 2**53 - 1 hands scores
+    them) passed ``read_report``; they are bounded as the other totals are."""
+    report = report_of(lines)
+    report["bots"][1]["points"] = points
+    assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, False)
+    rep = _report_file(tmp_path, json.dumps(report))
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value).startswith(f"{rep}: report: bots[1].points: expected at ")
+    report["bots"][1]["points"] = -SAFE_INTEGER
+    assert read_report(_report_file(tmp_path, json.dumps(report))) == report
+
+
+def test_a_report_read_from_a_pipe_is_read_once(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast report <(gunzip -c r.json.gz) h.jsonl`` (a report in a pipe, which
+    gives its bytes once) was checked, then read again for the page, empty:
+    ``/dev/fd/63: not JSON (Expecting value ...)``.  The pipe is read once, as
+    standard input is, and a history of another match names the pipe."""
+    if not Path("/dev/fd").is_dir() or sys.platform == "win32":
+        pytest.skip("run on Linux (/dev/fd)")
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    for report, said in ((report_of(lines), None), (report_of(lines[:1]), "hands")):
+        r, w = os.pipe()
+        os.write(w, json.dumps(report).encode())
+        os.close(w)
+        pipe = f"/dev/fd/{r}"
+        try:
+            code = main(["report", pipe, str(hist), "-o", str(tmp_path / "p.html")])
+        finally:
+            os.close(r)
+        err = capsys.readouterr().err
+        if said is None:
+            assert code == 0 and (tmp_path / "p.html").exists(), err
+        else:
+            assert code == 2
+            assert err.startswith(
+                f"ofc-fast: error: {hist} is not the history of {pipe}"
+            ), err
+
+
+@pytest.mark.parametrize(("stack", "said"), [(-1, "least"), (10**9 + 1, "most")])
+def test_a_history_stack_no_table_seats_is_refused_by_the_schema(
+    stack: int, said: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``hand_history.schema.json`` took any ``history.stacks`` (a seat's chips:
+    0 to 1,000,000,000, ``ofc_fast.table``), which only the replay refused (``history:
+    the history's table cannot be set up``): the schema bounds them, named."""
+    line = {**lines[0], "history": {**lines[0]["history"], "stacks": [5, stack]}}
+    assert _jsonschema_valid(SCHEMA_PATH, line) in (None, False)
+    hist = _history_file(tmp_path, json.dumps(line))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(
+        f"{hist}, line 1: history.stacks[1]: expected at {said}"
+    ), caught.value
+    taken = {**lines[0], "history": {**lines[0]["history"], "stacks": [0, 10**9]}}
+    assert _jsonschema_valid(SCHEMA_PATH, taken) in (None, True)
+
+
+def test_a_history_of_lines_ending_in_a_carriage_return_says_so(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history whose lines end in a carriage return alone (CR: classic Mac OS, some
+    editors' "line endings" setting) was one long line, refused as ``cut off: the
+    last line ends with no newline (a run killed while writing it?)``: the error says
+    the lines end in CR."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(b"".join(json.dumps(line).encode() + b"\r" for line in lines))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(
+        f"{hist}, line 1: its lines end in a carriage return alone (CR), not a newline "
+        "(LF or CRLF): not JSON ("
+    ), caught.value
