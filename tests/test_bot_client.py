@@ -271,6 +271,20 @@ def test_warm_up_measures_the_overruns_and_keeps_the_random_stream() -> None:
     assert a.act(search_obs(7)) == b.act(search_obs(7))
 
 
+def test_warm_up_of_a_large_budget_ends_within_its_limit() -> None:
+    """A rehearsal deal at the bot's own budget took 14 budgets and more (two seats:
+    3 at each opening, 1 a street): ``SearchBot(time_budget=1.0).warm_up()`` 13 s,
+    ``ofc-fast bot search --time-budget 3`` 40 s, past the arena's 30 s wait for its
+    join ('killed: no join in time').  The searches of the rehearsals after the
+    first end by the 2 s limit (the rest of a deal: the heuristic's moves)."""
+    bot = SearchBot(seed=0, time_budget=1.0)
+    t0 = time.monotonic()
+    bot.warm_up()
+    took = time.monotonic() - t0
+    assert took < 6.0, took  # 2 s and an overrun; 14 s at least before
+    assert set(bot.overruns()) == {3, 5}
+
+
 def test_time_budget_option() -> None:
     msgs = [*OPENING, ACT5, {"t": "match-end"}]
     proc = run_bot(lines(*msgs), "search", "--time-budget", "0.01")

@@ -55,7 +55,9 @@ heuristic's move."""
 _OVERRUN = 0.04  # what a search may overrun its budget by, before one is measured
 _SHARE = 0.8  # of the time left, what the search may plan on (the rest: load spikes)
 _DECAY = 0.97  # per decision, how fast an old overrun is forgotten
-_WARM_UP_LIMIT = 2.0  # seconds after which warm_up starts no more rehearsals
+_WARM_UP_LIMIT = 2.0  # seconds after which warm_up starts no more rehearsals, and by
+# which the searches of all but the first end (a rehearsal at a large own budget: 14
+# budgets a deal and more, past an arena's wait for the join)
 _BUDGET_MAX = 1e6  # advise's largest time_budget (s): the opening's, a deadline's capped
 _REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
@@ -203,7 +205,9 @@ class SearchBot(SeparateCopies):
         """Build the tables the first decision needs and measure how far a search
         overruns its budget here: rehearsal deals of a copy at budgets of 10 ms, 30 ms
         and the bot's own (the overrun depends on where the budget cuts the search:
-        pruning switches policy part way), as many as start within 2 s; ``rules``,
+        pruning switches policy part way), as many as start within 2 s, the searches
+        of all but the first ending by then too, as under a deadline (the rest of a
+        deal: the heuristic's moves), so that a large budget warms up as fast; ``rules``,
         else the bot's own, else PINEAPPLE; ``players`` seats, else the seat count
         the bot's model file was trained for, else 2.  This bot's random stream is
         untouched.  ``ofc-fast bot`` calls it before joining (about a second).
@@ -216,6 +220,7 @@ class SearchBot(SeparateCopies):
         table = warm_table(rules, self.rules, "search bot warm_up")
         seats = model_seats(self.model, "search bot") if players is None else players
         start = time.monotonic()
+        end = None  # the first rehearsal's (10 ms searches) builds the tables, however slow
         self._sets.warm_up(table)
         for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):
             if self._overrun and time.monotonic() - start > _WARM_UP_LIMIT:
@@ -223,7 +228,8 @@ class SearchBot(SeparateCopies):
             settings = {**self.settings(), "time_budget": budget, "samples": None}
             copy = SearchBot(table, 0, **{**settings, "clock": "wall", "model": self.model})
             copy._overrun = self._overrun  # the copy's searches measure for this bot
-            rehearse(_Timed(copy), table, seats)
+            rehearse(_Timed(copy, end), table, seats)
+            end = start + _WARM_UP_LIMIT
 
     def overruns(self) -> dict[int, float]:
         """Seconds a search overran its budget, recently at most, by the number of
@@ -289,11 +295,13 @@ class SearchBot(SeparateCopies):
 
 
 class _Timed:
-    """A rehearsal seat: the copy's every decision under a far deadline, so that it
-    measures its overruns as under a real one."""
+    """A rehearsal seat: the copy's every decision under a deadline, so that it
+    measures its overruns as under a real one: ``end`` (a :func:`time.monotonic`
+    time), or None for a far one."""
 
-    def __init__(self, bot: SearchBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: SearchBot, end: float | None = None) -> None:
+        self.bot, self.end = bot, end
 
     def act(self, observation: ObservationLike) -> Move:
-        return self.bot.act({**observation, "deadline": time.monotonic() + 60.0})
+        end = time.monotonic() + 60.0 if self.end is None else self.end
+        return self.bot.act({**observation, "deadline": end})
