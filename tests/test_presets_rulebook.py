@@ -58,6 +58,8 @@ def fantasyland(entry: list[list[Any]], **stay: Any) -> dict[str, Any]:
     }
 
 
+STAY_003 = {"stay_front": "222", "stay_middle": "FULL_HOUSE", "stay_back": "QUADS"}
+"""R-FL-10 [003] and [001]'s OFC: trips front, full house+ middle or quads+ back."""
 PROGRESSIVE = [["QQ", 14], ["KK", 15], ["AA", 16], ["222", 17]]  # R-FL-3, EX-16
 
 RULEBOOK: dict[str, dict[str, Any]] = {
@@ -66,25 +68,13 @@ RULEBOOK: dict[str, dict[str, Any]] = {
     "OFC": {
         "game": "ofc",
         "max_players": 4,
-        "fantasyland": fantasyland(
-            [["QQ", 13]],
-            stay_front="222",
-            stay_middle="FULL_HOUSE",
-            stay_back="QUADS",
-            stay_cards=13,
-        ),
+        "fantasyland": fantasyland([["QQ", 13]], stay_cards=13, **STAY_003),
     },
     # R-FLOW-PIN-1 (2 or 3), R-FL-3 (14, one discarded), R-FL-10 [003]
     "PINEAPPLE": {
         "game": "pineapple",
         "max_players": 3,
-        "fantasyland": fantasyland(
-            [["QQ", 14]],
-            stay_front="222",
-            stay_middle="FULL_HOUSE",
-            stay_back="QUADS",
-            stay_cards=14,
-        ),
+        "fantasyland": fantasyland([["QQ", 14]], stay_cards=14, **STAY_003),
     },
     # R-FL-10 [000] Progressive: trips front or quads+ back, 14
     "PROGRESSIVE_PINEAPPLE": {
