@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ofc_fast import rules
+from ofc_fast import rules, settle
 
 PINNED_ELSEWHERE = {"name", "description", "royalties", "win_bonus", "naturals"}
 
@@ -171,3 +171,27 @@ def test_a_preset_holds_the_fields_its_rules_fix(name: str) -> None:
     want = {**COMMON, **RULEBOOK[name]}
     assert set(want) | PINNED_ELSEWHERE == set(held)  # every field pinned somewhere
     assert {k: held[k] for k in want} == want
+
+
+# Worked deal: A sweeps B and C, B sweeps C; D holds a Dragon (12 clubs and Ad).
+SWEEPER = "Kh Ks 2d / 9h 9s 9d Th Ts / 2h 3h 4h 5h 6h"  # KK / full house / straight flush
+SECOND = "Qh Qs 3d / 8h 8s 4d 4s Kd / Js Jd Jh 7s 7d"  # QQ / two pair / full house
+LAST = "Qd 2s 3s / 5d 5s 6d 6s 7h / Ac Ah As Td 8d"  # Q-high / two pair / trips
+DRAGON = "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ad"
+
+
+def test_a_table_sweep_needs_three_seats_playing_their_rows() -> None:
+    """docs/rules.md Q-7: VIETNAMESE triples (R-VAR-VIET-2), SINGAPORE doubles
+    (R-VAR-SG-5) and HAWAIIAN_GARDENS adds 3 (R-VAR-HG-2) for a sweep of the table;
+    heads-up, or beside a natural (SG: "provided no naturals are involved"), a sweep
+    is a plain one.  Won rows against SECOND / LAST: front 1, middle full house 2,
+    back straight flush 5 (VIET, HG) or 7 (SG)."""
+    heads_up = {"VIETNAMESE": 8 * 2, "SINGAPORE": 1 + 2 + 7, "HAWAIIAN_GARDENS": 8 + 3}
+    for name, units in heads_up.items():
+        assert settle([SWEEPER, LAST], name).net == [units, -units], name
+    # SG, three seats: the table sweep doubles A's 10 from each; B v C is 1 + 1 + 1.
+    assert settle([SWEEPER, SECOND, LAST], "SINGAPORE").net == [40, -17, -23]
+    # Beside a Dragon (13 from each): plain sweeps, 10 from each.
+    table = [SWEEPER, SECOND, LAST, DRAGON]
+    got = settle(table, "SINGAPORE", declared={3: True}).net
+    assert got == [10 + 10 - 13, -10 + 3 - 13, -10 - 3 - 13, 39]
