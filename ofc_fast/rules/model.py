@@ -292,8 +292,9 @@ class Fantasyland(RuleData):
     stay_back: HandCategory | None = HandCategory.QUADS
     """Stay with this back category or better (None: none)."""
     stay_cards: int | Literal["entry", "same"] = 14
-    """Cards for a stay: a number, "entry" (the entry table, as if entering again) or
-    "same" (as many as this Fantasyland hand: Ultimate, R-FL-10)."""
+    """Cards for a stay: a number, "entry" (the entry table, as if entering again; a
+    front below every threshold gets the smallest count) or "same" (as many as this
+    Fantasyland hand: Ultimate, R-FL-10)."""
     button_frozen: bool = True
     """The button does not move for a Fantasyland hand (R-FL-6)."""
 
