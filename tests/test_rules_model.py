@@ -742,6 +742,28 @@ def test_nested_classes_validate_on_construction() -> None:
         Pool(ante=-1)
 
 
+@pytest.mark.parametrize(
+    ("cls", "key"),
+    [
+        (RuleSet, "sweep_bonsu"),
+        (Fantasyland, "stay_card"),
+        (Schedule, "fronts"),
+        (Natural, "unit"),
+        (Lowball, "limt"),
+        (Pool, "antes"),
+    ],
+)
+def test_a_constructor_refuses_an_unknown_field_as_replace_does(cls: Any, key: str) -> None:
+    """``RuleSet(sweep_bonsu=1)``, ``Fantasyland(stay_card=14)`` raised a TypeError,
+    no OfcError, where ``replace`` and a rules file (``{"fantasyland": {"stay_card":
+    14}}``) raise a RulesError naming the key; so does too long a list of values."""
+    with pytest.raises(RulesError, match=rf"^unknown rule field\(s\): {key}; known: "):
+        cls(**{key: 1})
+    with pytest.raises(RulesError, match=r"^Pool: at most 2 values, got 3"):
+        Pool(1, 0, 5)
+    assert Pool(2, 3) == Pool(ante=2, sweep_extra=3)  # (values in field order still do)
+
+
 # ------------------------------------------------------------ options without effect
 
 

@@ -252,6 +252,22 @@ class RuleData:
 
     _key_prefix = ""
 
+    def __new__(cls: type[_R], *args: Any, **fields: Any) -> _R:
+        """Refuses what the generated ``__init__`` would refuse with a TypeError, an
+        unknown field or too many values, with the RulesError a rules file gets."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(fields) - set(names))
+        if unknown:
+            raise RulesError(
+                f"unknown rule field(s): {_key_list(unknown)}; known: "
+                f"{', '.join(sorted(names))}"
+            )
+        if len(args) > len(names):
+            raise RulesError(
+                f"{cls.__name__}: at most {len(names)} values, got {len(args)}"
+            )
+        return object.__new__(cls)
+
     def __post_init__(self) -> None:
         # mypy checks a class against Hashable with its instances' __hash__ signature
         hints = _hints(type(self))  # type: ignore[arg-type]
@@ -271,14 +287,8 @@ class RuleData:
         """Cross-field checks of a subclass (raise RulesError)."""
 
     def replace(self: _R, **changes: Any) -> _R:
-        """A copy with some fields changed, validated like a new one."""
-        names = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - names)
-        if unknown:
-            raise RulesError(
-                f"unknown rule field(s): {_key_list(unknown)}; known: "
-                f"{', '.join(sorted(names))}"
-            )
+        """A copy with some fields changed, validated like a new one (an unknown
+        field is refused by :meth:`__new__`)."""
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
