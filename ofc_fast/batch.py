@@ -24,7 +24,7 @@ import numpy as np
 
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .cards import cards_str
-from .errors import ArrayError, CardError, OfcError
+from .errors import ArrayError, CardError, OfcError, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 
@@ -89,9 +89,13 @@ def int_array(
         kinds = set(map(type, items.ravel().tolist()))
         if not {bool, np.bool_}.isdisjoint(kinds):
             raise error(f"{wrong}, got a bool")
-        if arr.dtype.kind not in "iu" and all(
-            issubclass(k, (int, np.integer)) for k in kinds
-        ):
+        numbers = all(issubclass(k, (int, np.integer)) for k in kinds)
+        if arr.dtype == object and not numbers:  # a set, None, a dict: named
+            bad = next(v for v in items.ravel() if not isinstance(v, (int, np.integer)))
+            if bad is a:  # the value itself, which NumPy reads as no array
+                wrong = f"{what} must be an array or a list of integers {lo}..{hi}"
+            raise error(f"{wrong}, got a {type(bad).__name__}: {quote(bad)}")
+        if arr.dtype.kind not in "iu" and numbers:
             arr = np.array([int(v) for v in items.ravel().tolist()], dtype=object)
             if arr.size and (arr.min() < lo or arr.max() > hi):
                 raise error(f"{what} holds values outside {lo}..{hi}")

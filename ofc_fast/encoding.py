@@ -98,6 +98,16 @@ def _small(value: Any, what: str, top: int, low: int = 0) -> int:
     return n
 
 
+def _check_length(value: Any, what: str, size: int, unit: str) -> None:
+    """GameError naming ``what`` unless ``value`` holds ``size`` items (one per seat
+    or row: an extra one was read by no one, a missing one an IndexError); a value
+    of no length is the caller's TypeError."""
+    if len(value) != size:
+        raise GameError(
+            f"observation: {what} must hold {size} {unit}, got {len(value)}: {quote(value)}"
+        )
+
+
 def _card_ids(cards: Sequence[Any], what: str, most: int, seen: set[int]) -> list[int]:
     """At most ``most`` card ids 0..51 (ints as :func:`_small` reads them), each not
     in ``seen`` (the cards of the observation read so far, these added), else
@@ -132,7 +142,11 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         o.street = _small(obs["street"], "street", 255)
         ffi.buffer(o.board)[:] = b"\xff" * (MAX_SEATS * 13)
         seen: set[int] = set()
+        for key in ("fantasyland", "discard_counts", "boards", "face_down_counts"):
+            _check_length(obs[key], key, players, f"seats (players is {players})")
         for s in range(players):
+            _check_length(obs["boards"][s], f"boards[{s}]", 3, "rows")
+            _check_length(obs["face_down_counts"][s], f"face_down_counts[{s}]", 3, "rows")
             o.fl[s] = _small(obs["fantasyland"][s], f"fantasyland[{s}]", 17)
             o.discard_count[s] = _small(obs["discard_counts"][s], f"discard_counts[{s}]", 4)
             for row, (start, size) in enumerate(_ROWS):

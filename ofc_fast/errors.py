@@ -181,15 +181,19 @@ class UnknownBotError(BotError):
 
 
 def as_int(value: object) -> int | None:
-    """``value`` as a Python int when it is an integer, a Python or a NumPy one (never
-    a bool), else None: the one test of "an int" of table parameters
-    (:mod:`ofc_fast.table`) and of rule fields (:class:`~ofc_fast.rules.RuleSet`).
+    """``value`` as a Python int when it is an integer, a Python or a NumPy one (a
+    NumPy integer scalar, or a 0-d integer array, which NumPy itself takes for an
+    int: ``operator.index``), never a bool, else None: the one test of "an int" of
+    table parameters (:mod:`ofc_fast.table`) and of rule fields
+    (:class:`~ofc_fast.rules.RuleSet`).
 
-    >>> as_int(np.uint64(7)), as_int(True), as_int(7.0)
-    (7, None, None)
+    >>> as_int(np.uint64(7)), as_int(np.array(7)), as_int(True), as_int(7.0)
+    (7, 7, None, None)
     """
     if type(value) is int:  # the common case, at once (a bool's type is bool)
         return value
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+        return int(value)  # (a 0-d bool array is kind "b", no int)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         return None
     return int(value)

@@ -589,7 +589,7 @@ def test_settle_reads_numpys_true_as_a_declaration_of_the_best_natural():
         ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.False_})
 
 
-@pytest.mark.parametrize("value", [False, None, 0, 1, "", "six pairs", np.False_])
+@pytest.mark.parametrize("value", [False, None, 0, 1, "", "seven pairs", np.False_])
 def test_settle_says_a_declaration_must_be_true_or_a_natural_s_name(value):
     """settle(declared={0: False}) (or None, or 0) said "seat 0 declared False but
     holds six_pairs", as if False declared a natural the hand lacks.  A value that is
@@ -604,6 +604,29 @@ def test_settle_says_a_declaration_must_be_true_or_a_natural_s_name(value):
     for words in ("True", "NATURAL_NAMES", "declares nothing is left out"):
         assert words in said, (words, said)
     assert ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net == [4, -4]
+
+
+def test_a_natural_s_name_reads_in_any_case_as_a_rule_set_reads_it():
+    """settle(declared={0: "Dragon"}) was a BoardError ("no declaration") and
+    natural_payment(NaturalHand("Dragon", ...)) said "'Dragon' is not played under
+    SINGAPORE (its naturals: ..., dragon)", while a rule set reads a natural's name
+    in any case, a space or "-" for each "_" (docs/rules.md section 16): the names
+    read alike everywhere.  Singapore pays the dragon 13 units, three straights 3
+    (R-VAR-SG-1, R-VAR-SG-2); a name of no natural stays an error."""
+    from ofc_fast.scoring.naturals import NaturalHand, natural_payment
+
+    dragon = "2c 3d 4h 5s 6c 7d 8h 9c Tc Jd Qc Kh Ac"  # also three straights
+    other = "Qh Qd 2h / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    for name, units in (("Dragon", 13), (" DRAGON ", 13), ("Three Straights", 3)):
+        got = ofc.settle([dragon, other], rules.SINGAPORE, declared={0: name})
+        assert got.net == [units, -units], name
+        assert natural_payment(NaturalHand(name, 0, 0), None, rules.SINGAPORE) == units
+    pairs = NaturalHand("six-pairs", 0, 0)
+    assert natural_payment(pairs, NaturalHand("dragon", 0, 0), rules.SINGAPORE) == -13
+    with pytest.raises(BoardError, match="no declaration"):
+        ofc.settle([dragon, other], rules.SINGAPORE, declared={0: "dragons"})
+    with pytest.raises(RulesError, match="not played under SINGAPORE"):
+        natural_payment(NaturalHand("Dragons", 0, 0), None, rules.SINGAPORE)
 
 
 def test_numpy_flags_and_ints_are_read_as_the_values_they_are():

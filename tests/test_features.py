@@ -424,3 +424,56 @@ def test_encoders_quote_a_huge_or_unprintable_field_safely() -> None:
     for bad in (10**5000, NoRepr(), "x" * 10**5):
         with pytest.raises(GameError, match="not an observation"):
             encode({**obs, "game": bad})
+
+
+def test_encode_bytes_refuses_boards_and_counts_that_do_not_match_players() -> None:
+    """encode_bytes of a 2-player observation with a third seat's board appended
+    encoded it silently as the 2 seats' (the extra board read by no one), and a board
+    of 4 rows likewise: an observation whose per-seat fields do not hold one entry
+    per seat of ``players`` (and rows not 3) is a GameError naming the field."""
+    from ofc_fast.encoding import encode
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    assert obs["players"] == 2
+    bad: list[tuple[str, Any]] = [
+        ("boards", obs["boards"] + [[[5], [], []]]),
+        ("boards", obs["boards"][:1]),
+        ("fantasyland", [0, 0, 0]),
+        ("discard_counts", [0]),
+        ("face_down_counts", [[0, 0, 0]] * 3),
+        (r"boards\[1\]", [obs["boards"][0], [[], [], [], [5]]]),
+        (r"face_down_counts\[0\]", [[0, 0], [0, 0, 0]]),
+    ]
+    for key, value in bad:
+        field = key.split("\\")[0]
+        for fn in (encode, encode_bytes, features):
+            with pytest.raises(GameError, match=rf"^observation: {key} must hold \d"):
+                fn({**obs, field: value})
+    same = {**obs, "boards": [list(b) for b in obs["boards"]], "players": np.int8(2)}
+    assert np.array_equal(encode_bytes(same), encode_bytes(obs))
+
+
+@pytest.mark.parametrize(
+    "acts,named",
+    [
+        (lambda a: set(a), "a set: {"),
+        (lambda a: frozenset(a), "a frozenset: "),
+        (lambda a: dict.fromkeys(a), "a dict: {"),
+        (lambda a: [*a[:2], None], "a NoneType: None"),
+        (lambda a: [a[0], {a[1]}], "a set: {"),
+    ],
+)
+def test_action_mask_names_legal_actions_that_are_a_set(acts: Any, named: str) -> None:
+    """action_mask(legal_actions=a set) said "got object values", naming neither
+    the set nor what to give: the GameError names the kind of value (a set: no
+    order, no array), and a list holding one names that item."""
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    given = acts(list(obs["legal_actions"]))
+    with pytest.raises(GameError, match="legal_actions") as err:
+        action_mask({**obs, "legal_actions": given})
+    assert named in str(err.value) and "object values" not in str(err.value)

@@ -597,6 +597,25 @@ def test_declare_a_natural() -> None:
     assert g.observation(1)["result"]["declared"] == {"0": "dragon", "1": "six_pairs"}
 
 
+def test_a_declared_natural_s_name_reads_as_a_rule_set_reads_it() -> None:
+    """Game.play(Move(declare="Dragon")) was a MoveError "SINGAPORE pays no natural
+    'Dragon' (naturals: dragon, ...)": a natural's name is read as a rule set and
+    settle read it, in any case, a space or "-" for each "_"; the move, the history
+    and the result hold the name as NATURAL_NAMES spells it."""
+    assert Move(declare="Three Straights").declare == "three_straights"
+    assert Move(declare="no such").declare == "no such"  # the game names it
+    g = Game(rules.SINGAPORE, 2, button=1, deck=deck_with([DRAGON, SIX_PAIRS]))
+    g.play(Move(declare=" DRAGON "))
+    g.play({"declare": "Six-Pairs"})
+    res = g.result()
+    assert res.declared == {0: "dragon", 1: "six_pairs"}
+    assert res.net == [13, -13]  # the Dragon is paid in full (R-VAR-SG-1)
+    assert Game.replay(g.history()) == g
+    g = Game(rules.SINGAPORE, 2, button=1, deck=deck_with([DRAGON, SIX_PAIRS]))
+    with pytest.raises(MoveError, match="pays no natural 'Dragons'"):
+        g.play(Move(declare="Dragons"))
+
+
 def test_surrender() -> None:
     g = Game(rules.HAWAIIAN_GARDENS, 3, seed=3)
     assert Move(surrender=True) in g.legal_moves()

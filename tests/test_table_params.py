@@ -209,6 +209,31 @@ def test_numpy_integers_are_the_python_ints() -> None:
             check_seed(bad)
 
 
+def test_a_0_d_integer_array_is_the_int_it_holds() -> None:
+    """settle([a, b], stacks=np.array(100)) and check_seat(np.array(1), 2) were
+    TableErrors, while NumPy reads a 0-d integer array as an int (operator.index)
+    and parse_card reads one as a card: each table check takes it as the Python int
+    it holds (EX: X beats Y by 50 units, capped at 3 chips by stacks (3, 100)); a
+    0-d bool or float array stays a TableError."""
+    import operator
+
+    from ofc_fast.table import check_players, check_seat, check_seed
+
+    assert operator.index(np.array(1)) == 1  # NumPy's own reading
+    assert settle([X, Y], stacks=np.array(100)).net == settle([X, Y], stacks=100).net
+    assert settle([X, Y], stacks=[np.array(3), 100]).net == [3, -3]
+    for got, want in (
+        (check_seat(np.array(1), 2), 1),
+        (check_seat(np.array(1, np.uint8), 2), 1),
+        (check_players(np.array(3, np.int64), None), 3),
+        (check_seed(np.array(2**64 - 1, np.uint64)), 2**64 - 1),
+    ):
+        assert type(got) is int and got == want
+    for bad in (np.array(True), np.array(1.0), np.array([1])):
+        with pytest.raises(TableError):
+            check_seat(bad, 2)
+
+
 @pytest.mark.parametrize("text", ["14", "00", "50", b"ab", b"\x0e\x00", bytearray(b"22")])
 def test_text_is_no_list_of_stacks_or_fantasyland_counts(text: Any) -> None:
     """Stacks or Fantasyland counts given as text were read character by character:

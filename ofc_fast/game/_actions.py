@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cache
 
 from .._native import ffi, lib
-from ..errors import MoveError, quote
+from ..errors import MoveError, match_choice, quote
+from ..rules import NATURAL_NAMES
 
 _ACTION_SPACE: int = lib.OFC_ACTION_SPACE
 TEXT_LIMIT = 40
@@ -17,6 +18,18 @@ def short(value: object) -> str:
     """``value`` quoted for a message, cut short (never raises: a huge int, a bad
     ``__repr__``)."""
     return quote(value, TEXT_LIMIT + 3)
+
+
+def natural_name(declare: object) -> str:
+    """A move's ``declare`` as :data:`~ofc_fast.rules.NATURAL_NAMES` spells it, read
+    as a rule set reads a natural's name (any case, a space or ``-`` for each ``_``:
+    ``"Dragon"``); a text that names none as given (the game names it); MoveError
+    for what is no text."""
+    if not isinstance(declare, str):
+        raise MoveError(
+            f"declare must be a natural's name, got {short(declare)}", "declare"
+        )
+    return match_choice(declare, NATURAL_NAMES) or declare
 
 
 def destinations_table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:

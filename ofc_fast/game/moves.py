@@ -49,7 +49,7 @@ from ..cards import (
 )
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
 from ..table import as_int
-from ._actions import TABLES, table_of
+from ._actions import TABLES, natural_name, table_of
 from ._actions import action_destinations as action_destinations  # for its users
 from ._actions import destinations_table as destinations_table  # for its users
 from ._actions import legal_actions_of as legal_actions_of  # for its users
@@ -183,10 +183,11 @@ class Move(tuple):  # type: ignore[type-arg]
     ``placements``: pairs ``(card, row)`` (cards as ids or text, rows as :class:`Row`,
     an index or a name), or a mapping ``{row: cards}``.  ``discard``: None, one card or
     several.  Classic Chinese Poker also has ``declare="<natural name>"`` (show a
-    natural instead of setting, R-NAT-2) and ``surrender=True`` (R-VAR-SUR-*); both
-    carry no cards.  Contents are normalised to plain ints; a move is immutable and
-    hashable, and two moves are equal when they send the same cards to the same rows
-    whatever the order they were given in.
+    natural instead of setting, R-NAT-2; ``"Dragon"`` reads as ``"dragon"``) and
+    ``surrender=True`` (R-VAR-SUR-*); both carry no cards.  Contents are normalised
+    to plain ints and natural names; a move is immutable and hashable, and two moves
+    are equal when they send the same cards to the same rows whatever the order they
+    were given in.
 
     >>> Move([("As", 0), (12, "back")]) == Move([(12, 2), (51, "front")])
     True
@@ -243,10 +244,8 @@ class Move(tuple):  # type: ignore[type-arg]
             for c in _cards(discard):
                 cards.append(c)
                 dests.append(DISCARD)
-        if declare is not None and not isinstance(declare, str):
-            raise MoveError(
-                f"declare must be a natural's name, got {_short(declare)}", "declare"
-            )
+        if declare is not None:  # a natural's name, as a rule set reads it ("Dragon")
+            declare = natural_name(declare)
         if not isinstance(surrender, bool):
             raise MoveError(
                 f"surrender must be True or False, got {_short(surrender)}", "surrender"

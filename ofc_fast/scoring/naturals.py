@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from .._native import OK, ffi, lib, status_error
 from ..board import Board, hand_cards
 from ..cards import CardsLike, cards_str
-from ..errors import CardError, RulesError, quote
+from ..errors import CardError, RulesError, match_choice, quote
 from ..rules import as_rules
 from ..rules.compiled import table_rules
 from ..rules.model import NATURAL_NAMES, RuleSet
@@ -159,7 +159,8 @@ def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
         raise RulesError(
             f"natural_payment: a natural's name is text, got {quote(hand.name)}"
         )
-    if hand.name not in {nat.name for nat in rules.naturals}:
+    name = match_choice(hand.name, NATURAL_NAMES)  # as a rule set reads it: "Dragon"
+    if name is None or name not in {nat.name for nat in rules.naturals}:
         played = ", ".join(n.name for n in rules.naturals) or "none"
         raise RulesError(
             f"natural {quote(hand.name)} is not played under {rules.name} "
@@ -168,9 +169,9 @@ def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
     key = as_int(hand.key)  # NumPy's ints too, never a bool
     if key is None or not 0 <= key < 2**32:
         raise RulesError(
-            f"natural {hand.name!r}: key {quote(hand.key)} is not an int within 0..2**32-1"
+            f"natural {name!r}: key {quote(hand.key)} is not an int within 0..2**32-1"
         )
-    return NATURAL_NAMES.index(hand.name), key
+    return NATURAL_NAMES.index(name), key
 
 
 def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RulesLike) -> int:

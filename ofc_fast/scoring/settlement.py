@@ -273,8 +273,9 @@ def _declaration(seat: int, name: object) -> int:
     """
     if isinstance(name, (bool, np.bool_)) and name:
         return int(lib.OFC_DECLARE_BEST)
-    if isinstance(name, str) and name in NATURAL_NAMES:  # `in`: no array's ==
-        return NATURAL_NAMES.index(name)
+    found = match_choice(name, NATURAL_NAMES)  # read as a rule set reads it: "Dragon"
+    if found is not None:
+        return NATURAL_NAMES.index(found)
     raise BoardError(
         f"seat {seat} declared {quote(name)}, which is no declaration: True (its "
         "best natural) or a natural's name (ofc_fast.rules.NATURAL_NAMES: "
@@ -404,9 +405,10 @@ def settle(
     seat that surrendered or declared a natural may give its 13 cards in any order
     (a surrendered seat may give None).  ``surrendered``: seats that surrendered before
     the reveal (R-VAR-SUR-*: they pay ``rules.surrender_cost`` to each opponent they
-    face).  ``declared``: seat -> natural name (or True for its best) declared before
-    the reveal (R-NAT-2); a seat that declares nothing is left out (its board is
-    scored by rows), and any other value (False, None, 0) is refused.  ``stacks``:
+    face).  ``declared``: seat -> natural name (in any case, as a rule set reads it:
+    ``"Dragon"``; or True for its best) declared before the reveal (R-NAT-2); a seat
+    that declares nothing is left out (its board is scored by rows), and any other
+    value (False, None, 0) is refused.  ``stacks``:
     chips per seat at the start of the deal (0..1,000,000,000); with them every
     pair's transfer, pool transfers included, is capped by ``rules.stakes``
     (R-STAKES-*).
