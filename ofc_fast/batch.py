@@ -107,7 +107,7 @@ def int_array(
             raise error(f"{what} holds values outside {lo}..{hi}")
     # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5); an
     # array at an odd address is copied (C reads it through a uint16_t * ...)
-    out = np.asarray(arr, dtype=dtype, order="C")
+    out: np.ndarray = np.asarray(arr, dtype=dtype, order="C")
     return out if out.flags.aligned else out.copy()
 
 
