@@ -148,6 +148,21 @@ def test_make_vec_vector_env_renders_each_table() -> None:
     assert len(set(envs.render())) == N
 
 
+def test_make_vec_vector_env_refuses_its_masks_once_closed() -> None:
+    """After close() (twice: Gymnasium's idempotent close), ``action_masks()`` is the
+    GameError its step and render give (was the closed tables' old masks)."""
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    obs, _ = envs.reset(seed=0)
+    masks = envs.unwrapped.action_masks()
+    assert np.array_equal(masks, obs["action_mask"] != 0) and masks.any(axis=1).all()
+    envs.close()
+    envs.close()
+    with pytest.raises(GameError, match=r"^action_masks\(\) on a closed VectorEnv"):
+        envs.unwrapped.action_masks()
+    with pytest.raises(GameError, match=r"^step\(\) on a closed VectorEnv"):
+        envs.step(masks.argmax(axis=1))
+
+
 def test_make_vec_without_a_seed_deals_different_hands() -> None:
     """No seed (neither reset's nor made with): every table, and every env made so,
     plays a match of its own, as the "sync" mode's copies do; ``seed=s`` when made

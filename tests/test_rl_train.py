@@ -577,6 +577,30 @@ def test_sb3_adapters_close_their_vector_env(sb3: Any) -> None:
             env.reset()
 
 
+def test_closed_sb3_adapters_refuse_their_action_masks(sb3: Any) -> None:
+    """After close(), the adapters' ``action_masks()`` and SB3's
+    ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` reads)
+    are the GameError of their steps (were the closed tables' old masks, a legal
+    action offered to a step that then refused)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.errors import GameError
+
+    closed = r"^action_masks\(\) on a closed VectorEnv"
+    for env in (VecEnv("pineapple", 2, seed=0), GymVectorEnv("pineapple", 2, seed=0)):
+        env.reset()
+        assert env.action_masks().any(axis=1).all()  # each table: a legal action
+        env.close()
+        with pytest.raises(GameError, match=closed):
+            env.action_masks()
+        if isinstance(env, VecEnv):
+            with pytest.raises(GameError, match=closed):
+                get_action_masks(env)
+            with pytest.raises(GameError, match=closed):
+                env.env_method("action_masks", indices=[1])
+
+
 def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
     """GymVectorEnv's same-step autoreset gives Gymnasium's SameStep keys: final_obs
     (an object array, the learner's view of the deal's end), final_info and their

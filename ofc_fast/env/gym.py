@@ -33,6 +33,7 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
+from ._guard import check_open
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
@@ -403,7 +404,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         }
 
     def action_masks(self) -> np.ndarray:
-        """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
+        GameError once closed, as its steps."""
+        check_open(self._venv, "action_masks()")
         return np.array(self._venv.action_masks, np.bool_)
 
     def reset(

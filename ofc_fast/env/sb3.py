@@ -73,7 +73,9 @@ class _Adapter:
         return render_tables(self.render_mode, self.tables.venv)
 
     def action_masks(self) -> np.ndarray:
-        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
+        GameError once closed, as its steps (``env_method("action_masks")`` too)."""
+        check_open(self.tables.venv, "action_masks()")
         return np.array(self.tables.masks, np.bool_)
 
     def set_opponent(self, policy: OpponentPolicy) -> None:
