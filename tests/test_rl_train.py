@@ -1243,6 +1243,42 @@ def test_both_adapters_swap_their_opponent_policy(sb3: Any) -> None:
         assert len(calls) > before
 
 
+def test_a_seeded_reset_replays_a_sampling_frozen_policy_opponent(sb3: Any) -> None:
+    """A reset with the same seed starts the matches again, so it plays the same
+    again (docs/environments.md), as the tables of bot opponents (made again from
+    the seed) do: with a sampling ``frozen_policy`` opponent the cards were dealt
+    again but its moves were drawn on from its generator, so a second
+    ``reset(seed=5)`` (or ``seed(5)``, ``reset()``) played other deals.
+    Reference: the first play after the seeded reset, the learner's actions a
+    fixed rule; a fresh adapter of the same policy object plays it too, another
+    seed does not."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+
+    base = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", base, n_steps=8, batch_size=16, seed=0)
+    policy = frozen_policy(model, seed=1)
+
+    def play(env: Any, seed: int) -> np.ndarray:
+        if isinstance(env, VecEnv):
+            env.seed(seed)
+            seen = [env.reset()]
+        else:
+            seen = [env.reset(seed=seed)[0]]
+        for step in range(30):
+            masks = env.action_masks()
+            # a fixed learner rule: the (step mod count)-th legal id of each table
+            ids = [np.flatnonzero(m)[step % int(m.sum())] for m in masks]
+            seen.append(np.array(env.step(np.array(ids))[0]))
+        return np.array(seen)
+
+    for make in (GymVectorEnv, VecEnv):
+        env = make("pineapple", num_envs=3, opponent=policy)
+        want = play(env, 5)
+        assert np.array_equal(play(env, 5), want), make.__name__
+        assert np.array_equal(play(make("pineapple", 3, opponent=policy), 5), want)
+        assert not np.array_equal(play(env, 6), want)
+
+
 def test_adapters_with_a_frozen_policy_opponent_copy_and_pickle_whole(sb3: Any) -> None:
     """docs/environments.md: every environment copies and pickles with its whole
     state, the copy playing on as the original would.  With a ``frozen_policy``

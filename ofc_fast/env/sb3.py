@@ -451,8 +451,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     >>> rival = VecEnv("pineapple", num_envs=2, opponent=policy, seed=0)  # self-play
     """
     deterministic = flag(deterministic, "deterministic", GameError)
-    rng = np.random.default_rng(check_seed(seed))
-    return _FrozenPolicy(mlp_of(model), None if deterministic else rng, _env_rules(model))
+    seed = check_seed(seed)
+    rng = None if deterministic else np.random.default_rng(seed)
+    return _FrozenPolicy(mlp_of(model), rng, _env_rules(model), seed)
 
 
 class _FrozenPolicy:
@@ -461,13 +462,30 @@ class _FrozenPolicy:
     draws the moves the original would)."""
 
     def __init__(
-        self, mlp: MlpPolicy, rng: np.random.Generator | None, rules: RuleSet | None
+        self,
+        mlp: MlpPolicy,
+        rng: np.random.Generator | None,
+        rules: RuleSet | None,
+        seed: int = 0,
     ) -> None:
         self.mlp, self.rng = mlp, rng
         self.rules = rules  # of the model's VecEnv (None: none), checked by _check_opponent
+        self.seed = seed  # frozen_policy's: with the tables' seed, what reseed() takes
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return self.mlp.act_batch(observations, masks, self.rng)
+
+    def reseed(self, seed: int | Sequence[int | None] | np.ndarray) -> None:
+        """Start the sampling again from :attr:`seed` and the tables' ``seed`` (an int
+        or one per table; a None among them: a stream drawn at random, as those
+        tables' matches are), as an adapter does when its matches start again from
+        a seed (:meth:`~ofc_fast.env._learner.LearnerTables.reset`): a reset with
+        the same seed replays the opponents' moves."""
+        if self.rng is None:  # deterministic: nothing drawn
+            return
+        seeds: list[Any] = list(np.asarray(seed, object).reshape(-1))  # int: one
+        known = None not in seeds
+        self.rng = np.random.default_rng([self.seed, *map(int, seeds)] if known else None)
 
 
 def export_policy(model: Any, path: str, **meta: Any) -> str:
