@@ -203,6 +203,36 @@ def test_make_vec_vector_env_works_under_gymnasiums_same_step_vector_wrappers() 
     assert reported >= N
 
 
+def test_docs_name_the_vector_wrappers_that_refuse_the_same_step_mode() -> None:
+    """docs/environments.md said that the ``gymnasium.wrappers.vector`` wrappers
+    "work over either" mode; Gymnasium's observation wrappers refuse the default
+    mode's same-step autoreset (ValueError), and work over the "sync" copies.  The
+    docs now say so, and which ones work; both halves are checked here."""
+    from pathlib import Path
+
+    from gymnasium.wrappers import vector as wrappers
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "environments.md").read_text()
+    assert "work over either." not in doc and "refuse the default" in doc
+    refused = ("FlattenObservation", "NormalizeObservation")
+    for name in (*refused, "RecordEpisodeStatistics", "NormalizeReward", "DictInfoToList"):
+        assert f"`{name}`" in doc, name
+    for name in refused:
+        with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+            getattr(wrappers, name)(gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N))
+    sync = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=N, vectorization_mode="sync"
+    )
+    flat, _ = wrappers.FlattenObservation(sync).reset(seed=0)
+    assert flat.shape == (N, 828 + 243)
+    for name in ("RecordEpisodeStatistics", "NormalizeReward", "DictInfoToList"):
+        envs = getattr(wrappers, name)(
+            gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+        )
+        obs, _ = envs.reset(seed=0)
+        envs.step(obs["action_mask"].argmax(axis=1))
+
+
 def _compare_steps(vec, sync, obs, rng, steps: int) -> dict:
     """Step ``vec`` and ``sync`` with the same random legal actions; every output
     equal (the cut deals' ``final_obs`` and every seat's points at the ends too).  Returns the last
