@@ -216,7 +216,7 @@ def test_docs_name_the_vector_wrappers_that_refuse_the_same_step_mode() -> None:
     assert "work over either." not in doc and "refuse the default" in doc
     refused = ("FlattenObservation", "NormalizeObservation")
     for name in (*refused, "RecordEpisodeStatistics", "NormalizeReward", "DictInfoToList"):
-        assert f"`{name}`" in doc, name
+        assert f"`vector.{name}`" in doc, name
     for name in refused:
         with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
             getattr(wrappers, name)(gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N))
