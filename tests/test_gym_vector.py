@@ -148,10 +148,13 @@ def test_make_vec_vector_env_renders_each_table() -> None:
     assert len(set(envs.render())) == N
 
 
-def test_make_vec_vector_env_refuses_its_masks_once_closed() -> None:
-    """After close() (twice: Gymnasium's idempotent close), ``action_masks()`` is the
-    GameError its step and render give (was the closed tables' old masks)."""
+def test_make_vec_vector_env_refuses_its_masks_before_reset_and_once_closed() -> None:
+    """Before the first reset and after close() (twice: Gymnasium's idempotent
+    close), ``action_masks()`` is the GameError its step and render give (were
+    all-False masks, then the closed tables' old masks)."""
     envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    with pytest.raises(GameError, match=r"^call reset\(\) before action_masks\(\)"):
+        envs.unwrapped.action_masks()  # no deal yet (was N rows of no legal action)
     obs, _ = envs.reset(seed=0)
     masks = envs.unwrapped.action_masks()
     assert np.array_equal(masks, obs["action_mask"] != 0) and masks.any(axis=1).all()

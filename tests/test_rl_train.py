@@ -578,7 +578,7 @@ def test_sb3_adapters_close_their_vector_env(sb3: Any) -> None:
 
 
 def test_closed_sb3_adapters_refuse_their_action_masks(sb3: Any) -> None:
-    """After close(), the adapters' ``action_masks()`` and SB3's
+    """Before the first reset and after close(), the adapters' ``action_masks()`` and SB3's
     ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` reads)
     are the GameError of their steps (were the closed tables' old masks, a legal
     action offered to a step that then refused)."""
@@ -589,6 +589,9 @@ def test_closed_sb3_adapters_refuse_their_action_masks(sb3: Any) -> None:
 
     closed = r"^action_masks\(\) on a closed VectorEnv"
     for env in (VecEnv("pineapple", 2, seed=0), GymVectorEnv("pineapple", 2, seed=0)):
+        # before the first reset: no deal (were all-False masks, no legal action)
+        with pytest.raises(GameError, match=r"^call reset\(\) before action_masks\(\)"):
+            env.action_masks()
         env.reset()
         assert env.action_masks().any(axis=1).all()  # each table: a legal action
         env.close()

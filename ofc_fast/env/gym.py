@@ -33,7 +33,6 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._guard import check_open
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
@@ -242,7 +241,9 @@ class OfcEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the pending decision: ``ACTION_SPACE`` booleans (a
-        copy; sb3-contrib's convention): none after a deal's end without autoreset."""
+        copy; sb3-contrib's convention): none after a deal's end without autoreset;
+        GameError before :meth:`reset`, as :meth:`render`."""
+        require_started(self._venv, "action_masks")
         return np.array(self._venv.action_masks[0], np.bool_) & (self._end_view is None)
 
     def reset(
@@ -405,8 +406,8 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
-        GameError once closed, as its steps."""
-        check_open(self._venv, "action_masks()")
+        GameError before :meth:`reset` and once closed, as its steps."""
+        require_started(self._venv, "action_masks")
         return np.array(self._venv.action_masks, np.bool_)
 
     def reset(

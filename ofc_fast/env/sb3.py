@@ -35,7 +35,7 @@ from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import flag
 from ..table import check_seed
-from ._guard import check_open
+from ._guard import check_open, require_started
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
@@ -74,8 +74,9 @@ class _Adapter:
 
     def action_masks(self) -> np.ndarray:
         """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
-        GameError once closed, as its steps (``env_method("action_masks")`` too)."""
-        check_open(self.tables.venv, "action_masks()")
+        GameError before a reset and once closed, as its steps
+        (``env_method("action_masks")`` too)."""
+        require_started(self.tables.venv, "action_masks")
         return np.array(self.tables.masks, np.bool_)
 
     def set_opponent(self, policy: OpponentPolicy) -> None:
