@@ -604,6 +604,22 @@ def test_closed_sb3_adapters_refuse_their_action_masks(sb3: Any) -> None:
                 env.env_method("action_masks", indices=[1])
 
 
+def test_gymnasium_vector_env_reset_seeds_np_random_as_gymnasium(sb3: Any) -> None:
+    """``GymVectorEnv.reset(seed=s)`` left ``np_random`` unseeded (a seed drawn at
+    random at each use), where Gymnasium's ``VectorEnv.reset`` (and make_vec's env)
+    seed it with ``s``; reference: NumPy's ``default_rng(s)`` (Gymnasium's
+    ``seeding.np_random``).  A list of seeds leaves it as it is."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    for seed in (5, np.int64(5)):
+        env = GymVectorEnv("pineapple", num_envs=2)
+        env.reset(seed=seed)
+        assert env.np_random_seed == 5
+        assert env.np_random.random() == np.random.default_rng(5).random()
+    env.reset(seed=[7, 8])
+    assert env.np_random_seed == 5
+
+
 def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
     """GymVectorEnv's same-step autoreset gives Gymnasium's SameStep keys: final_obs
     (an object array, the learner's view of the deal's end), final_info and their

@@ -366,8 +366,12 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         seed): the tables ``m`` marks where the learner played a step of its deal
         abandon it for the match's next one, a deal not begun is kept (as the
         one-table env's and ``make_vec``'s ``reset`` keep it: its button and
-        Fantasyland), the others are left as they are."""
+        Fantasyland), the others are left as they are.  An int ``seed`` seeds
+        :attr:`np_random` too, as Gymnasium's ``VectorEnv.reset`` does."""
         obs = self.tables.reset(seed=seed, options=options)
+        one = np.asarray(seed, object)  # an int (a NumPy one too), not a list
+        if seed is not None and one.ndim == 0:  # Gymnasium's np_random takes it too
+            super().reset(seed=int(one.item()))
         render_human(self)
         return obs.copy(), self._infos()
 
