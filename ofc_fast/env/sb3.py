@@ -442,7 +442,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """A frozen copy of a MaskablePPO model's policy as an opponent policy
     ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
     action when ``deterministic``: True or False, else GameError); the model trains
-    on, the copy does not.  ``seed``: 0..2**64-1, else TableError.  The copy keeps
+    on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
+    seeds, where its draws start again at each seeded reset (and the first) of an
+    adapter it plays in, so that the same seed replays its moves.  The copy keeps
     the rules of the model's :class:`VecEnv`: an adapter of other rules refuses it as
     its opponent (RulesError; a preset renamed is the same rules).
 
