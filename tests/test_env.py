@@ -841,6 +841,21 @@ def test_gymnasium_action_masks(obs_type: str) -> None:
             obs, _ = env.reset()
 
 
+def test_gymnasium_action_masks_before_reset_are_a_game_error() -> None:
+    """Before the first reset there is no deal: ``action_masks()`` was 243 False
+    (a mask with no legal action, which sb3-contrib's masked distributions cannot
+    sample); it is now the GameError ``render()`` gives then, and after a reset the
+    observation's mask."""
+    import gymnasium
+
+    env = gymnasium.make("ofc_fast/Pineapple-v0").unwrapped
+    with pytest.raises(GameError, match=r"^call reset\(\) before action_masks\(\)"):
+        env.action_masks()
+    obs, _ = env.reset(seed=0)
+    assert np.array_equal(env.action_masks(), obs["action_mask"] == 1)
+    assert env.action_masks().any()
+
+
 def test_gymnasium_episode() -> None:
     import gymnasium
 

@@ -148,6 +148,24 @@ def test_make_vec_vector_env_renders_each_table() -> None:
     assert len(set(envs.render())) == N
 
 
+def test_make_vec_vector_env_refuses_its_masks_before_reset_and_once_closed() -> None:
+    """Before the first reset and after close() (twice: Gymnasium's idempotent
+    close), ``action_masks()`` is the GameError its step and render give (were
+    all-False masks, then the closed tables' old masks)."""
+    envs = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+    with pytest.raises(GameError, match=r"^call reset\(\) before action_masks\(\)"):
+        envs.unwrapped.action_masks()  # no deal yet (was N rows of no legal action)
+    obs, _ = envs.reset(seed=0)
+    masks = envs.unwrapped.action_masks()
+    assert np.array_equal(masks, obs["action_mask"] != 0) and masks.any(axis=1).all()
+    envs.close()
+    envs.close()
+    with pytest.raises(GameError, match=r"^action_masks\(\) on a closed VectorEnv"):
+        envs.unwrapped.action_masks()
+    with pytest.raises(GameError, match=r"^step\(\) on a closed VectorEnv"):
+        envs.step(masks.argmax(axis=1))
+
+
 def test_make_vec_without_a_seed_deals_different_hands() -> None:
     """No seed (neither reset's nor made with): every table, and every env made so,
     plays a match of its own, as the "sync" mode's copies do; ``seed=s`` when made
@@ -186,6 +204,36 @@ def test_make_vec_vector_env_works_under_gymnasiums_same_step_vector_wrappers() 
             assert (episode["r"][i], episode["l"][i]) == (ret[i], length[i])
             ret[i], length[i], reported = 0.0, 0, reported + 1
     assert reported >= N
+
+
+def test_docs_name_the_vector_wrappers_that_refuse_the_same_step_mode() -> None:
+    """docs/environments.md said that the ``gymnasium.wrappers.vector`` wrappers
+    "work over either" mode; Gymnasium's observation wrappers refuse the default
+    mode's same-step autoreset (ValueError), and work over the "sync" copies.  The
+    docs now say so, and which ones work; both halves are checked here."""
+    from pathlib import Path
+
+    from gymnasium.wrappers import vector as wrappers
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "environments.md").read_text()
+    assert "work over either." not in doc and "refuse the default" in doc
+    refused = ("FlattenObservation", "NormalizeObservation")
+    for name in (*refused, "RecordEpisodeStatistics", "NormalizeReward", "DictInfoToList"):
+        assert f"`vector.{name}`" in doc, name
+    for name in refused:
+        with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+            getattr(wrappers, name)(gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N))
+    sync = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=N, vectorization_mode="sync"
+    )
+    flat, _ = wrappers.FlattenObservation(sync).reset(seed=0)
+    assert flat.shape == (N, 828 + 243)
+    for name in ("RecordEpisodeStatistics", "NormalizeReward", "DictInfoToList"):
+        envs = getattr(wrappers, name)(
+            gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=N)
+        )
+        obs, _ = envs.reset(seed=0)
+        envs.step(obs["action_mask"].argmax(axis=1))
 
 
 def _compare_steps(vec, sync, obs, rng, steps: int) -> dict:

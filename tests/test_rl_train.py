@@ -577,6 +577,49 @@ def test_sb3_adapters_close_their_vector_env(sb3: Any) -> None:
             env.reset()
 
 
+def test_closed_sb3_adapters_refuse_their_action_masks(sb3: Any) -> None:
+    """Before the first reset and after close(), the adapters' ``action_masks()`` and SB3's
+    ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` reads)
+    are the GameError of their steps (were the closed tables' old masks, a legal
+    action offered to a step that then refused)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.errors import GameError
+
+    closed = r"^action_masks\(\) on a closed VectorEnv"
+    for env in (VecEnv("pineapple", 2, seed=0), GymVectorEnv("pineapple", 2, seed=0)):
+        # before the first reset: no deal (were all-False masks, no legal action)
+        with pytest.raises(GameError, match=r"^call reset\(\) before action_masks\(\)"):
+            env.action_masks()
+        env.reset()
+        assert env.action_masks().any(axis=1).all()  # each table: a legal action
+        env.close()
+        with pytest.raises(GameError, match=closed):
+            env.action_masks()
+        if isinstance(env, VecEnv):
+            with pytest.raises(GameError, match=closed):
+                get_action_masks(env)
+            with pytest.raises(GameError, match=closed):
+                env.env_method("action_masks", indices=[1])
+
+
+def test_gymnasium_vector_env_reset_seeds_np_random_as_gymnasium(sb3: Any) -> None:
+    """``GymVectorEnv.reset(seed=s)`` left ``np_random`` unseeded (a seed drawn at
+    random at each use), where Gymnasium's ``VectorEnv.reset`` (and make_vec's env)
+    seed it with ``s``; reference: NumPy's ``default_rng(s)`` (Gymnasium's
+    ``seeding.np_random``).  A list of seeds leaves it as it is."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    for seed in (5, np.int64(5)):
+        env = GymVectorEnv("pineapple", num_envs=2)
+        env.reset(seed=seed)
+        assert env.np_random_seed == 5
+        assert env.np_random.random() == np.random.default_rng(5).random()
+    env.reset(seed=[7, 8])
+    assert env.np_random_seed == 5
+
+
 def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
     """GymVectorEnv's same-step autoreset gives Gymnasium's SameStep keys: final_obs
     (an object array, the learner's view of the deal's end), final_info and their
@@ -1217,6 +1260,42 @@ def test_both_adapters_swap_their_opponent_policy(sb3: Any) -> None:
         for _ in range(3):
             env.step(env.action_masks().argmax(axis=1))
         assert len(calls) > before
+
+
+def test_a_seeded_reset_replays_a_sampling_frozen_policy_opponent(sb3: Any) -> None:
+    """A reset with the same seed starts the matches again, so it plays the same
+    again (docs/environments.md), as the tables of bot opponents (made again from
+    the seed) do: with a sampling ``frozen_policy`` opponent the cards were dealt
+    again but its moves were drawn on from its generator, so a second
+    ``reset(seed=5)`` (or ``seed(5)``, ``reset()``) played other deals.
+    Reference: the first play after the seeded reset, the learner's actions a
+    fixed rule; a fresh adapter of the same policy object plays it too, another
+    seed does not."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+
+    base = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", base, n_steps=8, batch_size=16, seed=0)
+    policy = frozen_policy(model, seed=1)
+
+    def play(env: Any, seed: int) -> np.ndarray:
+        if isinstance(env, VecEnv):
+            env.seed(seed)
+            seen = [env.reset()]
+        else:
+            seen = [env.reset(seed=seed)[0]]
+        for step in range(30):
+            masks = env.action_masks()
+            # a fixed learner rule: the (step mod count)-th legal id of each table
+            ids = [np.flatnonzero(m)[step % int(m.sum())] for m in masks]
+            seen.append(np.array(env.step(np.array(ids))[0]))
+        return np.array(seen)
+
+    for make in (GymVectorEnv, VecEnv):
+        env = make("pineapple", num_envs=3, opponent=policy)
+        want = play(env, 5)
+        assert np.array_equal(play(env, 5), want), make.__name__
+        assert np.array_equal(play(make("pineapple", 3, opponent=policy), 5), want)
+        assert not np.array_equal(play(env, 6), want)
 
 
 def test_adapters_with_a_frozen_policy_opponent_copy_and_pickle_whole(sb3: Any) -> None:

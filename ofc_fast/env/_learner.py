@@ -25,7 +25,8 @@ from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_pla
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
-"""``policy(observations, masks) -> actions``: one legal action id per row."""
+"""``policy(observations, masks) -> actions``: one legal action id per row (a policy
+that samples may have ``reseed(seed)``: :meth:`LearnerTables.reset` calls it)."""
 
 
 class LearnerTables:
@@ -119,8 +120,16 @@ class LearnerTables:
         seed made with) every match starts again from it; without one, a table where
         the learner played a step of its deal deals its match's next deal, one whose
         deal is not begun keeps it (no replay); ``options={"reset_mask": m}``: only
-        the tables ``m`` marks, that way.  Returns the learner's first observations."""
+        the tables ``m`` marks, that way.  An opponent policy with a ``reseed(seed)``
+        method (:func:`~ofc_fast.env.sb3.frozen_policy`'s) has it called with the
+        seed whenever the matches start again from one (a seeded reset, the first),
+        so that a reset with a seed replays the opponents' moves too.  Returns the
+        learner's first observations."""
+        first = not self.venv.started
         reset_tables(self.venv, self._mid_deal, seed, options)
+        reseed = getattr(self.policy, "reseed", None)
+        if callable(reseed) and (seed is not None or first):  # the matches start again
+            reseed(self.venv.seed if seed is None else seed)
         self.rewards[:] = 0
         self.dones[:] = False
         self._play_opponents()

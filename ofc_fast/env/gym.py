@@ -241,7 +241,9 @@ class OfcEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the pending decision: ``ACTION_SPACE`` booleans (a
-        copy; sb3-contrib's convention): none after a deal's end without autoreset."""
+        copy; sb3-contrib's convention): none after a deal's end without autoreset;
+        GameError before :meth:`reset`, as :meth:`render`."""
+        require_started(self._venv, "action_masks")
         return np.array(self._venv.action_masks[0], np.bool_) & (self._end_view is None)
 
     def reset(
@@ -403,7 +405,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         }
 
     def action_masks(self) -> np.ndarray:
-        """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
+        GameError before :meth:`reset` and once closed, as its steps."""
+        require_started(self._venv, "action_masks")
         return np.array(self._venv.action_masks, np.bool_)
 
     def reset(

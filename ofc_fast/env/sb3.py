@@ -35,7 +35,7 @@ from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import flag
 from ..table import check_seed
-from ._guard import check_open
+from ._guard import check_open, require_started
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
@@ -73,7 +73,10 @@ class _Adapter:
         return render_tables(self.render_mode, self.tables.venv)
 
     def action_masks(self) -> np.ndarray:
-        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
+        GameError before a reset and once closed, as its steps
+        (``env_method("action_masks")`` too)."""
+        require_started(self.tables.venv, "action_masks")
         return np.array(self.tables.masks, np.bool_)
 
     def set_opponent(self, policy: OpponentPolicy) -> None:
@@ -363,8 +366,12 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         seed): the tables ``m`` marks where the learner played a step of its deal
         abandon it for the match's next one, a deal not begun is kept (as the
         one-table env's and ``make_vec``'s ``reset`` keep it: its button and
-        Fantasyland), the others are left as they are."""
+        Fantasyland), the others are left as they are.  An int ``seed`` seeds
+        :attr:`np_random` too, as Gymnasium's ``VectorEnv.reset`` does."""
         obs = self.tables.reset(seed=seed, options=options)
+        one = np.asarray(seed, object)  # an int (a NumPy one too), not a list
+        if seed is not None and one.ndim == 0:  # Gymnasium's np_random takes it too
+            super().reset(seed=int(one.item()))
         render_human(self)
         return obs.copy(), self._infos()
 
@@ -435,7 +442,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """A frozen copy of a MaskablePPO model's policy as an opponent policy
     ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
     action when ``deterministic``: True or False, else GameError); the model trains
-    on, the copy does not.  ``seed``: 0..2**64-1, else TableError.  The copy keeps
+    on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
+    seeds, where its draws start again at each seeded reset (and the first) of an
+    adapter it plays in, so that the same seed replays its moves.  The copy keeps
     the rules of the model's :class:`VecEnv`: an adapter of other rules refuses it as
     its opponent (RulesError; a preset renamed is the same rules).
 
@@ -449,8 +458,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     >>> rival = VecEnv("pineapple", num_envs=2, opponent=policy, seed=0)  # self-play
     """
     deterministic = flag(deterministic, "deterministic", GameError)
-    rng = np.random.default_rng(check_seed(seed))
-    return _FrozenPolicy(mlp_of(model), None if deterministic else rng, _env_rules(model))
+    seed = check_seed(seed)
+    rng = None if deterministic else np.random.default_rng(seed)
+    return _FrozenPolicy(mlp_of(model), rng, _env_rules(model), seed)
 
 
 class _FrozenPolicy:
@@ -459,13 +469,30 @@ class _FrozenPolicy:
     draws the moves the original would)."""
 
     def __init__(
-        self, mlp: MlpPolicy, rng: np.random.Generator | None, rules: RuleSet | None
+        self,
+        mlp: MlpPolicy,
+        rng: np.random.Generator | None,
+        rules: RuleSet | None,
+        seed: int = 0,
     ) -> None:
         self.mlp, self.rng = mlp, rng
         self.rules = rules  # of the model's VecEnv (None: none), checked by _check_opponent
+        self.seed = seed  # frozen_policy's: with the tables' seed, what reseed() takes
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return self.mlp.act_batch(observations, masks, self.rng)
+
+    def reseed(self, seed: int | Sequence[int | None] | np.ndarray) -> None:
+        """Start the sampling again from :attr:`seed` and the tables' ``seed`` (an int
+        or one per table; a None among them: a stream drawn at random, as those
+        tables' matches are), as an adapter does when its matches start again from
+        a seed (:meth:`~ofc_fast.env._learner.LearnerTables.reset`): a reset with
+        the same seed replays the opponents' moves."""
+        if self.rng is None:  # deterministic: nothing drawn
+            return
+        seeds: list[Any] = list(np.asarray(seed, object).reshape(-1))  # int: one
+        known = None not in seeds
+        self.rng = np.random.default_rng([self.seed, *map(int, seeds)] if known else None)
 
 
 def export_policy(model: Any, path: str, **meta: Any) -> str:
