@@ -118,7 +118,8 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     discards it, rather than a traceback.  Another broken pipe (a bot's) is one line,
     ``PROG: error: ...``, and exit status 2; so is an :class:`OfcError` that
     ``command`` does not handle itself (the scripts of benchmarks/ and tools/: a
-    ``--json`` file that cannot be written at the end of a run).  Ctrl-C
+    ``--json`` file that cannot be written at the end of a run), and an OSError it
+    leaves unhandled (``--help`` or ``--version`` unbuffered ``> /dev/full``).  Ctrl-C
     (KeyboardInterrupt) that ``command`` does not handle itself, while it starts
     (``ofc-fast`` builds its parser) or runs, is one line, ``PROG: interrupted``, and
     exit status 130.
@@ -156,6 +157,11 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
         if status:  # the command failed, and said so (on writing to it, too)
             return status
         print(f"{prog}: error: standard output: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # (a parser's --help or --version unbuffered > /dev/full)
+        if _fills_standard_output(exc):
+            _discard([sys.stdout])
+        print(f"{prog}: error: {_os_problem(exc)}", file=sys.stderr)
         return 2
 
 
@@ -298,9 +304,13 @@ def _os_problem(exc: OSError) -> str:
     >>> _os_problem(OSError(errno.ENOSPC, "No space left on device"))
     'standard output: No space left on device'
     """
-    if exc.filename is None and exc.errno in _FULL:
-        return f"standard output: {exc.strerror}"
-    return str(exc)
+    return f"standard output: {exc.strerror}" if _fills_standard_output(exc) else str(exc)
+
+
+def _fills_standard_output(exc: OSError) -> bool:
+    """Whether ``exc`` is a write that found no room (:data:`_FULL`) and names no
+    file: one to standard output."""
+    return exc.filename is None and exc.errno in _FULL
 
 
 READS = ("rules", "bots", "bot")

@@ -169,6 +169,15 @@ class Parser(argparse.ArgumentParser):
             )
         super().error(message)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """argparse's, but a write to standard output that fails (``--help >
+        /dev/full`` unbuffered) raises its OSError, as any other output of a command
+        does, rather than being dropped (exit status 0, nothing written)."""
+        if file is sys.stdout and message:
+            file.write(message)
+        else:  # (standard error: the usage of an error, which exits 2 anyway)
+            super()._print_message(message, file)
+
     def unknown_options(self) -> list[str]:
         """The words of the last parse before its ``--`` that look like an option
         which this parser does not have (an argument that starts with ``-``).
