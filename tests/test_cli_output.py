@@ -999,14 +999,19 @@ ON_LINUX = pytest.mark.skipif(
         ["rules"],
         ["eval", "As Ks Qs Js Ts"],
         ["play", "--hands", "2", "--bots", "random", "--seed", "1"],
+        ["play", "--hands", "2", "--bots", "random", "--quiet", "--history", "/dev/stdout"],
+        ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
+        + ["--history", "/dev/stdout"],
     ],
-    ids=["rules", "eval", "play"],
+    ids=["rules", "eval", "play", "play-history", "arena-history"],
 )
 def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -> None:
     """``ofc-fast rules | head -1``: the reader of standard output is gone when
     the command writes.  That ended in a BrokenPipeError (``ofc-fast: error:
     [Errno 32] Broken pipe``, exit status 2, or "Exception ignored" at the exit);
-    a command stopped by SIGPIPE in a shell ends quietly with 128 + 13."""
+    a command stopped by SIGPIPE in a shell ends quietly with 128 + 13.  So does
+    a ``--history /dev/stdout | head -1`` (it was ``--history: cannot write
+    '/dev/stdout': Broken pipe``, exit status 2)."""
     proc = run_with_reader_gone(tmp_path, argv, "stdout")
     assert proc.stderr == ""
     assert proc.returncode == 128 + signal.SIGPIPE

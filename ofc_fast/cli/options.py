@@ -35,7 +35,7 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError, quote, shown_path
-from ..files import atomic_text, atomic_write, check_writable
+from ..files import atomic_text, atomic_write, check_writable, output_key
 from ._values import (
     HANDS_WHY,
     MAX_HANDS,
@@ -486,7 +486,8 @@ def dash_refused(what: str) -> str:
 def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterator[None]:
     """Open, write or close the output file ``path`` of ``option`` (``--json``,
     ``--history``) inside: an OSError (a disk full half-way through a match) is an
-    ``error`` naming them.
+    ``error`` naming them, but for a BrokenPipeError of standard output's pipe
+    (``--history /dev/stdout | head -1``), raised as it is.
 
     >>> with writing("--history", "/dev/full"):
     ...     raise OSError(28, "No space left on device")
@@ -497,7 +498,24 @@ def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterato
     try:
         yield
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and is_standard_output(path):
+            raise  # (/dev/stdout | head -1: its reader gone, run_command's quiet exit)
         raise error(f"{option}: cannot write {path!r}: {exc.strerror}") from None
+
+
+def is_standard_output(path: str) -> bool:
+    """Whether the output ``path`` is standard output's file, pipe or terminal
+    (``/dev/stdout``, ``/dev/fd/1``, the file of ``> out.txt`` by its name).
+
+    >>> is_standard_output("no-such-file.jsonl")
+    False
+    """
+    try:
+        out = sys.stdout.fileno()
+    except (ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (no file under standard output: a capture)
+    key = output_key(path)
+    return key is not None and key == output_key(out)
 
 
 def write_whole(
