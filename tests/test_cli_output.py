@@ -229,6 +229,23 @@ def test_bench_json_that_fills_the_disk_names_json(capsys: pytest.CaptureFixture
     )
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+def test_a_report_page_that_fills_the_disk_names_output(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``report REPORT HISTORY -o /dev/full`` was ``ofc-fast: error: cannot write
+    /dev/full: ...``, naming no option, where every other output names its own
+    (``--json: cannot write ...``)."""
+    report, history = str(tmp_path / "r.json"), str(tmp_path / "h.jsonl")
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
+    assert run(capsys, *argv, "--json", report, "--history", history)[0] == 0
+    code, _, err = run(capsys, "report", report, history, "-o", "/dev/full")
+    assert (code, err) == (
+        2,
+        f"ofc-fast: error: --output: cannot write /dev/full: {os.strerror(28)}\n",
+    )
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)
