@@ -363,7 +363,7 @@ def add_commands(sub: Any) -> None:
         "--rules",
         default="ofc-pineapple",
         help=f"game id ({', '.join(GAME_IDS)}), preset name, or a rules JSON file "
-        "of a preset (-: standard input)",
+        "of a preset (-: standard input) (default ofc-pineapple)",
     )
     a.add_argument(
         "--bot", action="append", required=True, help="a bot (repeat once per seat)"
@@ -373,14 +373,14 @@ def add_commands(sub: Any) -> None:
         type=int,
         default=100,
         help="hands (decks) to play; with --duplicate each is played once per "
-        "seating, so a match is hands x bots games",
+        "seating, so a match is hands x bots games (default 100)",
     )
-    a.add_argument("--seed", type=int, default=0, help="match seed")
+    a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     a.add_argument(
         "--timeout-ms",
         type=int,
         default=5000,
-        help="per-decision deadline in ms, at most 86400000 (a day; 0: none)",
+        help="per-decision deadline in ms, at most 86400000 (a day; 0: none) (default 5000)",
     )
     a.add_argument(
         "--fault-policy",
@@ -447,5 +447,7 @@ def add_commands(sub: Any) -> None:
         "history", metavar="HISTORY", help="the arena's --history file (-: standard input)"
     )
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
+    h.add_argument(
+        "--embed", type=int, default=200, help="deals held in the page itself (default 200)"
+    )
     h.set_defaults(func=_cmd_report, reads=("report", "history"))  # (not --output)

@@ -337,7 +337,7 @@ def add_advise(sub: Any) -> None:
         **one_of("auto", "yes", "no"),
         default="auto",
         help="exact expectimax: when affordable (auto), always (yes: no --samples, "
-        "--seed nor --model), never",
+        "--seed nor --model), never (default auto)",
     )
     a.add_argument(
         "--model",
@@ -345,7 +345,12 @@ def add_advise(sub: Any) -> None:
         help='learned value model in the rollouts: "auto" (the shipped one) or a '
         "model file (default: none, rollouts only)",
     )
-    a.add_argument("--top", type=int, default=0, help="print only the best N moves")
+    a.add_argument(
+        "--top",
+        type=int,
+        default=0,
+        help="print only the best N moves (default 0: every move)",
+    )
     add_json_option(
         a,
         "every legal move as JSON: written to PATH, or alone on "
@@ -406,7 +411,7 @@ def add_commands(sub: Any) -> None:
         "boards", type=typed_text, nargs="+", help='boards as "front / middle / back"'
     )
     add_rules_option(s, "OFC")
-    s.add_argument("--button", type=int, default=0, help="seat of the button")
+    s.add_argument("--button", type=int, default=0, help="seat of the button (default 0)")
     add_stacks_option(s)
     add_json_option(s)
     s.set_defaults(func=run_score)

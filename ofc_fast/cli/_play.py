@@ -492,7 +492,9 @@ def add_commands(sub: Any) -> None:
     )
     add_bots_option(pl, bot_names())
     add_stacks_option(pl)
-    pl.add_argument("--button", type=int, default=0, help="button of the first deal")
+    pl.add_argument(
+        "--button", type=int, default=0, help="button of the first deal (default 0)"
+    )
     pl.add_argument(
         "--show",
         type=int,

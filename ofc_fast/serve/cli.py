@@ -180,7 +180,10 @@ def add_commands(sub: Any) -> None:
         help="computations at once (threads; default and most: 4 per CPU)",
     )
     s.add_argument(
-        "--queue", type=int, default=32, help="requests that may wait (32, at most 1024)"
+        "--queue",
+        type=int,
+        default=32,
+        help="requests that may wait (default 32, at most 1024)",
     )
     s.add_argument(
         "--max-time-budget",
@@ -232,6 +235,9 @@ def add_commands(sub: Any) -> None:
         "a problem's type names its page from (default: none, the host's root)",
     )
     s.add_argument(
-        "--log-level", default="info", **one_of("debug", "info", "warning", "error")
+        "--log-level",
+        default="info",
+        **one_of("debug", "info", "warning", "error"),
+        help="the server's log level (default info)",
     )
     s.set_defaults(func=_cmd_serve)
