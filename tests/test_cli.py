@@ -190,6 +190,21 @@ def test_printed_seed_replays_the_bots(
     assert again["totals"] == first["totals"] and again["deals"] == first["deals"]
 
 
+@pytest.mark.parametrize("name", ["deals.JSONL", "deals.Jsonl"])
+def test_a_history_ending_in_jsonl_in_capitals_is_json_lines(
+    capsys: pytest.CaptureFixture, tmp_path: Path, name: str
+) -> None:
+    """``play --history deals.JSONL`` wrote one whole JSON history, which ``replay``
+    then refused, telling to name a PATH ending in .jsonl: the suffix is read in any
+    case, as ``--rules``'s ``.json`` is."""
+    path = tmp_path / name
+    argv = ["play", "--hands", "3", "--seed", "3", "--bots", "random", "--quiet"]
+    assert run(capsys, *argv, "--history", str(path))[0] == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["format"] for line in lines] == ["ofc-fast/hand-history"] * 3
+    assert run(capsys, "replay", str(path))[0] == 0
+
+
 def test_play_history_jsonl_and_stacks(
     capsys: pytest.CaptureFixture, tmp_path: Path
 ) -> None:
