@@ -131,7 +131,7 @@ class Parser(argparse.ArgumentParser):
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
         self.arguments: dict[str, str] = {}  # positional ones: keyword -> REPORT
-        self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
+        self.took: dict[str, str] = {}  # OptionalPath's PATH, TakenWords' 2nd word
         self.words: list[str] = []  # the words parsed last (parse_known_args)
         # an option is written whole, as bench's: an abbreviation (--hand) that a new
         # option (--handicap) makes ambiguous would break the scripts that use it
@@ -156,9 +156,10 @@ class Parser(argparse.ArgumentParser):
         missing = message[len(required) :].split(", ")
         if message.startswith(required) and self.took and not missing[0].startswith("-"):
             option, value = next(iter(self.took.items()))
+            what = self._option_string_actions[option].metavar  # (PATH, CHIPS)
             message += (
-                f" ({option} took {value!r} for its PATH: put {option} after the "
-                f"arguments, or write {option}=PATH)"
+                f" ({option} took {value!r} for its {what}: put {option} after the "
+                f"arguments, or write {option}={what})"
             )
         taken = [w for w in self.unknown_options() if _file_like(w)]
         if message.startswith(required) and taken and missing[-1][:1] != "-":
@@ -726,8 +727,21 @@ def add_stacks_option(parser: argparse.ArgumentParser) -> None:
     ['200', '150']
     """
     parser.add_argument(
-        "--stacks", nargs="+", default=None, metavar="CHIPS", help=STACKS_HELP
+        "--stacks", action=TakenWords, nargs="+", metavar="CHIPS", help=STACKS_HELP
     )
+
+
+class TakenWords(argparse.Action):
+    """An option of one or more words (``--stacks CHIPS...``): its second word, a
+    :class:`Parser` keeps (:attr:`Parser.took`) to name in the error of arguments
+    it took (``score --stacks 200 BOARD BOARD``: the boards)."""
+
+    def __call__(
+        self, parser: Any, namespace: Any, values: Any, option: Any = None
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        if isinstance(parser, Parser) and option and len(values) > 1:
+            parser.took[option] = values[1]
 
 
 def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
