@@ -38,6 +38,7 @@ __all__ = [
     "atomic_write",
     "check_writable",
     "file_key",
+    "output_key",
     "read_npz",
     "remove_leftovers",
     "temporary_path",
@@ -84,6 +85,21 @@ def file_key(file: str | os.PathLike[str] | int | IO[Any]) -> tuple[int, int] | 
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return None  # (ValueError: a NUL in the name, or a closed file)
     return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def output_key(file: str | int) -> tuple[int, int] | None:
+    """Which file an output ``file`` (a path, a descriptor) writes into, by device and
+    inode, a pipe's too (``/dev/stdout | cat``), or None: none there, or a character
+    device (``/dev/null``, a terminal), which keeps nothing to write over.
+
+    >>> output_key("/dev/null") is None, output_key(__file__) == file_key(__file__)
+    (True, True)
+    """
+    try:
+        st = os.stat(file)
+    except (OSError, ValueError):  # (ValueError: a NUL in the name)
+        return None
+    return None if stat.S_ISCHR(st.st_mode) else (st.st_dev, st.st_ino)
 
 
 def temporary_path(target: Path) -> Path:

@@ -190,6 +190,21 @@ def test_printed_seed_replays_the_bots(
     assert again["totals"] == first["totals"] and again["deals"] == first["deals"]
 
 
+@pytest.mark.parametrize("name", ["deals.JSONL", "deals.Jsonl"])
+def test_a_history_ending_in_jsonl_in_capitals_is_json_lines(
+    capsys: pytest.CaptureFixture, tmp_path: Path, name: str
+) -> None:
+    """``play --history deals.JSONL`` wrote one whole JSON history, which ``replay``
+    then refused, telling to name a PATH ending in .jsonl: the suffix is read in any
+    case, as ``--rules``'s ``.json`` is."""
+    path = tmp_path / name
+    argv = ["play", "--hands", "3", "--seed", "3", "--bots", "random", "--quiet"]
+    assert run(capsys, *argv, "--history", str(path))[0] == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["format"] for line in lines] == ["ofc-fast/hand-history"] * 3
+    assert run(capsys, "replay", str(path))[0] == 0
+
+
 def test_play_history_jsonl_and_stacks(
     capsys: pytest.CaptureFixture, tmp_path: Path
 ) -> None:
@@ -375,6 +390,26 @@ def test_a_missing_argument_that_json_took_is_named(
         return
     assert "error: the following arguments are required: " in err, err
     assert f"(--json took '{took}" in err and "--json=PATH" in err, err
+
+
+BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+BOARD_B = "2h 3d 4c / 5s 6h 7d 8c Td / Jc Jd Jh Qc Kc"
+
+
+def test_boards_that_stacks_took_are_named(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast score --stacks 200 BOARD BOARD`` said only "the following
+    arguments are required: boards": --stacks (one or more chip counts) had taken
+    the boards.  The error says so, and how to write it; ``--stacks=200`` before
+    the boards, or ``--stacks 200`` after them, scores them."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["score", "--stacks", "200", BOARD_A, BOARD_B])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: the following arguments are required: boards" in err, err
+    assert f"(--stacks took '{BOARD_A[:10]}" in err and "--stacks=CHIPS" in err, err
+    for argv in (["--stacks=200", BOARD_A, BOARD_B], [BOARD_A, BOARD_B, "--stacks", "200"]):
+        assert cli.main(["score", *argv]) == 0
+        assert "took" not in capsys.readouterr().err
 
 
 def test_json_written_with_its_path_gets_no_took_hint(

@@ -232,8 +232,10 @@ def _scratch(out: Path, side: Path) -> Iterator[IO[str] | None]:
 @contextlib.contextmanager
 def _writing(target: Path) -> Iterator[None]:
     """An OSError writing ``target`` inside (its folder missing, a full disk) is an
-    ArenaError naming it."""
+    ArenaError naming it, as ``output``'s (``--output``'s on the command line)."""
     try:
         yield
     except OSError as exc:
-        raise ArenaError(f"cannot write {shown_path(target)}: {exc.strerror}") from None
+        raise ArenaError(
+            f"output: cannot write {shown_path(target)}: {exc.strerror}"
+        ) from None

@@ -49,15 +49,14 @@ import errno
 import importlib
 import io
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from ..bots.registry import model_spec
 from ..errors import BotError, OfcError, quote_path
-from ..files import file_key
-from .options import Parser, check_output, is_rules_file, name_option
+from ..files import file_key, output_key
+from .options import Parser, check_output, is_rules_file, is_standard_output, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
 
@@ -118,7 +117,8 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     discards it, rather than a traceback.  Another broken pipe (a bot's) is one line,
     ``PROG: error: ...``, and exit status 2; so is an :class:`OfcError` that
     ``command`` does not handle itself (the scripts of benchmarks/ and tools/: a
-    ``--json`` file that cannot be written at the end of a run).  Ctrl-C
+    ``--json`` file that cannot be written at the end of a run), and an OSError it
+    leaves unhandled (``--help`` or ``--version`` unbuffered ``> /dev/full``).  Ctrl-C
     (KeyboardInterrupt) that ``command`` does not handle itself, while it starts
     (``ofc-fast`` builds its parser) or runs, is one line, ``PROG: interrupted``, and
     exit status 130.
@@ -156,6 +156,11 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
         if status:  # the command failed, and said so (on writing to it, too)
             return status
         print(f"{prog}: error: standard output: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # (a parser's --help or --version unbuffered > /dev/full)
+        if _fills_standard_output(exc):
+            _discard([sys.stdout])
+        print(f"{prog}: error: {_os_problem(exc)}", file=sys.stderr)
         return 2
 
 
@@ -262,7 +267,7 @@ def _run(argv: Sequence[str] | None) -> int:
                     f"--history: {quote_path(history)} is the --json file too: the JSON would "
                     "be written over the deals; name two files"
                 )
-            if history and args.json == "-" and _is_standard_output(history):
+            if history and args.json == "-" and is_standard_output(history):
                 raise OfcError(  # (the deals in the JSON, or written over by it)
                     f"--history: {quote_path(history)} is standard output, where --json without "
                     "PATH writes the JSON alone; name a file (or --json PATH)"
@@ -298,9 +303,13 @@ def _os_problem(exc: OSError) -> str:
     >>> _os_problem(OSError(errno.ENOSPC, "No space left on device"))
     'standard output: No space left on device'
     """
-    if exc.filename is None and exc.errno in _FULL:
-        return f"standard output: {exc.strerror}"
-    return str(exc)
+    return f"standard output: {exc.strerror}" if _fills_standard_output(exc) else str(exc)
+
+
+def _fills_standard_output(exc: OSError) -> bool:
+    """Whether ``exc`` is a write that found no room (:data:`_FULL`) and names no
+    file: one to standard output."""
+    return exc.filename is None and exc.errno in _FULL
 
 
 READS = ("rules", "bots", "bot")
@@ -379,21 +388,6 @@ def _argument_name(command: Parser | None, dest: str) -> str:
     return names.get(dest, f"--{dest}")
 
 
-def _is_standard_output(path: str) -> bool:
-    """Whether the output ``path`` is standard output's file, pipe or terminal
-    (``/dev/stdout``, ``/dev/fd/1``, the file of ``> out.txt`` by its name).
-
-    >>> _is_standard_output("no-such-file.jsonl")
-    False
-    """
-    try:
-        out = sys.stdout.fileno()
-    except (ValueError, AttributeError, io.UnsupportedOperation):
-        return False  # (no file under standard output: a capture)
-    key = _output_key(path)
-    return key is not None and key == _output_key(out)
-
-
 def _same_file(a: str, b: str) -> bool:
     """Whether the outputs ``a`` and ``b`` are one file, one written over or into the
     other (``-``: standard output, none): one existing file (a hard link, a pipe such
@@ -407,21 +401,10 @@ def _same_file(a: str, b: str) -> bool:
     """
     if "-" in (a, b):
         return False
-    key = _output_key(a)
+    key = output_key(a)
     if key is not None:
-        return key == _output_key(b)
+        return key == output_key(b)
     return not os.path.exists(a) and os.path.realpath(a) == os.path.realpath(b)
-
-
-def _output_key(file: str | int) -> tuple[int, int] | None:
-    """Which file an output ``file`` (a path, a descriptor) writes into, by device and
-    inode, or None: none there, or a character device (``/dev/null``, a terminal),
-    which keeps nothing to write over."""
-    try:
-        st = os.stat(file)
-    except (OSError, ValueError):  # (ValueError: a NUL in the name)
-        return None
-    return None if stat.S_ISCHR(st.st_mode) else (st.st_dev, st.st_ino)
 
 
 def _top_option(arg: str) -> bool:

@@ -349,7 +349,7 @@ def add_advise(sub: Any) -> None:
         "--top",
         type=int,
         default=0,
-        help="print only the best N moves (default: every move)",
+        help="print only the best N moves (default 0: every move)",
     )
     add_json_option(
         a,

@@ -373,7 +373,7 @@ class HistoryFile:
 
     def __enter__(self) -> HistoryFile:
         with contextlib.ExitStack() as files:  # (all closed if one fails to open)
-            if not self.path.endswith(".jsonl"):
+            if not self.path.lower().endswith(".jsonl"):  # (any case, as .json)
                 self.histories = files.enter_context(SpooledList("--history"))
             with writing("--history", self.path):
                 self._text = files.enter_context(atomic_text(self.path))
@@ -507,7 +507,7 @@ def add_commands(sub: Any) -> None:
         "--history",
         metavar="PATH",
         help="write every deal's history (Game.replay() input): JSON, its list "
-        "'deals', or when PATH ends in .jsonl one hand-history line per deal, holding "
+        "'deals', or when PATH ends in .jsonl (in any case) one hand-history line per deal, holding "
         "it under 'history' (what ofc-fast replay reads)",
     )
     pl.add_argument("--quiet", action="store_true", help="print nothing but errors")

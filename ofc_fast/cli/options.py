@@ -35,7 +35,7 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError, quote, shown_path
-from ..files import atomic_text, atomic_write, check_writable
+from ..files import atomic_text, atomic_write, check_writable, output_key
 from ._values import (
     HANDS_WHY,
     MAX_HANDS,
@@ -131,7 +131,7 @@ class Parser(argparse.ArgumentParser):
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
         self.arguments: dict[str, str] = {}  # positional ones: keyword -> REPORT
-        self.took: dict[str, str] = {}  # an optional PATH's value: OptionalPath's
+        self.took: dict[str, str] = {}  # OptionalPath's PATH, TakenWords' 2nd word
         self.words: list[str] = []  # the words parsed last (parse_known_args)
         # an option is written whole, as bench's: an abbreviation (--hand) that a new
         # option (--handicap) makes ambiguous would break the scripts that use it
@@ -156,9 +156,10 @@ class Parser(argparse.ArgumentParser):
         missing = message[len(required) :].split(", ")
         if message.startswith(required) and self.took and not missing[0].startswith("-"):
             option, value = next(iter(self.took.items()))
+            what = self._option_string_actions[option].metavar  # (PATH, CHIPS)
             message += (
-                f" ({option} took {value!r} for its PATH: put {option} after the "
-                f"arguments, or write {option}=PATH)"
+                f" ({option} took {value!r} for its {what}: put {option} after the "
+                f"arguments, or write {option}={what})"
             )
         taken = [w for w in self.unknown_options() if _file_like(w)]
         if message.startswith(required) and taken and missing[-1][:1] != "-":
@@ -168,6 +169,15 @@ class Parser(argparse.ArgumentParser):
                 f"./{word} for a file so named)"
             )
         super().error(message)
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """argparse's, but a write to standard output that fails (``--help >
+        /dev/full`` unbuffered) raises its OSError, as any other output of a command
+        does, rather than being dropped (exit status 0, nothing written)."""
+        if file is sys.stdout and message:
+            file.write(message)
+        else:  # (standard error: the usage of an error, which exits 2 anyway)
+            super()._print_message(message, file)
 
     def unknown_options(self) -> list[str]:
         """The words of the last parse before its ``--`` that look like an option
@@ -477,7 +487,8 @@ def dash_refused(what: str) -> str:
 def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterator[None]:
     """Open, write or close the output file ``path`` of ``option`` (``--json``,
     ``--history``) inside: an OSError (a disk full half-way through a match) is an
-    ``error`` naming them.
+    ``error`` naming them, but for a BrokenPipeError of standard output's pipe
+    (``--history /dev/stdout | head -1``), raised as it is.
 
     >>> with writing("--history", "/dev/full"):
     ...     raise OSError(28, "No space left on device")
@@ -488,7 +499,24 @@ def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterato
     try:
         yield
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and is_standard_output(path):
+            raise  # (/dev/stdout | head -1: its reader gone, run_command's quiet exit)
         raise error(f"{option}: cannot write {path!r}: {exc.strerror}") from None
+
+
+def is_standard_output(path: str) -> bool:
+    """Whether the output ``path`` is standard output's file, pipe or terminal
+    (``/dev/stdout``, ``/dev/fd/1``, the file of ``> out.txt`` by its name).
+
+    >>> is_standard_output("no-such-file.jsonl")
+    False
+    """
+    try:
+        out = sys.stdout.fileno()
+    except (ValueError, AttributeError, io.UnsupportedOperation):
+        return False  # (no file under standard output: a capture)
+    key = output_key(path)
+    return key is not None and key == output_key(out)
 
 
 def write_whole(
@@ -699,8 +727,21 @@ def add_stacks_option(parser: argparse.ArgumentParser) -> None:
     ['200', '150']
     """
     parser.add_argument(
-        "--stacks", nargs="+", default=None, metavar="CHIPS", help=STACKS_HELP
+        "--stacks", action=TakenWords, nargs="+", metavar="CHIPS", help=STACKS_HELP
     )
+
+
+class TakenWords(argparse.Action):
+    """An option of one or more words (``--stacks CHIPS...``): its second word, a
+    :class:`Parser` keeps (:attr:`Parser.took`) to name in the error of arguments
+    it took (``score --stacks 200 BOARD BOARD``: the boards)."""
+
+    def __call__(
+        self, parser: Any, namespace: Any, values: Any, option: Any = None
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        if isinstance(parser, Parser) and option and len(values) > 1:
+            parser.took[option] = values[1]
 
 
 def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
