@@ -507,8 +507,8 @@ def add_commands(sub: Any) -> None:
         "--history",
         metavar="PATH",
         help="write every deal's history (Game.replay() input): JSON, its list "
-        "'deals', or when PATH ends in .jsonl (in any case) one hand-history line per deal, holding "
-        "it under 'history' (what ofc-fast replay reads)",
+        "'deals', or when PATH ends in .jsonl (in any case) one hand-history line per "
+        "deal, holding it under 'history' (what ofc-fast replay reads)",
     )
     pl.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)
