@@ -433,3 +433,20 @@ def test_a_history_of_lines_ending_in_a_carriage_return_says_so(
         f"{hist}, line 1: its lines end in a carriage return alone (CR), not a newline "
         "(LF or CRLF): not JSON ("
     ), caught.value
+
+
+@pytest.mark.parametrize("tail", [b"\r\xff\xfe", b"\xff\xfe\r\n", b"\xff\xfe"])
+def test_gzip_bytes_holding_a_cr_or_no_lf_are_said_to_be_gzip(
+    tail: bytes, tmp_path: Path
+) -> None:
+    """The bytes of a gzip file are random past its header (its time stamp, the
+    compressed data): where they held a CR byte, or no LF byte at all, the history
+    reader said "its lines end in a carriage return alone" or "cut off" instead of
+    what the file is (the test above failed for one gzip run in a few)."""
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00" + tail)
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(path))
+    message = str(caught.value)
+    assert message.startswith(f"{path}, line 1: not UTF-8 (byte 0x8b at offset 1)"), message
+    assert message.endswith("compressed with gzip: decompress it first (gunzip)"), message

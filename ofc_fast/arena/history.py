@@ -272,15 +272,18 @@ def _in_order(deal: ImportedDeal, previous: ImportedDeal | None) -> ImportedDeal
 
 
 def _parse(line: str | bytes) -> object:
-    """The JSON value of one line; a line that does not parse is said to hold lines
-    ending in a carriage return alone where it holds one before its end, else, the
-    last with no newline, to be cut off (a run killed while writing it)."""
+    """The JSON value of one line; a line of UTF-8 that does not parse is said to hold
+    lines ending in a carriage return alone where it holds one before its end, else,
+    the last with no newline, to be cut off (a run killed while writing it)."""
     if len(line) > MAX_LINE_BYTES:
         raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
     try:
         return parse(line, HistoryError)
     except HistoryError as exc:
-        text = line if isinstance(line, str) else line.decode("latin-1")
+        try:  # bytes not UTF-8 (a gzip file) are that, whatever their CR and LF bytes
+            text = line if isinstance(line, str) else line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise exc from None
         if "\r" in text.rstrip("\r\n"):  # (JSON's blanks: a CR inside may be one)
             raise HistoryError(
                 "its lines end in a carriage return alone (CR), not a newline (LF or "
