@@ -235,9 +235,10 @@ def solve_fantasyland(
     ``stay_value``: None = :data:`STAY_VALUE_DEFAULT` (by the cards the stay gives), a
     number, or ``{cards: value}``; 0 maximises royalties alone, a large negative
     value avoids staying.  The search weighs it to 2^-16 of a point, a nonzero value
-    never as 0: ``1e-9`` stays whenever staying costs no royalties.  ``alternatives=True`` also finds the best setting that
-    stays and the best that does not (``.best_stay`` / ``.best_no_stay``), so a bot
-    can weigh the trade-off itself; it costs about twice the time.
+    never as 0: ``1e-9`` stays whenever staying costs no royalties.
+    ``alternatives=True`` also finds the best setting that stays and the best that
+    does not (``.best_stay`` / ``.best_no_stay``), so a bot can weigh the trade-off
+    itself; it costs about twice the time.
 
     Never a fouled board when a legal one exists; when every setting fouls (possible
     under a 2-7 middle or a strict order) the result has ``fouled=True``, royalties

@@ -1155,3 +1155,19 @@ def test_an_empty_file_name_is_quoted(capsys: pytest.CaptureFixture, name: str) 
     assert code == 2 and err.startswith(f"ofc-fast: error: FILE: cannot read {name!r}: "), (
         err
     )
+
+
+def test_chip_counts_of_stacks_per_seat_are_not_named_as_taken(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``score --stacks 200 150 BOARD BOARD`` (a count per seat) was told "--stacks
+    took '150'", a right chip count: the hint names the first word that is no chip
+    count (the first board), and none when every word is one."""
+    with pytest.raises(SystemExit):
+        cli.main(["score", "--stacks", "200", "150", BOARD_A, BOARD_B])
+    err = capsys.readouterr().err
+    assert f"(--stacks took '{BOARD_A[:10]}" in err and "'150'" not in err, err
+    with pytest.raises(SystemExit):
+        cli.main(["score", "--stacks", "200", "150"])
+    err = capsys.readouterr().err
+    assert "required: boards" in err and "took" not in err, err

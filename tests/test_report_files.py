@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from report_data import NAMES, deals, report_of, write
 
-from ofc_fast.arena.history import SCHEMA_PATH, read_histories
+from ofc_fast.arena.history import MAX_LINE_BYTES, SCHEMA_PATH, read_histories
 from ofc_fast.arena.html import write_html_report
 from ofc_fast.arena.report import REPORT_SCHEMA_PATH, read_report
 from ofc_fast.cli import main
@@ -450,3 +450,20 @@ def test_gzip_bytes_holding_a_cr_or_no_lf_are_said_to_be_gzip(
     message = str(caught.value)
     assert message.startswith(f"{path}, line 1: not UTF-8 (byte 0x8b at offset 1)"), message
     assert message.endswith("compressed with gzip: decompress it first (gunzip)"), message
+
+
+def test_a_long_history_of_lines_ending_in_a_carriage_return_says_so(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history of CR-ended lines longer than a line may be (any of a few hundred
+    deals) was refused as ``line 1: longer than 1048576 bytes`` alone, the line ends
+    unsaid: the error says them there too."""
+    hist = tmp_path / "h.jsonl"
+    one = b"".join(json.dumps(line).encode() + b"\r" for line in lines)
+    hist.write_bytes(one * (MAX_LINE_BYTES // len(one) + 2))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(
+        f"{hist}, line 1: its lines end in a carriage return alone (CR), not a newline "
+        f"(LF or CRLF): longer than {MAX_LINE_BYTES} bytes"
+    ), caught.value

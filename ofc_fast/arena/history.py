@@ -272,24 +272,19 @@ def _in_order(deal: ImportedDeal, previous: ImportedDeal | None) -> ImportedDeal
 
 
 def _parse(line: str | bytes) -> object:
-    """The JSON value of one line; a line of UTF-8 that does not parse is said to hold
-    lines ending in a carriage return alone where it holds one before its end, else,
-    the last with no newline, to be cut off (a run killed while writing it)."""
+    """The JSON value of one line; a line of UTF-8 that does not parse (or is too
+    long) is said to hold lines ending in a carriage return alone where it holds one
+    before its end, else, the last with no newline, to be cut off (a run killed while
+    writing it)."""
     if len(line) > MAX_LINE_BYTES:
+        _refuse_cr_alone(line, f"longer than {MAX_LINE_BYTES} bytes", "")
         raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
     try:
         return parse(line, HistoryError)
     except HistoryError as exc:
-        try:  # bytes not UTF-8 (a gzip file) are that, whatever their CR and LF bytes
-            text = line if isinstance(line, str) else line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise exc from None
-        if "\r" in text.rstrip("\r\n"):  # (JSON's blanks: a CR inside may be one)
-            raise HistoryError(
-                "its lines end in a carriage return alone (CR), not a newline (LF or "
-                f"CRLF): {exc}",
-                exc.field,
-            ) from None
+        if isinstance(line, bytes) and not _utf8(line):
+            raise  # bytes not UTF-8 (a gzip file): that, whatever CR or LF they hold
+        _refuse_cr_alone(line, str(exc), exc.field)
         if line[-1:] in ("\n", b"\n"):
             raise
         raise HistoryError(
@@ -297,3 +292,26 @@ def _parse(line: str | bytes) -> object:
             f"writing it?) and is {exc}",
             exc.field,
         ) from None
+
+
+def _utf8(raw: bytes) -> bool:
+    """Whether ``raw`` is UTF-8 text."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _refuse_cr_alone(line: str | bytes, problem: str, field: str) -> None:
+    """A HistoryError saying the lines end in a CR alone, where ``line`` holds a CR
+    before its end (JSON's blanks: a CR inside may be one), else nothing."""
+    if isinstance(line, bytes) and not _utf8(line):
+        return  # bytes not UTF-8 (a gzip file) are that, whatever CR bytes they hold
+    text = line if isinstance(line, str) else line.decode("utf-8")
+    if "\r" in text.rstrip("\r\n"):
+        raise HistoryError(
+            "its lines end in a carriage return alone (CR), not a newline (LF or "
+            f"CRLF): {problem}",
+            field,
+        )

@@ -732,16 +732,16 @@ def add_stacks_option(parser: argparse.ArgumentParser) -> None:
 
 
 class TakenWords(argparse.Action):
-    """An option of one or more words (``--stacks CHIPS...``): its second word, a
-    :class:`Parser` keeps (:attr:`Parser.took`) to name in the error of arguments
-    it took (``score --stacks 200 BOARD BOARD``: the boards)."""
+    """``--stacks CHIPS...``: its first word that is no chip count, kept for the error
+    of the arguments it took (:attr:`Parser.took`; ``score --stacks 200 B B``: a B)."""
 
     def __call__(
         self, parser: Any, namespace: Any, values: Any, option: Any = None
     ) -> None:
         setattr(namespace, self.dest, values)
-        if isinstance(parser, Parser) and option and len(values) > 1:
-            parser.took[option] = values[1]
+        words = [v for v in values[1:] if not set(v) <= set("0123456789,")]
+        if isinstance(parser, Parser) and option and words:
+            parser.took[option] = words[0]
 
 
 def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
