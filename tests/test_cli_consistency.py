@@ -906,31 +906,3 @@ def test_two_outputs_into_one_pipe_are_refused() -> None:
     )
     assert done.returncode == 2 and done.stdout == "", done
     assert "--history: '/dev/stdout' is the --json file too" in done.stderr
-
-
-def test_every_command_s_help_states_each_default_its_parser_has() -> None:
-    """docs/cli.md says ``ofc-fast COMMAND --help`` prints every option's default, yet
-    ``arena --help`` said none of ``--hands`` (100), ``--seed`` (0), ``--timeout-ms``
-    (5000) nor ``--rules`` (ofc-pineapple), ``report --help`` nothing of ``--embed``
-    (200), ``advise --help`` nothing of ``--top`` (0: every move) nor ``--exact``
-    (auto), ``serve --help`` nothing of ``--queue`` (32) nor ``--log-level`` (info):
-    each option with a default (a number or a word) states it in its help."""
-    sub = next(
-        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
-    )
-    unsaid = []
-    for command, parser in sub.choices.items():
-        for action in parser._actions:
-            value = action.default
-            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-                continue  # (a flag, no default: the command picks it, as its help says)
-            if value in ("", argparse.SUPPRESS):
-                continue  # (an empty text: nothing given; --help)
-            if (command, action.dest) == ("serve", "workers"):
-                continue  # (4 per CPU, as its help says: this machine's number)
-            text = " ".join((action.help or "").split())
-            shown = re.escape(f"{value:g}" if isinstance(value, float) else str(value))
-            said = rf'default:? "?{shown}"?(\W|$)|\b{shown}, the default'
-            if not re.search(said, text, re.IGNORECASE):
-                unsaid.append((command, action.option_strings[-1], value))
-    assert unsaid == []
