@@ -433,3 +433,43 @@ def test_a_history_of_lines_ending_in_a_carriage_return_says_so(
         f"{hist}, line 1: its lines end in a carriage return alone (CR), not a newline "
         "(LF or CRLF): not JSON ("
     ), caught.value
+
+
+@pytest.mark.parametrize(
+    "counter",
+    ["fouls", "fantasylands", "scoops", "royalties", "faults", "substituted", "count"],
+)
+def test_a_bot_s_counter_past_what_a_page_counts_is_refused_from_python_too(
+    counter: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A bot's counters (fouls, faults, decisions.count, ...) had no bound:
+    ``html_report`` of a report dict with ``fouls`` of 5,000 digits raised a plain
+    ``ValueError: Exceeds the limit (4300 digits)`` formatting it, and a file of
+    4,000 digits made a page.  They are bounded (2**53 - 1) as the other totals are,
+    for a dict and a file alike, naming the field."""
+    from ofc_fast.arena.html import html_report
+
+    where = "decisions.count" if counter == "count" else counter
+    for value, taken in (
+        (SAFE_INTEGER, True),
+        (SAFE_INTEGER + 1, False),
+        (10**5000, False),
+    ):
+        report = report_of(lines)
+        bot = report["bots"][1]
+        (bot["decisions"] if counter == "count" else bot)[counter] = value
+        if value < 10**4000:  # (jsonschema's message of one more is a ValueError)
+            assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
+        if taken:
+            assert html_report(report, lines).startswith("<!DOCTYPE html>")
+            continue
+        with pytest.raises(ArenaError) as caught:
+            html_report(report, lines)
+        assert str(caught.value).startswith(f"report: bots[1].{where}: expected at most")
+        if value < 10**4000:  # (a file's integer of more digits is refused as such)
+            rep = _report_file(tmp_path, json.dumps(report))
+            with pytest.raises(ArenaError) as caught:
+                read_report(rep)
+            assert str(caught.value).startswith(
+                f"{rep}: report: bots[1].{where}: expected at most"
+            )
