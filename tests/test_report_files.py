@@ -473,3 +473,21 @@ def test_a_bot_s_counter_past_what_a_page_counts_is_refused_from_python_too(
             assert str(caught.value).startswith(
                 f"{rep}: report: bots[1].{where}: expected at most"
             )
+
+
+def test_a_compressed_history_holding_a_cr_byte_is_said_to_be_compressed(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A gzip history whose compressed bytes hold a CR (13: here its header's
+    modification time, a matter of the second it was compressed) was said to have
+    ``its lines end in a carriage return alone (CR)`` before ``not UTF-8 ...:
+    compressed with gzip``: a file that is no UTF-8 text is said to be that alone."""
+    hist = tmp_path / "h.jsonl.gz"
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    hist.write_bytes(gzip.compress(data, mtime=13))
+    assert b"\r" in hist.read_bytes()
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    message = str(caught.value)
+    assert message.startswith(f"{hist}, line 1: not UTF-8 (byte "), message
+    assert message.endswith("): compressed with gzip: decompress it first (gunzip)")

@@ -272,15 +272,20 @@ def _in_order(deal: ImportedDeal, previous: ImportedDeal | None) -> ImportedDeal
 
 
 def _parse(line: str | bytes) -> object:
-    """The JSON value of one line; a line that does not parse is said to hold lines
-    ending in a carriage return alone where it holds one before its end, else, the
-    last with no newline, to be cut off (a run killed while writing it)."""
+    """The JSON value of one line; a line of UTF-8 text that does not parse is said to
+    hold lines ending in a carriage return alone where it holds one before its end,
+    else, the last with no newline, to be cut off (a run killed while writing it).
+    A line that is no UTF-8 (a gzip file's bytes, which may hold a CR) is not said
+    to end in CRs."""
     if len(line) > MAX_LINE_BYTES:
         raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
     try:
         return parse(line, HistoryError)
     except HistoryError as exc:
-        text = line if isinstance(line, str) else line.decode("latin-1")
+        try:
+            text = line if isinstance(line, str) else line.decode("utf-8")
+        except UnicodeDecodeError:
+            text = ""  # (no text: its CRs, bytes of something else)
         if "\r" in text.rstrip("\r\n"):  # (JSON's blanks: a CR inside may be one)
             raise HistoryError(
                 "its lines end in a carriage return alone (CR), not a newline (LF or "
