@@ -6,6 +6,7 @@ the line), and the numbers of a file are those its writer could have written."""
 from __future__ import annotations
 
 import copy
+import functools
 import gzip
 import io
 import json
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fifo_reader import in_thread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from report_data import NAMES, deals, report_of, write
@@ -491,3 +493,44 @@ def test_a_compressed_history_holding_a_cr_byte_is_said_to_be_compressed(
     message = str(caught.value)
     assert message.startswith(f"{hist}, line 1: not UTF-8 (byte "), message
     assert message.endswith("): compressed with gzip: decompress it first (gunzip)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="run on POSIX: os.mkfifo")
+def test_a_fifo_nothing_writes_to_is_read_as_empty_after_a_bounded_wait(
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``mkfifo p; ofc-fast replay p``, ``ofc-fast report p h.jsonl`` or ``serve
+    --api-key-file p`` (a FIFO that no process writes to) waited in open() for a
+    writer for ever, where ``--rules p`` gave up after ``FIFO_WAIT`` seconds: every
+    file the commands read waits as long, then reads as empty (a report: refused as
+    empty, naming it)."""
+    import ofc_fast.files
+
+    monkeypatch.setattr(ofc_fast.files, "FIFO_WAIT", 0.5)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    page = str(tmp_path / "p.html")
+    cases = [
+        (["replay", str(fifo)], 0, f"no deals in {fifo}\n"),
+        (["report", str(fifo), str(hist), "-o", page], 2, f"REPORT: {fifo}: empty ("),
+        (
+            ["report", str(rep), str(fifo), "-o", page],
+            2,
+            f"{fifo} is not the history of {rep}: it holds 0 deals",
+        ),
+        (
+            ["serve", "--api-key-file", str(fifo), "--port", "0"],
+            2,
+            f"--api-key-file: {str(fifo)!r} holds no key on its first line",
+        ),
+    ]
+    for args, code, said in cases:
+        got, took = in_thread(fifo, functools.partial(main, args))
+        out, err = capsys.readouterr()
+        assert got == code, (args, err)
+        assert 0.45 <= took < 30
+        assert said in (out if code == 0 else err), (args, out, err)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ArenaError, HistoryError, OfcError, quote, shown_path
+from ..files import open_input
 from ..game import Game
 from ..rules import PRESETS
 from ._games import game_id_of
@@ -217,7 +218,8 @@ def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[Importe
     """
     if isinstance(source, (str, Path)):
         try:
-            f = open(source, "rb")  # noqa: SIM115 - closed below, also when abandoned
+            f = open_input(source)  # closed below, also when abandoned (a FIFO: waited
+            # on at most FIFO_WAIT seconds)
         except OSError as exc:
             raise HistoryError(
                 f"cannot read {shown_path(source)}: {exc.strerror}", ""

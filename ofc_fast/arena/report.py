@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArenaError, shown_path
+from ..files import open_input
 from ._schema import parse, problem
 from ._stats import int_half_width, latency_summary
 from .history import FORMAT as HISTORY_FORMAT
@@ -91,7 +92,7 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
             source.read(MAX_REPORT_BYTES + 1), source_name(source, "the report")
         )
     try:
-        with open(source, "rb") as f:
+        with open_input(source) as f:  # (a FIFO: not waited on for ever)
             return _report_of(f.read(MAX_REPORT_BYTES + 1), shown_path(source))
     except OSError as exc:
         raise ArenaError(
