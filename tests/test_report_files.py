@@ -70,6 +70,8 @@ def test_a_report_number_its_match_cannot_have_is_refused(
     negative) or whose ``hands`` is past what the page counts exactly was read as a
     match's report; the schema and the reader now both refuse it, naming the field."""
     report = {**report_of(lines), field: value}
+    if field == "hands":  # (every bot plays every hand: its hands are the report's)
+        report["bots"] = [{**b, "hands": value} for b in report["bots"]]
     path = tmp_path / "r.json"
     path.write_text(json.dumps(report), encoding="utf-8")
     assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
@@ -200,10 +202,11 @@ def _exact(text: str) -> Any:
 
 _BEYOND_SCHEMA = (
     r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
-    r"|is not that of the deal's rules"
+    r"|is not that of the deal's rules|: report: (seat_count|bots\[\d\]\.hands): "
 )
-"""The refusals of what the schemas take (hand_history.schema.json's description):
-a seat and a point total per player, unique bot names, a deal that replays."""
+"""The refusals of what the schemas take (the schemas' descriptions): a seat and a
+point total per player, unique bot names, a deal that replays, a report's bots one
+a seat, each playing every hand."""
 
 
 @pytest.mark.parametrize("kind", ["history line", "report"])
@@ -534,3 +537,87 @@ def test_a_fifo_nothing_writes_to_is_read_as_empty_after_a_bounded_wait(
         assert got == code, (args, err)
         assert 0.45 <= took < 30
         assert said in (out if code == 0 else err), (args, out, err)
+
+
+def _named(bot: dict[str, Any], name: str) -> dict[str, Any]:
+    return {**bot, "name": name}
+
+
+_SELF_CONTRADICTIONS: dict[str, tuple[Any, str]] = {
+    "no bot": (lambda r: r.update(bots=[]), "bots: expected at least 2 items, got 0"),
+    "one bot": (lambda r: r.update(bots=r["bots"][:1]), "bots: expected at least 2 items"),
+    "five bots": (
+        lambda r: r.update(bots=[_named(r["bots"][0], f"b{i}") for i in range(5)]),
+        "bots: expected at most 4 items, got 5",
+    ),
+    "seat_count": (
+        lambda r: r.update(seat_count=3),
+        "seat_count: 3 seats, but 2 bots in bots (the arena seats one bot a seat)",
+    ),
+    "a bot's hands": (
+        lambda r: r["bots"][1].update(hands=1),
+        "bots[1].hands: 1, not the report's hands (2): every bot plays every hand",
+    ),
+    "a pair's stranger": (
+        lambda r: (
+            r.update(duplicate=_pair(1.0, None)) or r["duplicate"]["pairs"][0].update(b="x")
+        ),
+        "duplicate.pairs[0].b: 'x' is none of the bots",
+    ),
+    "a bot paired with itself": (
+        lambda r: (
+            r.update(duplicate=_pair(1.0, None))
+            or r["duplicate"]["pairs"][0].update(b=NAMES[0])
+        ),
+        f"duplicate.pairs[0]: {NAMES[0]!r} paired with itself",
+    ),
+    "a name twice": (
+        lambda r: r["bots"][1].update(name=NAMES[0]),
+        "bots: a name appears twice in",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SELF_CONTRADICTIONS))
+def test_a_report_no_arena_run_writes_is_refused_naming_the_field(
+    case: str,
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A report that says what no arena run writes (``"bots": []``, a ``seat_count``
+    that is not the number of bots, a bot's ``hands`` that are not the report's, a
+    duplicate pair of a bot it does not name) made a page, exit status 0: it is
+    refused naming the field, by ``ofc-fast report`` and ``html_report`` alike
+    (what an arena run writes: :func:`test_every_arena_report_is_read`)."""
+    from ofc_fast.arena.html import html_report
+
+    edit, said = _SELF_CONTRADICTIONS[case]
+    report = report_of(lines)
+    edit(report)
+    rep, hist = write(tmp_path, report, lines)
+    page = tmp_path / "p.html"
+    assert main(["report", str(rep), str(hist), "-o", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: REPORT: {rep}: report: {said}"), err
+    assert not page.exists()
+    with pytest.raises(ArenaError) as caught:
+        html_report(report, lines)
+    assert str(caught.value).startswith(f"report: {said}")
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+@pytest.mark.parametrize("bots", [2, 3, 4])
+def test_every_arena_report_is_read(bots: int, duplicate: bool) -> None:
+    """What an arena run writes for every bot count it seats (2 to 4), duplicate or
+    not, passes :func:`check_report`'s checks of a report against itself: one bot a
+    seat, each playing every hand of the report."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    arena = Arena(
+        "ofc", [parse_bot_spec("random")] * bots, hands=1, seed=bots, duplicate=duplicate
+    )
+    report = json.loads(json.dumps(arena.run()))
+    assert len(report["bots"]) == report["seat_count"] == bots
+    assert {b["hands"] for b in report["bots"]} == {report["hands"]}
+    assert read_report(io.BytesIO(json.dumps(report).encode())) == report
