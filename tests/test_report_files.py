@@ -203,10 +203,12 @@ def _exact(text: str) -> Any:
 _BEYOND_SCHEMA = (
     r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
     r"|is not that of the deal's rules|: report: (seat_count|bots\[\d\]\.hands): "
+    r"|of a deal of \d players"
 )
 """The refusals of what the schemas take (the schemas' descriptions): a seat and a
-point total per player, unique bot names, a deal that replays, a report's bots one
-a seat, each playing every hand."""
+point total per player, a decision's seat and the rotation among the players, unique
+bot names, a deal that replays, a report's bots one a seat, each playing every
+hand."""
 
 
 @pytest.mark.parametrize("kind", ["history line", "report"])
@@ -621,3 +623,32 @@ def test_every_arena_report_is_read(bots: int, duplicate: bool) -> None:
     assert len(report["bots"]) == report["seat_count"] == bots
     assert {b["hands"] for b in report["bots"]} == {report["hands"]}
     assert read_report(io.BytesIO(json.dumps(report).encode())) == report
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("decisions", [{"seat": 0}, {"seat": 3}], "decisions[1].seat: seat 3 of a deal"),
+        ("decisions", [{"seat": 2, "ms": 1.5}], "decisions[0].seat: seat 2 of a deal"),
+        ("rotation", 2, "rotation: rotation 2 of a deal"),
+    ],
+)
+def test_a_history_seat_or_rotation_past_its_players_is_refused(
+    field: str, value: Any, said: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """In a line of 2 players, ``"decisions": [{"seat": 3}]`` or ``"rotation": 2``
+    (a duplicate match of 2 bots plays rotations 0 and 1) was read: refused, naming
+    the field and the players; the seats and rotations the players have are read."""
+    players = lines[0]["history"]["players"]
+    assert players == 2
+    hist = _history_file(tmp_path, json.dumps({**lines[0], field: value}))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value) == (
+        f"{hist}, line 1: {said} of {players} players "
+        f"({said.split(' ')[1]}s 0 to {players - 1})"
+    )
+    assert caught.value.field == said.split(":")[0]
+    good = [{"seat": 0}, {"seat": 1}] if field == "decisions" else 1
+    (deal,) = read_histories(_history_file(tmp_path, json.dumps({**lines[0], field: good})))
+    assert deal.record[field] == good

@@ -136,6 +136,18 @@ def check_record(record: object) -> dict[str, Any]:
             raise HistoryError(
                 f"{key}: {len(record[key])} entries for {players} players", key
             )
+    seats = [
+        (f"decisions[{i}].seat", d["seat"])
+        for i, d in enumerate(record.get("decisions", []))
+    ]
+    for field, seat in [("rotation", record.get("rotation", 0)), *seats]:
+        if seat >= players:  # (a seat, a rotation: 0 to players - 1)
+            what = field.rsplit(".", 1)[-1]
+            raise HistoryError(
+                f"{field}: {what} {seat} of a deal of {players} players ({what}s 0 to "
+                f"{players - 1})",
+                field,
+            )
     return record
 
 
