@@ -652,3 +652,17 @@ def test_a_history_seat_or_rotation_past_its_players_is_refused(
     good = [{"seat": 0}, {"seat": 1}] if field == "decisions" else 1
     (deal,) = read_histories(_history_file(tmp_path, json.dumps({**lines[0], field: good})))
     assert deal.record[field] == good
+
+
+@pytest.mark.parametrize(
+    ("doc", "shown"), [("[1]", "[1]"), ('"report"', "'report'"), ("null", "None")]
+)
+def test_a_report_that_is_no_json_object_is_not_called_a_line(
+    doc: str, shown: str, tmp_path: Path
+) -> None:
+    """A report file holding ``[1]`` (no JSON object) was refused as ``report: the
+    line: expected object``, a hand history's words: it names the report."""
+    rep = _report_file(tmp_path, doc)
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value) == f"{rep}: report: expected a JSON object, got {shown}"

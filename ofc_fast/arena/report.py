@@ -68,6 +68,8 @@ def check_report(report: object) -> dict[str, Any]:
     ...
     ofc_fast.errors.ArenaError: report: bots[0].points: missing
     """
+    if not isinstance(report, dict):  # (problem() would call it "the line")
+        raise ArenaError(f"report: expected a JSON object, got {quote(report)}")
     found = problem(report, _report_schema())
     if found:
         raise ArenaError(f"report: {found}")
