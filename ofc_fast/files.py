@@ -4,6 +4,9 @@ models, training steps, run files and reports of :mod:`ofc_fast.learned`, the
 self-play shards and manifests of :mod:`ofc_fast.parallel`, the arena's HTML pages
 and their deals files (:func:`atomic_text`).
 
+Input files that a FIFO nothing writes to never keeps waiting (:func:`open_input`:
+``--rules``, ``replay FILE``, ``report REPORT HISTORY``, ``--api-key-file``).
+
 A new file is written beside its target under a name of its own
 (:func:`temporary_path`), then renamed over it: a reader sees the old file or the new
 one, never a part, and two writers of one path never write into one temporary file.
@@ -17,10 +20,13 @@ more than the file holds, whatever its array headers declare.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
+import math
 import os
 import re
 import secrets
+import select
 import stat
 import zipfile
 import zlib
@@ -32,12 +38,14 @@ import numpy as np
 from numpy.lib import format as npformat
 
 __all__ = [
+    "FIFO_WAIT",
     "NPZ_ERRORS",
     "atomic_file",
     "atomic_text",
     "atomic_write",
     "check_writable",
     "file_key",
+    "open_input",
     "output_key",
     "read_npz",
     "remove_leftovers",
@@ -61,6 +69,59 @@ def written_in_place(path: str | os.PathLike[str]) -> bool:
         return True  # (/dev/stdout redirected to a file: that file, written as it is)
     real = os.path.realpath(path)
     return os.path.exists(real) and not os.path.isfile(real)
+
+
+FIFO_WAIT = 10.0
+"""Seconds :func:`open_input` waits for a process to open a FIFO and write to it
+(``mkfifo p; ofc-fast replay ./p & gen > p``): one that no process opened for
+writing by then reads as empty; one opened in time is read to its end."""
+
+_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
+
+
+def open_input(path: str | os.PathLike[str], wait: float | None = None) -> BinaryIO:
+    """``path`` opened for reading bytes, as every input file a command names is
+    (``--rules``, ``replay FILE``, ``report REPORT HISTORY``): a FIFO waits at most
+    ``wait`` seconds (None: :data:`FIFO_WAIT`) for a process to open it and write,
+    then reads as empty where none did (a plain ``open()`` waited for a writer for
+    ever); a pipe with a writer (``<(gunzip -c h.jsonl.gz)``) and any other file
+    read as usual.  OSError where it cannot be opened.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     Path(folder, "a.txt").write_bytes(b"text")
+    ...     with open_input(Path(folder, "a.txt")) as f:
+    ...         print(f.read())
+    4
+    b'text'
+    """
+    # O_NONBLOCK: a FIFO that nothing writes to opens at once; reads then wait as
+    # usual once the descriptor is made blocking again
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):  # (as open() refuses one)
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if _NONBLOCK:
+            _await_writer(fd, FIFO_WAIT if wait is None else wait)
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return open(fd, "rb")
+
+
+def _await_writer(fd: int, wait: float) -> None:
+    """Wait, for a FIFO ``fd`` opened O_NONBLOCK, until a writer wrote to it or came
+    and went, at most ``wait`` seconds: before any writer opened it, a read says end
+    of file (so a writer that came after the reader was missed) and poll() says
+    nothing (no POLLHUP on Linux).  Then a read waits for a writer that is there, and
+    says end of file where none is."""
+    poll = getattr(select, "poll", None)  # (none on Windows)
+    if poll is None or not stat.S_ISFIFO(os.fstat(fd).st_mode):
+        return
+    poller = poll()
+    poller.register(fd, select.POLLIN)
+    poller.poll(max(0, math.ceil(wait * 1000)))
 
 
 def file_key(file: str | os.PathLike[str] | int | IO[Any]) -> tuple[int, int] | None:

@@ -10,10 +10,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fifo_reader import in_thread
 
 from ofc_fast import cli
 from ofc_fast.cli import options
@@ -529,30 +529,6 @@ def test_a_rules_file_that_is_not_utf8_is_one_line(
     assert "UTF-8" in err and err.count("\n") == 1
 
 
-def _in_thread(fifo: Path, read: Callable[[], object]) -> tuple[object, float]:
-    """What ``read()`` of ``fifo`` gave (or raised) and the seconds it took; a
-    reader still waiting after 30 s is freed (a writer comes and goes) and fails."""
-    outcome: list[object] = []
-
-    def load() -> None:
-        try:
-            outcome.append(read())
-        except BaseException as exc:  # (handed to the test's thread)
-            outcome.append(exc)
-
-    start = time.monotonic()
-    reader = threading.Thread(target=load, daemon=True)
-    reader.start()
-    reader.join(30)
-    took = time.monotonic() - start
-    if reader.is_alive():
-        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        reader.join(30)
-        pytest.fail(f"the reader of {fifo} waited for a writer for ever")
-    assert len(outcome) == 1
-    return outcome[0], took
-
-
 def _write_fifo(fifo: Path, text: str, after: float, then: float = 0.0) -> threading.Timer:
     """A writer that opens ``fifo`` ``after`` seconds from now and writes ``text``
     ``then`` seconds later (ENXIO, not a wait, if no reader is there)."""
@@ -582,11 +558,11 @@ def test_a_rules_fifo_nothing_writes_to_is_refused_after_a_bounded_wait(
         f"--rules: {str(fifo)!r} is empty (or a FIFO that nothing wrote to): "
         "no rules JSON in it"
     )
-    got, took = _in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 0.5))
+    got, took = in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 0.5))
     assert isinstance(got, RulesError) and str(got) == empty
     assert 0.45 <= took < 30
     _write_fifo(fifo, "", 0.2)  # opened and closed, nothing written
-    got, took = _in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 60))
+    got, took = in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 60))
     assert isinstance(got, RulesError) and str(got) == empty and took < 30
     if not Path("/dev/fd").is_dir():
         return
@@ -610,11 +586,11 @@ def test_a_rules_fifo_whose_writer_comes_after_the_reader_is_read(tmp_path: Path
     os.mkfifo(fifo)
     table = PINEAPPLE.replace(name="late", sweep_bonus=5)
     late = _write_fifo(fifo, table.to_json(), 0.5)
-    got, _ = _in_thread(fifo, lambda: cli.load_rules(f"{fifo}"))
+    got, _ = in_thread(fifo, lambda: cli.load_rules(f"{fifo}"))
     late.join(30)
     assert got == table
     late = _write_fifo(fifo, table.to_json(), 0.1, then=1.5)
-    got, _ = _in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 0.5))
+    got, _ = in_thread(fifo, lambda: options._rules_text(str(fifo), "--rules", 0.5))
     late.join(30)
     assert got == table.to_json()
 

@@ -6,6 +6,7 @@ the line), and the numbers of a file are those its writer could have written."""
 from __future__ import annotations
 
 import copy
+import functools
 import gzip
 import io
 import json
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fifo_reader import in_thread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from report_data import NAMES, deals, report_of, write
@@ -68,6 +70,8 @@ def test_a_report_number_its_match_cannot_have_is_refused(
     negative) or whose ``hands`` is past what the page counts exactly was read as a
     match's report; the schema and the reader now both refuse it, naming the field."""
     report = {**report_of(lines), field: value}
+    if field == "hands":  # (every bot plays every hand: its hands are the report's)
+        report["bots"] = [{**b, "hands": value} for b in report["bots"]]
     path = tmp_path / "r.json"
     path.write_text(json.dumps(report), encoding="utf-8")
     assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
@@ -198,10 +202,13 @@ def _exact(text: str) -> Any:
 
 _BEYOND_SCHEMA = (
     r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
-    r"|is not that of the deal's rules"
+    r"|is not that of the deal's rules|: report: (seat_count|bots\[\d\]\.hands): "
+    r"|of a deal of \d players"
 )
-"""The refusals of what the schemas take (hand_history.schema.json's description):
-a seat and a point total per player, unique bot names, a deal that replays."""
+"""The refusals of what the schemas take (the schemas' descriptions): a seat and a
+point total per player, a decision's seat and the rotation among the players, unique
+bot names, a deal that replays, a report's bots one a seat, each playing every
+hand."""
 
 
 @pytest.mark.parametrize("kind", ["history line", "report"])
@@ -467,3 +474,229 @@ def test_a_long_history_of_lines_ending_in_a_carriage_return_says_so(
         f"{hist}, line 1: its lines end in a carriage return alone (CR), not a newline "
         f"(LF or CRLF): longer than {MAX_LINE_BYTES} bytes"
     ), caught.value
+
+
+@pytest.mark.parametrize(
+    "counter",
+    ["fouls", "fantasylands", "scoops", "royalties", "faults", "substituted", "count"],
+)
+def test_a_bot_s_counter_past_what_a_page_counts_is_refused_from_python_too(
+    counter: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A bot's counters (fouls, faults, decisions.count, ...) had no bound:
+    ``html_report`` of a report dict with ``fouls`` of 5,000 digits raised a plain
+    ``ValueError: Exceeds the limit (4300 digits)`` formatting it, and a file of
+    4,000 digits made a page.  They are bounded (2**53 - 1) as the other totals are,
+    for a dict and a file alike, naming the field."""
+    from ofc_fast.arena.html import html_report
+
+    where = "decisions.count" if counter == "count" else counter
+    for value, taken in (
+        (SAFE_INTEGER, True),
+        (SAFE_INTEGER + 1, False),
+        (10**5000, False),
+    ):
+        report = report_of(lines)
+        bot = report["bots"][1]
+        (bot["decisions"] if counter == "count" else bot)[counter] = value
+        if value < 10**4000:  # (jsonschema's message of one more is a ValueError)
+            assert _jsonschema_valid(REPORT_SCHEMA_PATH, report) in (None, taken)
+        if taken:
+            assert html_report(report, lines).startswith("<!DOCTYPE html>")
+            continue
+        with pytest.raises(ArenaError) as caught:
+            html_report(report, lines)
+        assert str(caught.value).startswith(f"report: bots[1].{where}: expected at most")
+        if value < 10**4000:  # (a file's integer of more digits is refused as such)
+            rep = _report_file(tmp_path, json.dumps(report))
+            with pytest.raises(ArenaError) as caught:
+                read_report(rep)
+            assert str(caught.value).startswith(
+                f"{rep}: report: bots[1].{where}: expected at most"
+            )
+
+
+def test_a_compressed_history_holding_a_cr_byte_is_said_to_be_compressed(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A gzip history whose compressed bytes hold a CR (13: here its header's
+    modification time, a matter of the second it was compressed) was said to have
+    ``its lines end in a carriage return alone (CR)`` before ``not UTF-8 ...:
+    compressed with gzip``: a file that is no UTF-8 text is said to be that alone."""
+    hist = tmp_path / "h.jsonl.gz"
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    hist.write_bytes(gzip.compress(data, mtime=13))
+    assert b"\r" in hist.read_bytes()
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    message = str(caught.value)
+    assert message.startswith(f"{hist}, line 1: not UTF-8 (byte "), message
+    assert message.endswith("): compressed with gzip: decompress it first (gunzip)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="run on POSIX: os.mkfifo")
+def test_a_fifo_nothing_writes_to_is_read_as_empty_after_a_bounded_wait(
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``mkfifo p; ofc-fast replay p``, ``ofc-fast report p h.jsonl`` or ``serve
+    --api-key-file p`` (a FIFO that no process writes to) waited in open() for a
+    writer for ever, where ``--rules p`` gave up after ``FIFO_WAIT`` seconds: every
+    file the commands read waits as long, then reads as empty (a report: refused as
+    empty, naming it)."""
+    import ofc_fast.files
+
+    monkeypatch.setattr(ofc_fast.files, "FIFO_WAIT", 0.5)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    page = str(tmp_path / "p.html")
+    cases = [
+        (["replay", str(fifo)], 0, f"no deals in {fifo}\n"),
+        (["report", str(fifo), str(hist), "-o", page], 2, f"REPORT: {fifo}: empty ("),
+        (
+            ["report", str(rep), str(fifo), "-o", page],
+            2,
+            f"{fifo} is not the history of {rep}: it holds 0 deals",
+        ),
+        (
+            ["serve", "--api-key-file", str(fifo), "--port", "0"],
+            2,
+            f"--api-key-file: {str(fifo)!r} holds no key on its first line",
+        ),
+    ]
+    for args, code, said in cases:
+        got, took = in_thread(fifo, functools.partial(main, args))
+        out, err = capsys.readouterr()
+        assert got == code, (args, err)
+        assert 0.45 <= took < 30
+        assert said in (out if code == 0 else err), (args, out, err)
+
+
+def _named(bot: dict[str, Any], name: str) -> dict[str, Any]:
+    return {**bot, "name": name}
+
+
+_SELF_CONTRADICTIONS: dict[str, tuple[Any, str]] = {
+    "no bot": (lambda r: r.update(bots=[]), "bots: expected at least 2 items, got 0"),
+    "one bot": (lambda r: r.update(bots=r["bots"][:1]), "bots: expected at least 2 items"),
+    "five bots": (
+        lambda r: r.update(bots=[_named(r["bots"][0], f"b{i}") for i in range(5)]),
+        "bots: expected at most 4 items, got 5",
+    ),
+    "seat_count": (
+        lambda r: r.update(seat_count=3),
+        "seat_count: 3 seats, but 2 bots in bots (the arena seats one bot a seat)",
+    ),
+    "a bot's hands": (
+        lambda r: r["bots"][1].update(hands=1),
+        "bots[1].hands: 1, not the report's hands (2): every bot plays every hand",
+    ),
+    "a pair's stranger": (
+        lambda r: (
+            r.update(duplicate=_pair(1.0, None)) or r["duplicate"]["pairs"][0].update(b="x")
+        ),
+        "duplicate.pairs[0].b: 'x' is none of the bots",
+    ),
+    "a bot paired with itself": (
+        lambda r: (
+            r.update(duplicate=_pair(1.0, None))
+            or r["duplicate"]["pairs"][0].update(b=NAMES[0])
+        ),
+        f"duplicate.pairs[0]: {NAMES[0]!r} paired with itself",
+    ),
+    "a name twice": (
+        lambda r: r["bots"][1].update(name=NAMES[0]),
+        "bots: a name appears twice in",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SELF_CONTRADICTIONS))
+def test_a_report_no_arena_run_writes_is_refused_naming_the_field(
+    case: str,
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A report that says what no arena run writes (``"bots": []``, a ``seat_count``
+    that is not the number of bots, a bot's ``hands`` that are not the report's, a
+    duplicate pair of a bot it does not name) made a page, exit status 0: it is
+    refused naming the field, by ``ofc-fast report`` and ``html_report`` alike
+    (what an arena run writes: :func:`test_every_arena_report_is_read`)."""
+    from ofc_fast.arena.html import html_report
+
+    edit, said = _SELF_CONTRADICTIONS[case]
+    report = report_of(lines)
+    edit(report)
+    rep, hist = write(tmp_path, report, lines)
+    page = tmp_path / "p.html"
+    assert main(["report", str(rep), str(hist), "-o", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: REPORT: {rep}: report: {said}"), err
+    assert not page.exists()
+    with pytest.raises(ArenaError) as caught:
+        html_report(report, lines)
+    assert str(caught.value).startswith(f"report: {said}")
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+@pytest.mark.parametrize("bots", [2, 3, 4])
+def test_every_arena_report_is_read(bots: int, duplicate: bool) -> None:
+    """What an arena run writes for every bot count it seats (2 to 4), duplicate or
+    not, passes :func:`check_report`'s checks of a report against itself: one bot a
+    seat, each playing every hand of the report."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    arena = Arena(
+        "ofc", [parse_bot_spec("random")] * bots, hands=1, seed=bots, duplicate=duplicate
+    )
+    report = json.loads(json.dumps(arena.run()))
+    assert len(report["bots"]) == report["seat_count"] == bots
+    assert {b["hands"] for b in report["bots"]} == {report["hands"]}
+    assert read_report(io.BytesIO(json.dumps(report).encode())) == report
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("decisions", [{"seat": 0}, {"seat": 3}], "decisions[1].seat: seat 3 of a deal"),
+        ("decisions", [{"seat": 2, "ms": 1.5}], "decisions[0].seat: seat 2 of a deal"),
+        ("rotation", 2, "rotation: rotation 2 of a deal"),
+    ],
+)
+def test_a_history_seat_or_rotation_past_its_players_is_refused(
+    field: str, value: Any, said: str, lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """In a line of 2 players, ``"decisions": [{"seat": 3}]`` or ``"rotation": 2``
+    (a duplicate match of 2 bots plays rotations 0 and 1) was read: refused, naming
+    the field and the players; the seats and rotations the players have are read."""
+    players = lines[0]["history"]["players"]
+    assert players == 2
+    hist = _history_file(tmp_path, json.dumps({**lines[0], field: value}))
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value) == (
+        f"{hist}, line 1: {said} of {players} players "
+        f"({said.split(' ')[1]}s 0 to {players - 1})"
+    )
+    assert caught.value.field == said.split(":")[0]
+    good = [{"seat": 0}, {"seat": 1}] if field == "decisions" else 1
+    (deal,) = read_histories(_history_file(tmp_path, json.dumps({**lines[0], field: good})))
+    assert deal.record[field] == good
+
+
+@pytest.mark.parametrize(
+    ("doc", "shown"), [("[1]", "[1]"), ('"report"', "'report'"), ("null", "None")]
+)
+def test_a_report_that_is_no_json_object_is_not_called_a_line(
+    doc: str, shown: str, tmp_path: Path
+) -> None:
+    """A report file holding ``[1]`` (no JSON object) was refused as ``report: the
+    line: expected object``, a hand history's words: it names the report."""
+    rep = _report_file(tmp_path, doc)
+    with pytest.raises(ArenaError) as caught:
+        read_report(rep)
+    assert str(caught.value) == f"{rep}: report: expected a JSON object, got {shown}"

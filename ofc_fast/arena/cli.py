@@ -28,6 +28,7 @@ from ..cli.options import (
     writing,
 )
 from ..errors import ArenaError, shown_path
+from ..files import open_input
 from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
@@ -287,7 +288,7 @@ def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
     try:
         if stat.S_ISREG(os.stat(report).st_mode):
             return report
-        with open(report, "rb") as f:
+        with open_input(report) as f:  # (a FIFO: not waited on for ever)
             return ReadOnce(f.read(MAX_REPORT_BYTES + 1), report)
     except OSError:
         return report

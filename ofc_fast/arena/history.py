@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ArenaError, HistoryError, OfcError, quote, shown_path
+from ..files import open_input
 from ..game import Game
 from ..rules import PRESETS
 from ._games import game_id_of
@@ -135,6 +136,18 @@ def check_record(record: object) -> dict[str, Any]:
             raise HistoryError(
                 f"{key}: {len(record[key])} entries for {players} players", key
             )
+    seats = [
+        (f"decisions[{i}].seat", d["seat"])
+        for i, d in enumerate(record.get("decisions", []))
+    ]
+    for field, seat in [("rotation", record.get("rotation", 0)), *seats]:
+        if seat >= players:  # (a seat, a rotation: 0 to players - 1)
+            what = field.rsplit(".", 1)[-1]
+            raise HistoryError(
+                f"{field}: {what} {seat} of a deal of {players} players ({what}s 0 to "
+                f"{players - 1})",
+                field,
+            )
     return record
 
 
@@ -217,7 +230,8 @@ def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[Importe
     """
     if isinstance(source, (str, Path)):
         try:
-            f = open(source, "rb")  # noqa: SIM115 - closed below, also when abandoned
+            f = open_input(source)  # closed below, also when abandoned (a FIFO: waited
+            # on at most FIFO_WAIT seconds)
         except OSError as exc:
             raise HistoryError(
                 f"cannot read {shown_path(source)}: {exc.strerror}", ""

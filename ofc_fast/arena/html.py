@@ -15,8 +15,12 @@ Every input is checked first (``report.schema.json``, ``hand_history.schema.json
 each deal replayed) and every value is escaped by its type; the page's
 Content-Security-Policy lets only its own script run.
 
+>>> bot = {"points": 0, "points_per_hand_mean": None, "points_per_hand_ci95": None,
+...        "fouls": 0, "fantasylands": 0, "scoops": 0, "royalties": 0, "faults": 0,
+...        "decisions": {}}
 >>> page = html_report({"schema_version": 1, "family": "ofc", "game_id": "ofc",
-...                     "hands": 0, "seed": 1, "bots": []}, [])
+...                     "hands": 0, "seed": 1, "bots": [{**bot, "name": "a"},
+...                                                     {**bot, "name": "b"}]}, [])
 >>> page.startswith("<!DOCTYPE html>") and "http" not in page.split("<body>")[1]
 True
 """

@@ -15,9 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import ArenaError, shown_path
+from ..errors import ArenaError, quote, shown_path
+from ..files import open_input
 from ._schema import parse, problem
-from ._stats import int_half_width, latency_summary
+from ._stats import counted, int_half_width, latency_summary
 from .history import FORMAT as HISTORY_FORMAT
 
 if TYPE_CHECKING:
@@ -56,23 +57,59 @@ def bot_name_limit() -> int:
 
 def check_report(report: object) -> dict[str, Any]:
     """``report`` itself when it has the fields a match report needs, of the right
-    types and ranges (``report.schema.json``), and unique bot names; ArenaError naming
-    the first field that does not.
+    types and ranges (``report.schema.json``), and holds together as every arena run
+    writes it (:func:`_inconsistency`: unique bot names, one a seat, ...); ArenaError
+    naming the first field that does not.
 
     >>> check_report({"schema_version": 1, "family": "ofc", "game_id": "ofc",
-    ...               "hands": 0, "seed": 1, "bots": [{"name": "a", "fouls": "<b>"}]})
+    ...               "hands": 0, "seed": 1, "bots": [{"name": "a", "fouls": "<b>"},
+    ...                                               {"name": "b"}]})
     Traceback (most recent call last):
     ...
     ofc_fast.errors.ArenaError: report: bots[0].points: missing
     """
+    if not isinstance(report, dict):  # (problem() would call it "the line")
+        raise ArenaError(f"report: expected a JSON object, got {quote(report)}")
     found = problem(report, _report_schema())
     if found:
         raise ArenaError(f"report: {found}")
     assert isinstance(report, dict)  # the schema says so
-    names = [b["name"] for b in report["bots"]]
-    if len(set(names)) != len(names):
-        raise ArenaError(f"report: bots: a name appears twice in {names}")
+    found = _inconsistency(report)
+    if found:
+        raise ArenaError(f"report: {found}")
     return report
+
+
+def _inconsistency(report: dict[str, Any]) -> str | None:
+    """Where ``report`` (of the schema's shape) says what no arena run writes, or
+    None: a bot name twice, a ``seat_count`` not the number of bots (one a seat), a
+    bot's ``hands`` not the report's (every bot plays every hand), a duplicate
+    pair's bot that is none of the bots."""
+    bots = report["bots"]
+    names = [b["name"] for b in bots]
+    if len(set(names)) != len(names):
+        return f"bots: a name appears twice in {names}"
+    seats = report.get("seat_count", len(bots))
+    if seats != len(bots):
+        return (
+            f"seat_count: {seats} seats, but {counted(len(bots), 'bot')} in bots (the "
+            "arena seats one bot a seat)"
+        )
+    for i, b in enumerate(bots):
+        if b.get("hands", report["hands"]) != report["hands"]:
+            return (
+                f"bots[{i}].hands: {b['hands']}, not the report's hands "
+                f"({report['hands']}): every bot plays every hand"
+            )
+    strangers = []
+    for i, p in enumerate((report.get("duplicate") or {}).get("pairs", [])):
+        if p["a"] == p["b"]:
+            return f"duplicate.pairs[{i}]: {quote(p['a'])} paired with itself"
+        strangers += [(f"duplicate.pairs[{i}].{k}", p[k]) for k in ("a", "b")]
+    for where, name in strangers:
+        if name not in names:
+            return f"{where}: {quote(name)} is none of the bots"
+    return None
 
 
 def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
@@ -91,7 +128,7 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
             source.read(MAX_REPORT_BYTES + 1), source_name(source, "the report")
         )
     try:
-        with open(source, "rb") as f:
+        with open_input(source) as f:  # (a FIFO: not waited on for ever)
             return _report_of(f.read(MAX_REPORT_BYTES + 1), shown_path(source))
     except OSError as exc:
         raise ArenaError(

@@ -20,13 +20,10 @@ import argparse
 import contextlib
 import io
 import json
-import math
 import os
 import re
-import select
 import shutil
 import signal
-import stat
 import sys
 import tempfile
 import threading
@@ -35,7 +32,14 @@ from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError, quote, shown_path
-from ..files import atomic_text, atomic_write, check_writable, output_key
+from ..files import (
+    FIFO_WAIT,
+    atomic_text,
+    atomic_write,
+    check_writable,
+    open_input,
+    output_key,
+)
 from ._values import (
     HANDS_WHY,
     MAX_HANDS,
@@ -317,13 +321,11 @@ def input_file(path: str) -> str | IO[bytes]:
     return cast("str | IO[bytes]", stdin)
 
 
-_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
-
 MAX_RULES_FILE_CHARS = 1 << 20
 """The longest rules JSON file ``--rules`` reads (``RuleSet.to_json()`` writes about
 2,000 characters): a longer one, or a device with no end, is refused."""
 
-RULES_FIFO_WAIT = 10.0
+RULES_FIFO_WAIT = FIFO_WAIT
 """Seconds ``--rules FIFO`` waits for a process to open the FIFO and write to it
 (``mkfifo p; ofc-fast play --rules ./p & gen > p``): one that no process opened for
 writing by then is refused as empty; one opened in time is read to its end."""
@@ -357,14 +359,9 @@ def _rules_text(value: str, option: str, wait: float) -> str:
             finally:
                 stdin.detach()
             return _rules_checked(text, value, option)
-        # O_NONBLOCK: a FIFO that nothing writes to opens at once, where a plain
-        # open() waited for a writer for ever; reads then wait as usual (a pipe with
-        # a writer: ``--rules <(cat rules.json)``)
-        fd = os.open(value, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
-        with open(fd, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
-            if _NONBLOCK:
-                _await_writer(fd, wait)
-                os.set_blocking(fd, True)
+        # (a FIFO that nothing writes to: empty after the wait; a BOM: as saved on
+        # Windows)
+        with io.TextIOWrapper(open_input(value, wait), encoding="utf-8-sig") as f:
             text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
     except OSError as exc:
         raise RulesError(f"{option}: cannot read {value!r}: {exc.strerror}") from None
@@ -389,20 +386,6 @@ def _rules_checked(text: str, value: str, option: str) -> str:
             "no rules JSON in it"
         )
     return text
-
-
-def _await_writer(fd: int, wait: float) -> None:
-    """Wait, for a FIFO ``fd`` opened O_NONBLOCK, until a writer wrote to it or came
-    and went, at most ``wait`` seconds: before any writer opened it, a read says end
-    of file (so a writer that came after the reader was missed) and poll() says
-    nothing (no POLLHUP on Linux).  Then a read waits for a writer that is there, and
-    says end of file where none is."""
-    poll = getattr(select, "poll", None)  # (none on Windows)
-    if poll is None or not stat.S_ISFIFO(os.fstat(fd).st_mode):
-        return
-    poller = poll()
-    poller.register(fd, select.POLLIN)
-    poller.poll(max(0, math.ceil(wait * 1000)))
 
 
 def check_output(option: str, path: str | None, standard_output: bool = False) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from ..errors import OfcError, quote
+from ..files import open_input
 from ..parallel import cpu_count
 from ..parallel.cli import MAX_WORKERS_PER_CPU
 
@@ -325,7 +326,7 @@ def api_key(
         where = repr(path) if isinstance(path, str) else "standard input"
         try:
             if isinstance(path, str):
-                with open(path, "rb") as f:
+                with open_input(path) as f:  # (a FIFO: not waited on for ever)
                     line = f.readline(4096)
             else:  # (its first line only: the rest may be for another reader)
                 line = path.readline(4096)
