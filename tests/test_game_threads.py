@@ -476,6 +476,26 @@ def test_play_out_refuses_a_bots_move_once_another_thread_moved_the_game() -> No
     assert g == ref and g.to_act == 0 and g.moves == (setting,)
 
 
+def test_play_out_plays_through_a_subclass_play_of_the_public_signature() -> None:
+    # play_out called game.play(move, seat): a Game subclass overriding play(self,
+    # move), as the public signature allows, was a TypeError.  It calls play(move), and
+    # each of its moves is the one a single-threaded replay of the bots' moves makes.
+    played: list[Move] = []
+
+    class Logged(Game):
+        def play(self, move: Any) -> None:  # type: ignore[override]
+            played.append(move)
+            super().play(move)
+
+    bot = make_bot("random", seed=4)
+    result = play_out(Logged("pineapple", 2, seed=1), [bot, bot])
+    ref = Game("pineapple", 2, seed=1)
+    for move in played:
+        ref.play(move)
+    assert ref.is_over and len(played) == ref.decisions
+    assert result.net == ref.result().net
+
+
 def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> None:
     # repr(game) read is_over, then to_act: the deal's last move landing between the
     # two reads (here played from the first read, as another thread's move would land
