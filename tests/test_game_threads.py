@@ -476,6 +476,26 @@ def test_play_out_refuses_a_bots_move_once_another_thread_moved_the_game() -> No
     assert g == ref and g.to_act == 0 and g.moves == (setting,)
 
 
+def test_play_out_plays_through_a_subclass_play_of_the_public_signature() -> None:
+    # play_out called game.play(move, seat): a Game subclass overriding play(self,
+    # move), as the public signature allows, was a TypeError.  It calls play(move), and
+    # each of its moves is the one a single-threaded replay of the bots' moves makes.
+    played: list[Move] = []
+
+    class Logged(Game):
+        def play(self, move: Any) -> None:  # type: ignore[override]
+            played.append(move)
+            super().play(move)
+
+    bot = make_bot("random", seed=4)
+    result = play_out(Logged("pineapple", 2, seed=1), [bot, bot])
+    ref = Game("pineapple", 2, seed=1)
+    for move in played:
+        ref.play(move)
+    assert ref.is_over and len(played) == ref.decisions
+    assert result.net == ref.result().net
+
+
 def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> None:
     # repr(game) read is_over, then to_act: the deal's last move landing between the
     # two reads (here played from the first read, as another thread's move would land
@@ -500,6 +520,36 @@ def test_repr_of_a_game_another_thread_ends_is_the_game_before_or_after() -> Non
     assert "seat 0 to act" in before and "over" in after
     g.pending = last
     assert repr(g) in (before, after)
+
+
+def test_pickling_a_match_copies_its_stats_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Match.__getstate__ deep-copied the whole match under its lock (to hand pickle a
+    # state no booking changes), then pickle or copy.deepcopy copied it again: a
+    # pickle of a long match with keep_nets cost 13 times what it had.  The seats'
+    # figures are now deep-copied only by a deep copy, once each, and pickling copies
+    # none of them; the copies are still the match's (a deal booked on the copy).
+    bots = [make_bot("random", seed=1), make_bot("random", seed=2)]
+    m = Match("pineapple", players=2, seed=4, keep_nets=True)
+    m.play(bots, hands=3)
+    copies: list[int] = []
+
+    def counted(self: SeatStats, memo: dict[int, Any]) -> SeatStats:
+        copies.append(id(self))
+        return SeatStats(**copy.deepcopy(vars(self), memo))
+
+    monkeypatch.setattr(SeatStats, "__deepcopy__", counted, raising=False)
+    data = pickle.dumps(m)
+    assert copies == []
+    twin = copy.deepcopy(m)
+    assert len(copies) == 2
+    copies.clear()
+    other = copy.copy(m)
+    assert len(copies) == 2
+    for c in (pickle.loads(data), twin, other):
+        assert c.to_dict() == m.to_dict() and c == m
+        assert [x.net for x in c.stats] == [x.net for x in m.stats]
+        c.play(bots, hands=1)
+        assert [x.deals for x in m.stats] == [3, 3] and len(m.stats[0].net) == 3
 
 
 def test_a_match_read_while_another_thread_books_a_deal_is_the_match_before_or_after(

@@ -4,6 +4,7 @@ afterwards, matching an environment never shared."""
 
 from __future__ import annotations
 
+import pickle
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import ofc_fast.env._vector as vector
 from ofc_fast.bots import make_bot, register, unregister
 from ofc_fast.env import VectorEnv
 from ofc_fast.errors import GameError
@@ -199,3 +201,45 @@ def test_a_view_while_another_thread_steps_sees_the_env_before_or_after_the_step
     finally:
         go.set()
         unregister("test-held")
+
+
+def test_a_view_a_whole_step_lands_in_sees_the_env_before_or_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # observation() and encode() read the C state without the env's lock (it cost a
+    # fifth of an encode()).  A step begun and ended in another thread between two of
+    # observation()'s C reads (the seat's view, then its legal actions: the step ran
+    # while the reader made the array for them) left no step in progress to see: the
+    # read is done again once a step began meanwhile.  The references: the same env
+    # stepped by one thread.
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=3)
+    env.reset()
+    env.step(env.legal_actions[:, :1].reshape(1).astype(np.int64))
+    actions = env.legal_actions[:, :1].reshape(1).astype(np.int64)
+    ref = pickle.loads(pickle.dumps(env))
+    before = ref.observation(0, 0)
+    ref.step(actions)
+    after = ref.observation(0, 0)
+    assert before["legal_actions"] and before["legal_actions"] != after["legal_actions"]
+    real_ffi, fired = vector.ffi, []
+
+    class StepFirst:
+        """cffi's ffi, but the legal actions' array is made once another thread's
+        whole step has landed."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real_ffi, name)
+
+        def new(self, *args: Any) -> Any:
+            if args[0] == "uint8_t[]" and not fired:
+                fired.append(True)
+                stepper = threading.Thread(target=env.step, args=(actions,))
+                stepper.start()
+                stepper.join(5)  # (a reader holding the env's lock makes it wait)
+            return real_ffi.new(*args)
+
+    monkeypatch.setattr(vector, "ffi", StepFirst())
+    got = env.observation(0, 0)
+    monkeypatch.undo()
+    assert fired
+    assert got in (before, after)

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from ..errors import GameError
 from ..game.threads import one_at_a_time
 
-__all__ = ["check_open", "if_open", "one_thread", "require_started"]
+__all__ = ["check_open", "if_open", "lock_free_view", "one_thread", "require_started"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -29,6 +29,39 @@ def if_open(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return guarded  # type: ignore[return-value]
+
+
+def lock_free_view(method: _F) -> _F:
+    """``method`` (a view of one table's C state: ``observation()``, ``encode()``)
+    runs without the VectorEnv's ``_state_lock`` (the lock cost a fifth of an
+    ``encode()``), and again holding it when a step was in progress (the ``_busy``
+    lock held) or one began meanwhile (``_entries``, the count of the calls
+    :func:`one_thread` let in, moved: it counts them before they write): so it too
+    sees the env before or after a step, as :func:`if_open`'s views do."""
+
+    @wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        entries, busy = self._entries, self._busy
+        if not busy.locked():
+            try:
+                out = method(self, *args, **kwargs)
+            except Exception:
+                if not busy.locked() and self._entries == entries:
+                    raise  # (a read a step overlapped may fail: then read again)
+            else:
+                if not busy.locked() and self._entries == entries:
+                    return out
+        with self._state_lock:
+            return method(self, *args, **kwargs)
+
+    return guarded  # type: ignore[return-value]
+
+
+def _let_in(venv: Any, call: str) -> None:
+    """:func:`one_thread`'s check, its lock taken: counts the call (``_entries``, that
+    :func:`lock_free_view` compares), then :func:`check_open`."""
+    venv._entries += 1
+    check_open(venv, call)
 
 
 def check_open(venv: Any, call: str) -> None:
@@ -52,11 +85,12 @@ one_thread = one_at_a_time(
     "stepping",
     "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
     hold=True,
-    check=check_open,
+    check=_let_in,
 )
 """``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing
 touched) while another thread is inside a guarded method of the same VectorEnv: its C
 state and arrays are for one thread at a time; and once the VectorEnv is closed
 (:func:`check_open`).  It holds the VectorEnv's ``_state_lock``: the views
-(:func:`if_open`, ``observation()``, ``encode()``) wait for it.  ``call``: what the
-user did, as errors name it (default ``name()``: the method's name)."""
+(:func:`if_open`) wait for it, and :func:`lock_free_view`'s read again behind it.
+``call``: what the user did, as errors name it (default ``name()``: the method's
+name)."""

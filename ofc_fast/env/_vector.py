@@ -29,7 +29,6 @@ from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
-from ..game.threads import consistent
 from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
@@ -39,7 +38,7 @@ from ._checks import OPPONENTS as OPPONENTS  # for its users
 from ._checks import check_bot_settings
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
-from ._guard import if_open, one_thread
+from ._guard import if_open, lock_free_view, one_thread
 from ._guard import require_started as require_started  # for its users
 from ._restore import (
     STATE_ARRAYS,
@@ -151,7 +150,8 @@ class VectorEnv:
         final_obs: bool = False,
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (one_thread)
-        self._state_lock = threading.RLock()  # held by a step and the views (consistent)
+        self._state_lock = threading.RLock()  # held by a step and the views (if_open)
+        self._entries = 0  # calls one_thread let in (lock_free_view compares it)
         self.closed = False
         """Whether :meth:`close` was called (``gymnasium.vector.VectorEnv``'s flag)."""
         self.rules = resolve_rules(rules)
@@ -642,6 +642,9 @@ class VectorEnv:
     @if_open
     def game_of(self, env: int) -> Any:
         """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""
+        return self._game(env)
+
+    def _game(self, env: int) -> Any:
         return ffi.addressof(self._slots[self._check_env(env)], "game")
 
     def _check_env(self, env: object) -> int:
@@ -659,12 +662,12 @@ class VectorEnv:
             int(seat) if isinstance(seat, np.integer) else seat, self.players, "seat"
         )
 
-    @consistent
+    @lock_free_view
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
         (what a bot reads); GameError before :meth:`reset`."""
         require_started(self, "observation")
-        g = self.game_of(env)
+        g = self._game(env)
         seat = self._check_seat(seat)
         o = ffi.new("ofc_observation *")
         lib.ofc_game_observe(g, seat, o)
@@ -674,13 +677,13 @@ class VectorEnv:
             legal = list(out[0 : lib.ofc_game_legal_actions(g, out)])
         return read_observation(bytes(ffi.buffer(o)), self.rules, legal, self._carried)
 
-    @consistent
+    @lock_free_view
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written
         into ``out`` when given (a contiguous, writable uint8 array; else GameError);
         GameError before :meth:`reset`."""
         require_started(self, "encode")
-        g = self.game_of(env)
+        g = self._game(env)
         seat = self._check_seat(seat)
         if out is None:
             out = np.zeros(OBS_SIZE, np.uint8)

@@ -241,6 +241,14 @@ class SeatStats:
         return cls(**counts)
 
 
+def _seat_copy(stats: SeatStats) -> SeatStats:
+    """A seat's figures copied, with their ``net`` list (a copy for a snapshot of a
+    match: :meth:`Match.record` adds to both in place)."""
+    out = copy.copy(stats)
+    out.net = list(stats.net) if type(stats.net) is list else stats.net
+    return out
+
+
 def next_button(
     rules: RulesLike, button: int, players: int, fantasyland: Sequence[int]
 ) -> int:
@@ -630,11 +638,16 @@ class Match:
 
     @consistent
     def __getstate__(self) -> dict[str, Any]:
-        """Pickling (and copies): the match's fields but its lock, copied between
-        deals (pickle writes them after this returns, while another thread may book
-        the next deal)."""
+        """Pickling (and copies): the match's fields but its lock, as between deals:
+        what :meth:`record` changes in place (the lists, each seat's figures) copied
+        one level (pickle, or a deep copy, reads them after this returns, while
+        another thread may book the next deal); the rest as it is, deep-copied once
+        by a deep copy."""
         state = {k: v for k, v in self.__dict__.items() if k != "_state_lock"}
-        return copy.deepcopy(state, {id(self.rules): self.rules})
+        for k, v in state.items():  # totals, stacks, stats
+            if type(v) is list:
+                state[k] = [_seat_copy(x) if type(x) is SeatStats else x for x in v]
+        return state
 
     @consistent
     def __repr__(self) -> str:

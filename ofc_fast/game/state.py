@@ -772,29 +772,29 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
     if not isinstance(game, Game):
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
-    steps, play, buf = game._steps, game.play, game._buf
+    steps, play, buf, lock = game._steps, game.play, game._buf, game._state_lock
     template = game._obs or game._obs_template()
-    # observation(s) of a deal that is not over, without its argument checks: the
-    # seat comes from the schedule and the cards are ids (own: a copy of the rules)
-    own = "rule_set" in template
+    own = "rule_set" in template  # (the views, unchecked: a copy of the rules each)
     while (step := game._step) < len(steps):
-        s = steps[step][0]
-        # CPython: one builtin's read, under the GIL; a move landed since the step was
-        # read when the seat is not to act there: then (and for the twins) locked
-        obs = _observe(buf, s, template) if _NATIVE else None
-        if obs is None or obs["to_act"] != s:
-            with game._state_lock:  # the seat to act and its view, one read
+        s = steps[step][0]  # CPython: one builtin's read, under the GIL; read again
+        obs = _observe(buf, s, template) if _NATIVE else None  # locked if a move landed
+        if obs is None or obs["to_act"] != s:  # since the step's read (and the twins)
+            with lock:  # the seat to act and its view, one read
                 if (step := game._step) >= len(steps):
                     return
-                s = steps[step][0]
-                obs = _observe(buf, s, template)
-        try:  # (seat s: a move of the seat's own, never another's whose turn came)
-            play(bots[s].act(own_rule_set(obs) if own else obs), s)
+                obs = _observe(buf, s := steps[step][0], template)
+        try:  # seat s's move, at its step only: play(move), a subclass's play too
+            move = bots[s].act(own_rule_set(obs) if own else obs)
+            with lock:  # (the check and the move: one step)
+                if game._step == step:
+                    play(move)
+                    continue
         except MoveError as exc:  # whose move it was (the game is as it was before it)
-            name = type(bots[s]).__name__
             if game._step == step:
+                name = type(bots[s]).__name__
                 raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
-            raise GameError(
-                f"play_out: another thread played a move on this Game while seat {s} "
-                f"({name}) chose its move: play a Game from one thread at a time"
-            ) from None
+        raise GameError(
+            f"play_out: another thread played a move on this Game while seat {s} "
+            f"({type(bots[s]).__name__}) chose its move: play a Game from one thread "
+            "at a time"
+        )

@@ -93,10 +93,11 @@ def one_at_a_time(
 def consistent(method: _F) -> _F:
     """``method`` (a read of a :class:`~ofc_fast.game.Game`'s state, its first argument:
     the engine's bytes, the moves, the decision count; a :class:`~.match.Match`'s read
-    or booking of a deal; a :class:`~ofc_fast.env.VectorEnv`'s view) runs holding the
-    object's ``_state_lock`` (an RLock): while another thread plays a move (books a
-    deal, steps) it waits for it to finish, so that it sees the object before or after,
-    never half-written (the lock is reentrant: reads call reads)."""
+    or booking of a deal) runs holding the object's ``_state_lock`` (an RLock): while
+    another thread plays a move (books a deal) it waits for it to finish, so that it
+    sees the object before or after, never half-written (the lock is reentrant: reads
+    call reads).  A :class:`~ofc_fast.env.VectorEnv`'s views hold its lock the same
+    way, or read without it and again behind it when a step overlapped."""
 
     @wraps(method)
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
