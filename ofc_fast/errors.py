@@ -192,8 +192,8 @@ def as_int(value: object) -> int | None:
     """
     if type(value) is int:  # the common case, at once (a bool's type is bool)
         return value
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
-        return int(value)  # (a 0-d bool array is kind "b", no int)
+    if type(value) is np.ndarray and value.ndim == 0 and value.dtype.kind in "iu":
+        return int(value)  # (a 0-d bool array is kind "b", no int; a masked one: None)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         return None
     return int(value)

@@ -631,3 +631,38 @@ def test_advise_on_a_game_another_thread_ends_advises_the_game_before_or_after()
         got = str(exc)
     assert got in (want, "the deal is over: nothing to advise")
     assert g.is_over  # (the move did land)
+
+
+@pytest.mark.parametrize("portable", [False, True], ids=["builtins", "portable"])
+def test_play_out_runs_a_subclass_play_out_of_the_game_s_lock(
+    portable: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # play_out held the game's read lock through a subclass's own play(): one that
+    # shows the game to another thread and waits for it (a UI thread reading
+    # observation()) waited for ever, the reader waiting for the lock.  A subclass's
+    # play runs unlocked; each read it waits for sees the game after its move.
+    if portable:  # (reads there take the game's lock: the twins let the GIL go)
+        for name in ("_act", "_legal_actions", "_observe"):
+            monkeypatch.setattr(game_state, name, getattr(_portable, name[1:]))
+        monkeypatch.setattr(game_state, "_NATIVE", False)
+    seen: list[int] = []
+
+    class Shown(Game):
+        def play(self, move: Any, seat: int | None = None) -> None:
+            super().play(move, seat)
+            if self.is_over:
+                return
+            got: list[int] = []
+            reader = threading.Thread(
+                target=lambda: got.append(self.observation(0)["street"])
+            )
+            reader.start()
+            reader.join(30)
+            assert got, "the reader waited for the game's lock"
+            seen.extend(got)
+
+    bot = make_bot("random", seed=4)
+    result = play_out(Shown("pineapple", 2, seed=1), [bot, bot])
+    ref_game = Game("pineapple", 2, seed=1)
+    ref = play_out(ref_game, [make_bot("random", seed=4)] * 2)
+    assert result.net == ref.net and len(seen) == ref_game.decisions - 1

@@ -607,6 +607,25 @@ _SELF_CONTRADICTIONS: dict[str, tuple[Any, str]] = {
         ),
         f"duplicate.pairs[0]: {NAMES[0]!r} paired with itself",
     ),
+    "duplicate rotations": (
+        lambda r: r.update(duplicate={**_pair(1.0, None), "rotations": 3}),
+        "duplicate.rotations: 3, but 2 bots in bots",
+    ),
+    "duplicate decks": (
+        lambda r: r.update(duplicate={**_pair(1.0, None), "decks": 999}),
+        "duplicate.decks: 999 decks of 2 rotations, more hands than the report's 2",
+    ),
+    "a duplicate bot's stranger": (
+        lambda r: r.update(
+            duplicate={
+                **_pair(1.0, None),
+                "bots": [
+                    {"name": "x", "points_per_deck_mean": 0, "points_per_deck_ci95": 0}
+                ],
+            }
+        ),
+        "duplicate.bots[0].name: 'x' is none of the bots",
+    ),
     "a name twice": (
         lambda r: r["bots"][1].update(name=NAMES[0]),
         "bots: a name appears twice in",
@@ -700,3 +719,22 @@ def test_a_report_that_is_no_json_object_is_not_called_a_line(
     with pytest.raises(ArenaError) as caught:
         read_report(rep)
     assert str(caught.value) == f"{rep}: report: expected a JSON object, got {shown}"
+
+
+def test_a_utf8_line_cut_inside_a_character_is_said_to_be_cut_off(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """A history with raw UTF-8 (rewritten by ``jq -c``) whose last line a killed run
+    cut inside a character (``Zo`` and the first byte of its last letter) was said to
+    be "not UTF-8" alone, as a gzip file is, no longer "cut off": a cut character at a
+    line's end is not another encoding."""
+    hist = tmp_path / "h.jsonl"
+    whole = json.dumps(lines[0], ensure_ascii=False).encode() + b"\n"
+    cut = json.dumps({**lines[0], "note": "Zo\u00eb"}, ensure_ascii=False).encode()
+    hist.write_bytes(whole + cut[: cut.index(b"\xc3") + 1])
+    with pytest.raises(HistoryError) as caught:
+        list(read_histories(hist))
+    assert str(caught.value).startswith(
+        f"{hist}, line 2: cut off: the last line ends with no newline"
+    ), caught.value
+    assert "not UTF-8 (byte 0xc3" in str(caught.value), caught.value

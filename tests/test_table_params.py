@@ -336,3 +336,17 @@ def test_a_position_of_a_table_one_deck_cannot_deal_names_the_cards() -> None:
         ):
             call()
     make_observation(rules.OFC, "- / - / -", fourteen, empty[:2], fantasyland=14)  # 40
+
+
+def test_a_0_d_masked_array_is_no_int() -> None:
+    """A 0-d masked array (``np.ma.array(1, mask=True)``) reached ``int()`` through
+    the 0-d array reading and raised NumPy's ``MaskError``: it is refused as no int,
+    with the error of the parameter."""
+    from ofc_fast import RulesError
+    from ofc_fast.table import check_seat
+
+    masked = np.ma.array(1, mask=True)
+    with pytest.raises(TableError):
+        check_seat(masked, 2)
+    with pytest.raises(RulesError):
+        rules.PINEAPPLE.replace(sweep_bonus=np.ma.array(3, mask=True))

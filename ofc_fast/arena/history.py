@@ -14,6 +14,7 @@ importing a file replays every deal through :meth:`Game.replay`.
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -309,9 +310,10 @@ def _parse(line: str | bytes) -> object:
 
 
 def _utf8(raw: bytes) -> bool:
-    """Whether ``raw`` is UTF-8 text."""
+    """Whether ``raw`` is UTF-8 text, but for a character its end may cut (a line a
+    killed run left unfinished, or one cut at :data:`MAX_LINE_BYTES`)."""
     try:
-        raw.decode("utf-8")
+        codecs.getincrementaldecoder("utf-8")().decode(raw, final=False)
     except UnicodeDecodeError:
         return False
     return True
@@ -322,7 +324,7 @@ def _refuse_cr_alone(line: str | bytes, problem: str, field: str) -> None:
     before its end (JSON's blanks: a CR inside may be one), else nothing."""
     if isinstance(line, bytes) and not _utf8(line):
         return  # bytes not UTF-8 (a gzip file) are that, whatever CR bytes they hold
-    text = line if isinstance(line, str) else line.decode("utf-8")
+    text = line if isinstance(line, str) else line.decode("utf-8", "replace")
     if "\r" in text.rstrip("\r\n"):
         raise HistoryError(
             "its lines end in a carriage return alone (CR), not a newline (LF or "

@@ -83,8 +83,9 @@ def check_report(report: object) -> dict[str, Any]:
 def _inconsistency(report: dict[str, Any]) -> str | None:
     """Where ``report`` (of the schema's shape) says what no arena run writes, or
     None: a bot name twice, a ``seat_count`` not the number of bots (one a seat), a
-    bot's ``hands`` not the report's (every bot plays every hand), a duplicate
-    pair's bot that is none of the bots."""
+    bot's ``hands`` not the report's (every bot plays every hand), duplicate
+    ``rotations`` not the number of bots, more ``decks`` than the hands hold, a
+    duplicate bot or pair's bot that is none of the bots."""
     bots = report["bots"]
     names = [b["name"] for b in bots]
     if len(set(names)) != len(names):
@@ -101,8 +102,22 @@ def _inconsistency(report: dict[str, Any]) -> str | None:
                 f"bots[{i}].hands: {b['hands']}, not the report's hands "
                 f"({report['hands']}): every bot plays every hand"
             )
-    strangers = []
-    for i, p in enumerate((report.get("duplicate") or {}).get("pairs", [])):
+    dup = report.get("duplicate") or {}
+    rotations, decks = dup.get("rotations", len(bots)), dup.get("decks", 0)
+    if rotations != len(bots):
+        return (
+            f"duplicate.rotations: {rotations}, but {counted(len(bots), 'bot')} in bots "
+            "(a deck is played once a rotation of the seats)"
+        )
+    if decks * rotations > report["hands"]:
+        return (
+            f"duplicate.decks: {decks} decks of {rotations} rotations, more hands than "
+            f"the report's {report['hands']}"
+        )
+    strangers = [
+        (f"duplicate.bots[{i}].name", b["name"]) for i, b in enumerate(dup.get("bots", []))
+    ]
+    for i, p in enumerate(dup.get("pairs", [])):
         if p["a"] == p["b"]:
             return f"duplicate.pairs[{i}]: {quote(p['a'])} paired with itself"
         strangers += [(f"duplicate.pairs[{i}].{k}", p[k]) for k in ("a", "b")]

@@ -328,7 +328,8 @@ MAX_RULES_FILE_CHARS = 1 << 20
 RULES_FIFO_WAIT = FIFO_WAIT
 """Seconds ``--rules FIFO`` waits for a process to open the FIFO and write to it
 (``mkfifo p; ofc-fast play --rules ./p & gen > p``): one that no process opened for
-writing by then is refused as empty; one opened in time is read to its end."""
+writing by then is refused as empty; one opened in time is read to its end (the other
+files a command reads wait :data:`ofc_fast.files.FIFO_WAIT`, the same 10 s)."""
 
 
 def load_rules(value: str, option: str = "--rules") -> rules_mod.RuleSet:

@@ -767,12 +767,12 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
 
 
 def finish(game: Game, bots: Sequence[Any]) -> None:
-    """:func:`play_out` without the result (a match books it once, from ``record``:
-    each ``result()`` is a copy)."""
+    """:func:`play_out` without the result (a match books it once: ``record``)."""
     if not isinstance(game, Game):
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
     steps, play, buf, lock = game._steps, game.play, game._buf, game._state_lock
+    held = lock if type(game).play is Game.play else threading.Lock()  # an override: unheld
     template = game._obs or game._obs_template()
     own = "rule_set" in template  # (the views, unchecked: a copy of the rules each)
     while (step := game._step) < len(steps):
@@ -783,9 +783,9 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
                 if (step := game._step) >= len(steps):
                     return
                 obs = _observe(buf, s := steps[step][0], template)
-        try:  # seat s's move, at its step only: play(move), a subclass's play too
-            move = bots[s].act(own_rule_set(obs) if own else obs)
-            with lock:  # (the check and the move: one step)
+        try:  # seat s's move, at its step only: play(move), a subclass's play too (run
+            move = bots[s].act(own_rule_set(obs) if own else obs)  # out of the lock: it
+            with held:  # may wait for another thread's read); the check and move: one step
                 if game._step == step:
                     play(move)
                     continue
