@@ -211,11 +211,10 @@ def test_docs_name_the_vector_wrappers_that_refuse_the_same_step_mode() -> None:
     "work over either" mode; Gymnasium's observation wrappers refuse the default
     mode's same-step autoreset (ValueError), and work over the "sync" copies.  The
     docs now say so, and which ones work; both halves are checked here."""
-    from pathlib import Path
-
     from gymnasium.wrappers import vector as wrappers
+    from scripts import checkout_file
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "environments.md").read_text()
+    doc = checkout_file("docs/environments.md").read_text(encoding="utf-8")
     assert "work over either." not in doc and "refuse the default" in doc
     refused = ("FlattenObservation", "NormalizeObservation")
     for name in (*refused, "RecordEpisodeStatistics", "NormalizeReward", "DictInfoToList"):
