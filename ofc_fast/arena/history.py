@@ -292,15 +292,16 @@ def _parse(line: str | bytes) -> object:
     before its end, else, the last with no newline, to be cut off (a run killed while
     writing it)."""
     if len(line) > MAX_LINE_BYTES:
-        _refuse_cr_alone(line, f"longer than {MAX_LINE_BYTES} bytes", "")
+        _refuse_cr_alone(_text(line), f"longer than {MAX_LINE_BYTES} bytes", "")
         raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
     try:
         return parse(line, HistoryError)
     except HistoryError as exc:
-        if isinstance(line, bytes) and not _utf8(line):
+        text = _text(line)
+        if text is None:
             raise  # bytes not UTF-8 (a gzip file): that, whatever CR or LF they hold
-        _refuse_cr_alone(line, str(exc), exc.field)
-        if line[-1:] in ("\n", b"\n"):
+        _refuse_cr_alone(text, str(exc), exc.field)
+        if text[-1:] == "\n":
             raise
         raise HistoryError(
             "cut off: the last line ends with no newline (a run killed while "
@@ -309,23 +310,23 @@ def _parse(line: str | bytes) -> object:
         ) from None
 
 
-def _utf8(raw: bytes) -> bool:
-    """Whether ``raw`` is UTF-8 text, but for a character its end may cut (a line a
-    killed run left unfinished, or one cut at :data:`MAX_LINE_BYTES`)."""
+def _text(line: str | bytes) -> str | None:
+    """``line`` as text, or None for bytes that are not UTF-8 but for a character
+    their end may cut (a line a killed run left unfinished, or one cut at
+    :data:`MAX_LINE_BYTES`)."""
+    if isinstance(line, str):
+        return line
     try:
-        codecs.getincrementaldecoder("utf-8")().decode(raw, final=False)
+        return codecs.getincrementaldecoder("utf-8")().decode(line, final=False)
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
 
 
-def _refuse_cr_alone(line: str | bytes, problem: str, field: str) -> None:
-    """A HistoryError saying the lines end in a CR alone, where ``line`` holds a CR
-    before its end (JSON's blanks: a CR inside may be one), else nothing."""
-    if isinstance(line, bytes) and not _utf8(line):
-        return  # bytes not UTF-8 (a gzip file) are that, whatever CR bytes they hold
-    text = line if isinstance(line, str) else line.decode("utf-8", "replace")
-    if "\r" in text.rstrip("\r\n"):
+def _refuse_cr_alone(text: str | None, problem: str, field: str) -> None:
+    """A HistoryError saying the lines end in a CR alone, where ``text`` holds a CR
+    before its end (JSON's blanks: a CR inside may be one), else nothing (nor for no
+    text: bytes of something else, a gzip file's, may hold CR bytes)."""
+    if text is not None and "\r" in text.rstrip("\r\n"):
         raise HistoryError(
             "its lines end in a carriage return alone (CR), not a newline (LF or "
             f"CRLF): {problem}",
