@@ -24,7 +24,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 
 from ._native import lib
-from .errors import TableError, quote
+from .errors import OfcError, TableError, quote
 from .errors import as_int as as_int  # (its home before; every table check reads it)
 from .rules import RuleSet, as_rules
 from .rules.compiled import KIND
@@ -95,15 +95,22 @@ def check_seat(
     return n
 
 
-def check_seed(seed: object, what: str = "seed") -> int:
-    """``seed`` as an int 0..2**64-1.
+def check_seed(seed: object, what: str = "seed", error: type[OfcError] = TableError) -> int:
+    """``seed`` as an int 0..2**64-1 (Python's or NumPy's, never a bool), else
+    ``error`` naming ``what``: the one reader of a seed (a table's, a bot's, the
+    search's; each caller's error class, one wording).
 
     >>> check_seed(7)
     7
+    >>> from ofc_fast.errors import BotError
+    >>> check_seed(2**64, "search bot: seed", BotError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BotError: search bot: seed: must be 0..2**64-1, got 18446744073709551616
     """
     n = as_int(seed)
     if n is None or not 0 <= n <= SEED_MAX:
-        raise TableError(f"{what}: must be 0..2**64-1, got {quote(seed)}")
+        raise error(f"{what}: must be 0..2**64-1, got {quote(seed)}")
     return n
 
 

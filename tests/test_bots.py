@@ -1036,7 +1036,7 @@ def test_random_bot_given_rules_as_its_seed_says_so() -> None:
     for given in ("pineapple", "ofc-pineapple", rules.OFC):
         with pytest.raises(BotError, match=r"RandomBot\(seed, rules\): got rules .*rules="):
             RandomBot(given)  # type: ignore[arg-type]
-    with pytest.raises(BotError, match="seed must be an int >= 0 or None, got 'x'"):
+    with pytest.raises(BotError, match=r"seed: must be 0\.\.2\*\*64-1, got 'x'"):
         RandomBot("x")  # type: ignore[arg-type]
     assert RandomBot(2).rng.random() == RandomBot(2, rules="pineapple").rng.random()
 
@@ -1146,10 +1146,10 @@ def test_register_refuses_a_name_make_bot_cannot_reach() -> None:
 def test_make_bots_refuses_the_seeds_make_bot_refuses(seed: object) -> None:
     """``make_bot(name, seed=-1)`` is a BotError, but ``make_bots(name, 2, seed=-1)``
     seated bots from it (its seed only seeds the seats' seeds): one rule for a bot
-    seed, an int >= 0 or None, on both paths."""
-    with pytest.raises(BotError, match="seed must be an int >= 0 or None"):
+    seed, an int 0..2**64-1 or None, on both paths."""
+    with pytest.raises(BotError, match=r"seed: must be 0\.\.2\*\*64-1"):
         make_bot("heuristic", seed=seed)  # type: ignore[arg-type]
-    with pytest.raises(BotError, match="make_bots: seed must be an int >= 0 or None"):
+    with pytest.raises(BotError, match=r"make_bots: seed: must be 0\.\.2\*\*64-1"):
         make_bots("heuristic", 2, seed=seed)  # type: ignore[arg-type]
 
 
@@ -1340,3 +1340,40 @@ def test_a_shallow_copy_of_a_bot_is_a_separate_bot(name: str) -> None:
     assert _moves_of(twin, 1) == want_first  # the copy: the original's moves
     assert _moves_of(bot, 1) == want_first  # the original: untouched by the copy's
     assert _moves_of(twin, 2) == _moves_of(bot, 2) == want_then
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**70, -1, True, np.uint64(7) + 0.5])
+def test_every_bot_refuses_the_seeds_the_cli_refuses(seed: object) -> None:
+    """``SearchBot(seed=2**64)`` (and every other bot's constructor, ``reset`` and
+    ``make_bot``) was accepted while ``ofc-fast bot search --seed 18446744073709551616``
+    and ``advise(seed=2**64)`` refused it: a seed is an int 0..2**64-1 everywhere, one
+    wording, each caller's error class (a bot's BotError, the search's SearchError)."""
+    from ofc_fast.bots import SearchBot, ValueBot
+    from ofc_fast.bots.policy import PolicyBot
+    from ofc_fast.search import advise
+
+    def first(x: object, mask: object) -> int:
+        return 0
+
+    makers = {
+        "random bot": lambda s: RandomBot(seed=s),
+        "heuristic bot": lambda s: HeuristicBot(seed=s),
+        "search bot": lambda s: SearchBot(seed=s, model=None),
+        "value bot": lambda s: ValueBot(seed=s),
+        "policy bot": lambda s: PolicyBot(first, seed=s),
+        "make_bot": lambda s: make_bot("search", seed=s),
+        "make_bots": lambda s: make_bots("random", 2, seed=s),
+    }
+    said = f"seed: must be 0..2**64-1, got {seed!r}"
+    for who, make in makers.items():
+        with pytest.raises(BotError) as caught:
+            make(seed)
+        assert str(caught.value) == f"{who}: {said}", who
+        assert make(2**64 - 1) is not None  # the largest seed: taken
+    with pytest.raises(BotError) as caught:
+        RandomBot(seed=1).reset(seed)  # type: ignore[arg-type]
+    assert str(caught.value) == f"random bot: {said}"
+    game = Game("pineapple", seed=1)
+    with pytest.raises(SearchError) as searched:
+        advise(game, samples=1, seed=seed)  # type: ignore[arg-type]
+    assert str(searched.value) == said

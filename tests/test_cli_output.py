@@ -1138,7 +1138,7 @@ DEALT = "As Kd 9h 9c 4s"
         (["--dealt", "Zz Kd"], "--dealt: bad card 'Zz'"),
         (["--dealt", DEALT, "--opponent", "Zz / /"], "--opponent: bad card 'Zz'"),
         (["--dealt", DEALT, "--samples", "0"], "--samples: must be an int within 1.."),
-        (["--dealt", DEALT, "--seed", "-1"], "--seed: must be an int 0..2**64-1"),
+        (["--dealt", DEALT, "--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
         # too many seats from the --opponent boards alone: no --players was typed
         (
             ["--dealt", DEALT, *["--opponent", "/ /"] * 3],

@@ -407,7 +407,7 @@ def test_policy_bot_checks_its_rules_seed_fallback_and_path() -> None:
         return 0
 
     for fallback in (None, RandomBot(1)):
-        with pytest.raises(BotError, match="policy bot: seed must be"):
+        with pytest.raises(BotError, match="policy bot: seed: must be"):
             PolicyBot(first, seed="x", fallback=fallback)  # type: ignore[arg-type]
         with pytest.raises(RulesError, match="unknown rule set 'pinapple'"):
             PolicyBot(first, rules="pinapple", fallback=fallback)
@@ -508,7 +508,7 @@ def test_policy_bot_reset_reseeds_its_fallback() -> None:
     obs = game.observation(game.to_act)
     bot.reset(7)
     assert bot.act(obs) == RandomBot(7).act(obs)
-    with pytest.raises(BotError, match="policy bot: seed must be"):
+    with pytest.raises(BotError, match="policy bot: seed: must be"):
         bot.reset(-1)
 
 

@@ -56,7 +56,7 @@ from ..errors import BotError, RulesError, quote
 from ..game import Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..search import decision_actions, flag, given_actions
-from ..table import as_int
+from ..table import check_seed
 from ._warm import rehearse, warm_table
 from .base import (
     ObservationLike,
@@ -213,16 +213,12 @@ def _float_setting(value: object, what: str, low: float, high: float) -> float:
 
 
 def seed_setting(seed: object, who: str) -> int | None:
-    """A bot seed: None (fresh entropy) or an int >= 0 (NumPy's too) as a plain int,
-    else BotError naming ``who`` (NumPy's generator refuses negative, float and text
-    seeds with a ValueError or TypeError; random.Random refuses NumPy ints)."""
-    if seed is None:
-        return None
-    n = as_int(seed)
-    if n is None or n < 0:
-        got = quote(seed) if n is None else quote(n)
-        raise BotError(f"{who}: seed must be an int >= 0 or None, got {got}")
-    return n
+    """A bot seed: None (fresh entropy) or an int 0..2**64-1 (NumPy's too) as a plain
+    int, else BotError naming ``who``: the seeds a table, the search and the CLI take
+    (:func:`ofc_fast.table.check_seed`, the one reader; NumPy's generator refuses
+    negative, float and text seeds with a ValueError or TypeError; random.Random
+    refuses NumPy ints)."""
+    return None if seed is None else check_seed(seed, f"{who}: seed", BotError)
 
 
 def rules_setting(rules: object, who: str) -> RuleSet | None:

@@ -68,7 +68,7 @@ class RandomBot(SeparateCopies):
         self.rng = Random(seed_setting(seed, "random bot"))
 
     def reset(self, seed: int | None = None) -> None:
-        """Start the random stream again from ``seed`` (an int >= 0, NumPy's too, or
+        """Start the random stream again from ``seed`` (an int 0..2**64-1, NumPy's too, or
         None; else BotError, as every bot)."""
         self.rng = Random(seed_setting(seed, "random bot"))
 

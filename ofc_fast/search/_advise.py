@@ -17,6 +17,7 @@ from ..learned.model import ModelSpec, ValueModel, resolve_model
 from ..rules import RuleSet, RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
+from ..table import check_seed
 from ._checks import exact_nodes, exact_stopped_advice, flag, in_range, raise_status
 from ._completion import policy_id
 from ._positions import decision_actions, game_observation, position
@@ -235,8 +236,8 @@ def check_settings(
         raise SearchError(f"exact must be 'auto', True or False, got {quote(exact)}")
     if not (isinstance(policy, str) and policy in POLICIES):
         raise SearchError(f"policy must be one of {POLICIES}, got {quote(policy)}")
-    if seed is not None and not in_range(seed, 0, 2**64 - 1, integer=True):
-        raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    if seed is not None:
+        check_seed(seed, "seed", SearchError)
     flag(prune, "prune", SearchError)
     if not (isinstance(clock, str) and clock in _CLOCKS):
         raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
