@@ -10,6 +10,7 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
 import pytest
 
 import ofc_fast as ofc
@@ -231,11 +232,12 @@ def test_an_exact_search_under_a_cpu_budget_counts_its_cpu_time(
     exact values.  Its time is now its thread's CPU time: with the wall clock 1,000
     times faster than the CPU's (a very busy machine), the exact values are those
     of an idle machine, bit for bit; under ``clock="wall"`` it is stopped."""
-    from ofc_fast.search import _advise
+    from ofc_fast.search import _advise, _stop
 
     obs = _big_exact()
     idle = advise(obs, exact=True)
     monkeypatch.setattr(_advise, "time", _BusyTime())
+    monkeypatch.setattr(_stop, "time", _BusyTime())  # (the stoppable thread's clocks)
     # 5 s of CPU: BIG_EXACT's 12.3M nodes estimated at 1 s, a fifth of it
     assert advise(obs, time_budget=5, clock="cpu", samples=8) == idle  # (was sampled)
     walled = advise(obs, time_budget=5, samples=8)
@@ -410,3 +412,119 @@ def test_samples_split_into_moves_give_the_same_advice(
     assert advise(opening, samples=2, seed=3, policy="best", prune=prune) == whole_opening
     stopped, asked = _stop_at_ask(5, obs, samples=40, exact=False, seed=3, prune=prune)
     assert asked == 5 and stopped == first
+
+
+# A whole Pineapple deal seen at once (17 cards, 4 discarded): the best policy's
+# exhaustive completion examines 85,765,680 boards, some 6 s here.
+DEAL_17 = "As Ks Qs Js Ts 9h 8h 7h 6h 5h 4c 4d 3c 3d 2c 2d Ad"
+
+
+def _completing() -> bool:
+    """Whether a best completion's thread still runs."""
+    return any(
+        t.name == "ofc-best-completion" and t.is_alive() for t in threading.enumerate()
+    )
+
+
+def test_a_long_best_completion_stops_when_should_stop_says_so() -> None:
+    """Regression: ``best_completion`` of 17 cards (the README's perfect-foresight
+    ceiling; seconds of one C call) took no ``should_stop`` and let no Ctrl-C in
+    till its end.  It runs in a thread stopped by its stop word
+    (``ofc_best_completion_stop``) within about 0.05 s of the hook saying so: a
+    SearchError naming why."""
+    t0 = time.perf_counter()
+    with pytest.raises(SearchError) as caught:
+        ofc.best_completion(
+            "- / - / -", DEAL_17, P, rounds=[(17, 4)], should_stop=lambda: True
+        )
+    assert time.perf_counter() - t0 < 1.0  # (the whole search: seconds)
+    assert str(caught.value) == (
+        "best_completion: stopped before its end: should_stop returned True"
+    )
+    assert not _completing()
+
+
+def test_ctrl_c_stops_a_long_best_completion() -> None:
+    """Ctrl-C (KeyboardInterrupt in the main thread, 0.1 s in) during a 17-card best
+    completion is raised within about 0.05 s, its thread stopped and waited for;
+    an exception of the hook does alike."""
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ofc.best_completion("- / - / -", DEAL_17, P, rounds=[(17, 4)])
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 1.0
+    assert not _completing()
+    with pytest.raises(ZeroDivisionError):  # (the hook's own error)
+        ofc.best_completion(
+            "- / - / -", DEAL_17, P, rounds=[(17, 4)], should_stop=lambda: 1 / 0 > 0
+        )
+    assert not _completing()
+
+
+def test_a_stoppable_best_completion_gives_the_board_of_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A completion run in the stoppable thread (here every one: its threshold 0)
+    and never stopped gives the board worked out by hand: QQ on the front (7),
+    nines full (12), a royal flush (25): 44 points and Fantasyland."""
+    from ofc_fast.search import _completion
+
+    monkeypatch.setattr(_completion, "_AT_ONCE", 0)
+    model = ofc.search.search_model(P, fl_value=0, row_weight=0)
+    c = ofc.best_completion(
+        "Qh Qd / 9s 9h 9d 5c / As Ks Qs Js",
+        "2c 5d Ts",
+        P,
+        model=model,
+        should_stop=lambda: False,
+    )
+    assert str(c.board) == "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    assert (c.value, c.foul, c.fantasyland) == (44.0, False, 14)
+
+
+class _NoTruth:
+    """An answer whose truth value raises, as a NumPy array of several items does."""
+
+    def __bool__(self) -> bool:
+        raise TypeError("no truth here")
+
+    def __repr__(self) -> str:
+        return "_NoTruth()"
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "kind"),
+    [
+        (np.array([False, True]), "array([False,  True])", "ValueError"),
+        (_NoTruth(), "_NoTruth()", "TypeError"),
+    ],
+)
+def test_a_should_stop_answer_without_a_truth_value_is_a_search_error(
+    answer: object, said: str, kind: str
+) -> None:
+    """A ``should_stop`` that returns a NumPy array (or anything whose ``bool``
+    raises) surfaced as that error from deep inside the search (NumPy's ValueError
+    in _Batch._stop): it is a SearchError naming the answer, wherever the hook is
+    asked (after a batch, within one, in an exact search's and a best completion's
+    threads)."""
+    want = (
+        f"should_stop must return True or False, got {said}, which has no truth "
+        f"value ({kind}: bool() raised)"
+    )
+    game = ofc.Game(P, players=2, seed=5)
+    calls = [
+        lambda: advise(game, samples=32, seed=1, should_stop=lambda: answer),
+        lambda: advise(_big_exact(), exact=True, should_stop=lambda: answer),
+        lambda: ofc.best_completion(
+            "- / - / -", DEAL_17, P, rounds=[(17, 4)], should_stop=lambda: answer
+        ),
+    ]
+    for call in calls:
+        with pytest.raises(SearchError) as caught:
+            call()
+        assert str(caught.value) == want
+    assert not _completing()

@@ -39,6 +39,10 @@ void ofc_sx_cx_leaf(cx *c, const uint16_t s[3])
     uint8_t foul = ofc_foul_k(e->r, s);
     double v;
     c->leaves++;
+    if (c->stop != NULL && ++c->tick >= OFC_SX_STOP_EVERY) {
+        c->tick = 0;
+        c->stopped = ofc_sx_read_stop(c->stop) != 0;
+    }
     if (c->all != NULL) {
         ofc_sx_own_record(c);
         return;
@@ -103,7 +107,7 @@ static void cx_middles(cx *c, const uint8_t *rest, int nrest, uint16_t sb)
             s[0] = cx_rank(c, 0);
             ofc_sx_cx_leaf(c, s);
         }
-        if (mm == 0 || (mm = ofc_sx_next_subset(mm)) > full) {
+        if (c->stopped || mm == 0 || (mm = ofc_sx_next_subset(mm)) > full) {
             break;
         }
     }
@@ -128,7 +132,7 @@ static void cx_rows(cx *c)
             }
         }
         cx_middles(c, rest, nrest, cx_rank(c, 2));
-        if (bm == 0 || (bm = ofc_sx_next_subset(bm)) > full) {
+        if (c->stopped || bm == 0 || (bm = ofc_sx_next_subset(bm)) > full) {
             break;
         }
     }
@@ -215,7 +219,7 @@ void ofc_sx_cx_discards(cx *c, const uint8_t *cards, int rounds, const uint8_t *
             }
         }
         ofc_sx_cx_discards(c, cards + n, rounds - 1, rn + 1, rk + 1);
-        if (dm == 0 || (dm = ofc_sx_next_subset(dm)) > full) {
+        if (c->stopped || dm == 0 || (dm = ofc_sx_next_subset(dm)) > full) {
             break;
         }
     }
@@ -259,6 +263,9 @@ void ofc_sx_cx_init(cx *c, const env *e, const uint8_t board[13], int in_fl)
     c->leaves = 0;
     c->best_value = OFC_SEARCH_FOUL_VALUE;
     c->all = NULL;
+    c->stop = NULL;
+    c->tick = 0;
+    c->stopped = 0;
     for (r = 0; r < 3; r++) {
         const uint8_t *p = board + ROW_START(r);
         for (i = 0; i < ROW_SIZE(r) && p[i] != OFC_NO_CARD; i++) {
@@ -269,18 +276,26 @@ void ofc_sx_cx_init(cx *c, const env *e, const uint8_t board[13], int in_fl)
     }
 }
 
-/* A completion without checks: the best board into c->best. */
-void ofc_sx_complete(cx *c, const env *e, const uint8_t board[13], const uint8_t *cards,
-                     int rounds, const uint8_t *rn, const uint8_t *rk, int in_fl,
-                     uint32_t policy)
+/* The completion of a context loaded by ofc_sx_cx_init(): the best board into c->best
+ * (c->stopped: its stop word ended it first). */
+static void cx_complete(cx *c, const uint8_t *cards, int rounds, const uint8_t *rn,
+                        const uint8_t *rk, uint32_t policy)
 {
-    ofc_sx_cx_init(c, e, board, in_fl);
     if (policy == OFC_COMPLETE_BEST) {
         ofc_sx_cx_discards(c, cards, rounds, rn, rk);
     } else {
         cx_fast_kept(c, cards, rounds, rn, rk);
         cx_place(c, policy);
     }
+}
+
+/* A completion without checks: the best board into c->best. */
+void ofc_sx_complete(cx *c, const env *e, const uint8_t board[13], const uint8_t *cards,
+                     int rounds, const uint8_t *rn, const uint8_t *rk, int in_fl,
+                     uint32_t policy)
+{
+    ofc_sx_cx_init(c, e, board, in_fl);
+    cx_complete(c, cards, rounds, rn, rk, policy);
 }
 
 /* ------------------------------------------------------------ validation */
@@ -371,6 +386,17 @@ int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const uint8_t *round_n, const uint8_t *round_k, uint32_t in_fl,
                             uint32_t policy, ofc_completion_result *out)
 {
+    return ofc_best_completion_stop(rules, fl, ev, m, board, cards, rounds, round_n, round_k,
+                                    in_fl, policy, out, NULL);
+}
+
+int32_t ofc_best_completion_stop(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                 const ofc_ev_tables *ev, const ofc_search_model *m,
+                                 const uint8_t board[13], const uint8_t *cards,
+                                 uint32_t rounds, const uint8_t *round_n,
+                                 const uint8_t *round_k, uint32_t in_fl, uint32_t policy,
+                                 ofc_completion_result *out, const int32_t *stop)
+{
     /* The caller's board, cards and rounds, each byte read once: only these copies
      * are checked and used (ofc_fast.h, Threads). */
     uint8_t b[OFC_BOARD_CARDS], rn[OFC_SEARCH_MAX_ROUNDS], rk[OFC_SEARCH_MAX_ROUNDS];
@@ -407,7 +433,12 @@ int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (kept != free_ || !in_fl_ok(in_fl)) {
         return OFC_E_COUNT;
     }
-    ofc_sx_complete(&c, &e, b, future, (int)rounds, rn, rk, (int)in_fl, policy);
+    ofc_sx_cx_init(&c, &e, b, (int)in_fl);
+    c.stop = stop;
+    cx_complete(&c, future, (int)rounds, rn, rk, policy);
+    if (c.stopped) {
+        return OFC_E_STOPPED;
+    }
     ofc_eval_board_k(rules, c.best, &ev_out);
     memcpy(s, ev_out.strength, sizeof s);
     memcpy(out->board, c.best, 13);

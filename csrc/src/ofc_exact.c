@@ -95,25 +95,11 @@ typedef struct xs {
     uint8_t ev_n[OFC_SEARCH_MAX_SEATS * OFC_SEARCH_MAX_ROUNDS]; /* cards per event */
     int n_events;
     uint64_t count;    /* draws visited */
-    const int32_t *stop; /* the caller's stop word (NULL: none), read every STOP_EVERY */
+    const int32_t *stop; /* the caller's stop word (NULL: none), read every
+                          * OFC_SX_STOP_EVERY leaves */
     uint32_t tick;     /* leaves since the stop word was last read */
     int stopped;       /* it was nonzero: every loop ends */
 } xs;
-
-#define STOP_EVERY 256u /* leaves between two reads of the stop word (about 1 ms) */
-
-/* The stop word, which another thread sets: read from memory each time, by an atomic
- * (relaxed) load where the compiler has one, so that a writer's atomic store makes no
- * data race (ThreadSanitizer reported the volatile read as one, whatever the writer
- * did); elsewhere a volatile read. */
-static int32_t read_stop_word(const int32_t *stop)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __atomic_load_n(stop, __ATOMIC_RELAXED);
-#else
-    return *(const volatile int32_t *)stop;
-#endif
-}
 
 /* One ofc_sx_complete draw of the others: add each own completion's value. */
 static void xs_leaf(xs *x)
@@ -125,9 +111,9 @@ static void xs_leaf(xs *x)
         x->own->acc[i] += ofc_sx_deal_value(x->e, x->pos, &x->own->d[i], others);
     }
     x->count++;
-    if (x->stop != NULL && ++x->tick >= STOP_EVERY) {
+    if (x->stop != NULL && ++x->tick >= OFC_SX_STOP_EVERY) {
         x->tick = 0;
-        x->stopped = read_stop_word(x->stop) != 0;
+        x->stopped = ofc_sx_read_stop(x->stop) != 0;
     }
 }
 

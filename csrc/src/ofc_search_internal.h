@@ -44,7 +44,27 @@ typedef struct cx {
     int legal;         /* a legal board is recorded */
     uint64_t leaves;
     struct own_set *all; /* NULL, or where every board goes (no pruning) */
+    const int32_t *stop; /* the caller's stop word (NULL: none), read every
+                          * OFC_SX_STOP_EVERY leaves (ofc_best_completion_stop()) */
+    uint32_t tick;       /* leaves since the stop word was last read */
+    int stopped;         /* it was nonzero: every loop ends */
 } cx;
+
+#define OFC_SX_STOP_EVERY 256u /* leaves between two reads of a stop word (about 1 ms) */
+
+/* A caller's stop word, which another thread sets: read from memory each time, by an
+ * atomic (relaxed) load where the compiler has one, so that a writer's atomic store
+ * makes no data race (ThreadSanitizer reported the volatile read as one, whatever the
+ * writer did); elsewhere a volatile read.  The one reader of ofc_search_exact_stop()'s
+ * and ofc_best_completion_stop()'s words. */
+static inline int32_t ofc_sx_read_stop(const int32_t *stop)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(stop, __ATOMIC_RELAXED);
+#else
+    return *(const volatile int32_t *)stop;
+#endif
+}
 
 /* A finished board, evaluated, with the Fantasyland cards it earns. */
 typedef struct done {

@@ -21,7 +21,7 @@ static const char *core_status(int32_t status)
     case OFC_E_MEMORY: return "out of memory";
     case OFC_E_VALUE: return "a value argument out of range (or a NULL pointer)";
     case OFC_E_BUDGET: return "the exact search tree does not fit the node budget";
-    case OFC_E_STOPPED: return "the exact search was stopped before its end";
+    case OFC_E_STOPPED: return "the search was stopped before its end (its caller's stop word)";
     default: return NULL;
     }
 }

@@ -4,7 +4,6 @@ rollouts with best completions or exact expectimax (csrc/include/ofc_search.h)."
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -21,6 +20,7 @@ from ..table import check_seed
 from ._checks import exact_nodes, exact_stopped_advice, flag, in_range, raise_status
 from ._completion import policy_id
 from ._positions import decision_actions, game_observation, position
+from ._stop import POLL, stop_hook, stoppable
 from .model import POLICIES, Opponent, check_row_weight, search_model
 
 __all__ = ["EXACT_NODES_DEFAULT", "EXACT_NODES_MAX", "MAX_SAMPLES", "Advice", "advise"]
@@ -48,7 +48,7 @@ _EXACT_SHARE = 0.5  # exact "auto" under a time budget: its longest part (then s
 
 _BATCH = 16
 
-_POLL = 0.05  # seconds: the longest C call of a sampled search (a slow batch is split)
+_POLL = POLL  # seconds: the longest C call of a sampled search (a slow batch is split)
 
 _SAMPLE_AT_ONCE = 0.05  # seconds: a slower sample of the moves is split by moves too
 
@@ -350,10 +350,7 @@ def advise(
     # NumPy ints as plain ones (the records' sample counts: JSON-able ints)
     seed = 0 if seed is None else int(seed)
     samples = None if samples is None else int(samples)
-    if should_stop is not None and not callable(should_stop):
-        raise SearchError(
-            f"should_stop must be None or a callable, got {quote(should_stop)}"
-        )
+    should_stop = stop_hook(should_stop)  # (its answers read as truth values)
     obs, rules = game_observation(game, seat, rules)
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
@@ -503,8 +500,9 @@ def _exact(
     """The exact values and statistics of the moves, or None for a sampled search
     (``exact`` "auto": no exact search fits, or the one started was stopped), and
     the CPU seconds of the search's thread (0 if none); a tree larger than
-    _EXACT_AT_ONCE is searched in a thread (:func:`_stoppable`) stopped at its time
-    (:func:`_exact_limits`: in ``clock``'s time), by ``should_stop`` or by Ctrl-C."""
+    _EXACT_AT_ONCE is searched in a thread (``_stop.stoppable``) stopped at its
+    time (:func:`_exact_limits`: in ``clock``'s time), by ``should_stop`` or by
+    Ctrl-C."""
     if exact is False or (exact == "auto" and sampled_opponents):
         return None, 0.0
     if sampled_opponents:
@@ -536,7 +534,12 @@ def _exact(
     ):  # (a short call, within the budget at the conservative speed)
         st = lib.ofc_search_exact_stats(*call)
     else:
-        st, why, cpu = _stoppable(call, seconds, clock == "cpu", should_stop)
+        st, why, cpu = stoppable(
+            lambda word: lib.ofc_search_exact_stop(*(*call, word)),
+            seconds,
+            clock == "cpu",
+            should_stop,
+        )
         if st == lib.OFC_E_STOPPED:
             if exact == "auto":
                 return None, cpu  # the advice of the samples the time left has room for
@@ -571,66 +574,6 @@ def _exact_limits(exact: str | bool, time_budget: float | None) -> tuple[int, fl
         speed = max(_EXACT_NODES_PER_SECOND, _EXACT_NODES_PER_SECOND_FAST)
         return int(time_budget * speed), time_budget
     return int(time_budget * _EXACT_NODES_PER_SECOND), time_budget * _EXACT_SHARE
-
-
-def _stoppable(
-    call: tuple[Any, ...],
-    seconds: float | None,
-    cpu: bool,
-    should_stop: Callable[[], bool] | None,
-) -> tuple[int, str, float]:
-    """``ofc_search_exact_stop(*call, word)`` in a thread (the C call lets the GIL
-    go), this one asking every _POLL seconds whether to set its stop word: once
-    ``seconds`` have passed (wall time, or with ``cpu`` the search thread's CPU
-    time: :func:`_thread_clock`) or ``should_stop()`` is True; on an exception here
-    (Ctrl-C's KeyboardInterrupt) the search is stopped, waited for and the exception
-    raised.  The status, why it was stopped ('' if not) and the thread's CPU time."""
-    word = ffi.new("int32_t *")
-    out: list[int] = []
-    used: list[float] = []
-
-    def search() -> None:
-        start = time.thread_time()
-        out.append(lib.ofc_search_exact_stop(*(*call, word)))
-        used.append(time.thread_time() - start)
-
-    worker = threading.Thread(target=search, name="ofc-exact-search", daemon=True)
-    why = ""
-    worker.start()
-    now = _thread_clock(worker) if cpu else time.perf_counter
-    deadline = None if seconds is None else now() + seconds
-    try:
-        while worker.is_alive():
-            worker.join(_POLL)
-            if not why and worker.is_alive():
-                if deadline is not None and now() >= deadline:
-                    why = "the time budget is spent"
-                elif should_stop is not None and should_stop():
-                    why = "should_stop returned True"
-                word[0] = 1 if why else 0
-    except BaseException:
-        word[0] = 1
-        worker.join()
-        raise
-    return out[0], why, used[0]
-
-
-def _thread_clock(worker: threading.Thread) -> Callable[[], float]:
-    """The CPU time of the running thread ``worker``, read from another thread
-    (0 once it has ended); where the platform has no clock per thread, this
-    process's CPU time (the caller waits: mostly the worker's)."""
-    try:
-        clock_id = time.pthread_getcpuclockid(worker.ident or 0)
-    except (AttributeError, OSError):  # (no such clock here)
-        return time.process_time
-
-    def now() -> float:
-        try:
-            return time.clock_gettime(clock_id)
-        except OSError:  # (the thread has just ended)
-            return 0.0
-
-    return now
 
 
 def _sampled(

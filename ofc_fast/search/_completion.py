@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import comb, factorial, prod
 from typing import Any
 
 from .._native import OK, ffi, lib
-from ..board import Board, board_slots
+from ..board import ROW_SIZES, Board, board_slots
 from ..cards import CardsLike, parse_cards
 from ..errors import SearchError, quote
 from ..rules import RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ._checks import fl_count, int_in, raise_status, rows_of, search_rules, seq
+from ._stop import stop_hook, stoppable
 from .model import SearchModel, search_model
 
 __all__ = ["Completion", "best_completion"]
@@ -45,6 +47,8 @@ _POLICY_IDS = {
     "sequential": int(lib.OFC_COMPLETE_SEQUENTIAL),
 }
 
+_AT_ONCE = 1_000_000  # boards (about 0.05 s): a completion of more can be stopped
+
 
 def policy_id(policy: str, sequential: bool = False) -> int:
     names = tuple(_POLICY_IDS)[: 3 if sequential else 2]
@@ -62,13 +66,18 @@ def best_completion(
     fantasyland: int = 0,
     policy: str = "best",
     model: SearchModel | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Completion:
     """The completion of largest value of a partial board with the cards still to
     come: ``rounds`` lists (cards dealt, cards discarded) per round in order, dealing
     ``cards`` in that order (default: one round keeping every card, none without
     cards: a finished board is valued as it is); ``fantasyland``:
     the Fantasyland count of this hand (0: a normal hand, entry rule).  Exact for
-    ``policy="best"``.
+    ``policy="best"``, which examines every discard choice and every board: seconds
+    for 17 cards (some 85 million boards); such a search (over a million boards)
+    runs in a thread that Ctrl-C, or ``should_stop`` (None, or a callable asked
+    every 0.05 s, as :func:`advise` asks it) once it returns True, stops within
+    about 0.05 s: KeyboardInterrupt, or a SearchError saying so.
 
     >>> from ofc_fast import rules
     >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,
@@ -91,8 +100,9 @@ def best_completion(
     elif not isinstance(model, SearchModel):
         raise SearchError(f"model must be a SearchModel, got {quote(model)}")
     fantasyland = fl_count(fantasyland, "fantasyland")
+    should_stop = stop_hook(should_stop)
     out = ffi.new("ofc_completion_result *")
-    st = lib.ofc_best_completion(
+    call = (
         compiled(rules),
         compiled_fl(rules),
         ev_tables(rules),
@@ -106,6 +116,16 @@ def best_completion(
         policy_id(policy),
         out,
     )
+    if policy == "best" and _boards(rows, rounds) > _AT_ONCE:
+        st, why, _ = stoppable(
+            lambda word: lib.ofc_best_completion_stop(*call, word),
+            should_stop=should_stop,
+            name="ofc-best-completion",
+        )
+        if st == lib.OFC_E_STOPPED:
+            raise SearchError(f"best_completion: stopped before its end: {why}")
+    else:
+        st = lib.ofc_best_completion(*call)
     if st != OK:
         raise_status(st, "best_completion")
     b = list(out.board)
@@ -116,6 +136,18 @@ def best_completion(
         int(out.next_fl),
         int(out.leaves),
     )
+
+
+def _boards(rows: list[list[int]], rounds: list[tuple[int, int]]) -> int:
+    """At most how many boards the best policy examines: the discard choices of the
+    rounds times the fills of the kept cards into the free slots (0 where they do
+    not fit: the C call refuses it at once)."""
+    free = [size - len(row) for size, row in zip(ROW_SIZES, rows)]
+    kept = sum(n - k for n, k in rounds)
+    if min(free) < 0 or kept != sum(free):
+        return 0
+    fills = factorial(kept) // prod(factorial(f) for f in free)
+    return fills * prod(comb(n, k) for n, k in rounds)
 
 
 def _round_list(rounds: Any) -> list[tuple[int, int]]:
