@@ -112,6 +112,24 @@ def test_policy_spec_plays_a_match(tmp_path: Path) -> None:
     assert [b.name for b in bots] == ["policy", "random"]
 
 
+def test_a_policy_path_that_is_no_file_says_what_it_is(tmp_path: Path) -> None:
+    """A policy path that is a folder (an SB3 run's save folder, ``.``) was "no
+    policy file 'runs/ppo'", as if nothing were there: it says it is no regular
+    file, as a value model's path does; a missing one is still "no policy file"."""
+    folder = tmp_path / "ppo.zip"
+    folder.mkdir()
+    for path in (folder, tmp_path):
+        for load in (load_policy, lambda p: make_bot(f"policy:{p}")):
+            with pytest.raises(BotError) as caught:
+                load(path)
+            assert str(caught.value) == (
+                f"policy {str(path)!r}: not a regular file (a policy is an .npz "
+                "file, export_policy's, or an SB3 .zip)"
+            )
+    with pytest.raises(BotError, match=r"^no policy file "):
+        load_policy(tmp_path / "missing.npz")
+
+
 def test_bad_policy_files(tmp_path: Path) -> None:
     with pytest.raises(BotError, match="no policy file"):
         make_bot(f"policy:{tmp_path / 'missing.npz'}")

@@ -247,6 +247,11 @@ def load_policy(path: str | Path) -> Policy:
     """
     p = str(path)
     if not os.path.isfile(p):  # (False for a name too long: Path.is_file raised)
+        if os.path.exists(p):  # (a folder, a FIFO, a device: nothing to read whole)
+            raise BotError(
+                f"policy {quote_path(p)}: not a regular file (a policy is an .npz "
+                "file, export_policy's, or an SB3 .zip)"
+            )
         raise BotError(f"no policy file {quote_path(p)}")
     if p.endswith(".npz"):
         return MlpPolicy.load(p)
