@@ -319,7 +319,9 @@ def advise(
     policy: the 30 moves of largest model value get the whole budget, the others
     keep the model's value as ``ev`` with 0 samples (``Advice.source`` ``"model"``,
     no ``stderr`` nor statistics: None); ``should_stop``: None, or a
-    callable (e.g. a ``threading.Event``'s ``is_set``) asked after each batch of 16
+    callable (e.g. a ``threading.Event``'s ``is_set``; its answer read as a truth
+    value, and one that has none, such as a NumPy array of several items, a
+    SearchError naming it) asked after each batch of 16
     samples, and within a batch slower than 0.05 s (an opening under the best
     policy: seconds) every 0.05 s, after each of its parts (a batch is sampled in
     C calls of about 0.05 s whatever the hook, as Ctrl-C waits for the C call too;
