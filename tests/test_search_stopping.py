@@ -528,3 +528,19 @@ def test_a_should_stop_answer_without_a_truth_value_is_a_search_error(
             call()
         assert str(caught.value) == want
     assert not _completing()
+
+
+def test_an_error_of_a_stoppable_call_is_raised_in_the_caller_s_thread() -> None:
+    """A C call run in the stoppable thread that raised (cffi's TypeError for an
+    argument it cannot convert) was printed by the thread and surfaced as an
+    IndexError of the empty result list: it is raised in the caller's thread, as
+    the direct call raises it."""
+    from ofc_fast._native import lib
+    from ofc_fast.search import _stop
+
+    def bad(word: Any) -> int:
+        return int(lib.ofc_best_completion_stop(None, None, None, None, "x", word))
+
+    with pytest.raises(TypeError):
+        _stop.stoppable(bad)
+    assert not _searching()

@@ -64,15 +64,20 @@ def stoppable(
     :data:`POLL` seconds whether to set the word: once ``seconds`` have passed (wall
     time, or with ``cpu`` the search thread's CPU time: :func:`_thread_clock`) or
     ``should_stop()`` is True; on an exception here (Ctrl-C's KeyboardInterrupt, the
-    hook's) the call is stopped, waited for and the exception raised.  The status,
-    why it was stopped ('' if not) and the thread's CPU time."""
+    hook's) the call is stopped, waited for and the exception raised, as is one of
+    ``run`` itself (cffi's, for an argument it cannot convert).  The status, why it
+    was stopped ('' if not) and the thread's CPU time."""
     word = ffi.new("int32_t *")
     out: list[int] = []
     used: list[float] = []
+    failed: list[BaseException] = []
 
     def search() -> None:
         start = time.thread_time()
-        out.append(run(word))
+        try:
+            out.append(run(word))
+        except BaseException as exc:  # (raised in the caller's thread instead)
+            failed.append(exc)
         used.append(time.thread_time() - start)
 
     worker = threading.Thread(target=search, name=name, daemon=True)
@@ -93,6 +98,8 @@ def stoppable(
         word[0] = 1
         worker.join()
         raise
+    if failed:
+        raise failed[0]
     return out[0], why, used[0]
 
 
