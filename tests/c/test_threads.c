@@ -491,12 +491,58 @@ static void test_stop_from_another_thread(void)
     }
 }
 
+/* ofc_best_completion_stop() stopped from another thread alike: a 13-card set's
+ * exhaustive completion (72,072 boards) runs in one thread while this one sets the
+ * word with an atomic store; stopped (OFC_E_STOPPED, its result untouched) or, done
+ * first, the result of ofc_best_completion(). */
+typedef struct stopped_completion {
+    int32_t word, status;
+    uint8_t board[13], cards[13];
+    ofc_completion_result out;
+} stopped_completion;
+
+static void *complete_until_stopped(void *arg)
+{
+    stopped_completion *x = (stopped_completion *)arg;
+    uint8_t rn = 13, rk = 0;
+    x->status = ofc_best_completion_stop(&data.ofc, &sd.fl, &ev, &sd.exact_model, x->board,
+                                         x->cards, 1, &rn, &rk, 0, OFC_COMPLETE_BEST,
+                                         &x->out, &x->word);
+    return NULL;
+}
+
+static void test_completion_stop_from_another_thread(void)
+{
+    static stopped_completion x;
+    ofc_completion_result want;
+    uint8_t rn = 13, rk = 0;
+    pthread_t thread;
+    memset(x.board, OFC_NO_CARD, sizeof x.board);
+    test_cards("As Ks Qs Js 9h 8h 7h 6h 4c 4d 3c 2d Ad", x.cards);
+    memset(&want, 0, sizeof want);
+    memset(&x.out, 0, sizeof x.out);
+    CHECK_EQ(ofc_best_completion(&data.ofc, &sd.fl, &ev, &sd.exact_model, x.board, x.cards,
+                                 1, &rn, &rk, 0, OFC_COMPLETE_BEST, &want), OFC_OK);
+    x.word = 0;
+    x.status = OFC_OK;
+    CHECK_EQ(pthread_create(&thread, NULL, complete_until_stopped, &x), 0);
+    __atomic_store_n(&x.word, 1, __ATOMIC_RELAXED);
+    CHECK_EQ(pthread_join(thread, NULL), 0);
+    CHECK(x.status == OFC_E_STOPPED || x.status == OFC_OK);
+    if (x.status == OFC_OK) {
+        CHECK(memcmp(&x.out, &want, sizeof want) == 0);
+    } else {
+        CHECK_EQ(x.out.leaves, 0); /* untouched */
+    }
+}
+
 int main(void)
 {
     pthread_t threads[2];
     int ids[2] = {0, 1}, t;
     prepare();
     test_stop_from_another_thread();
+    test_completion_stop_from_another_thread();
     for (t = 0; t < 2; t++) {
         CHECK_EQ(pthread_create(&threads[t], NULL, worker, &ids[t]), 0);
     }
