@@ -47,7 +47,7 @@ _POLICY_IDS = {
     "sequential": int(lib.OFC_COMPLETE_SEQUENTIAL),
 }
 
-_AT_ONCE = 1_000_000  # boards (about 0.05 s): a completion of more can be stopped
+_AT_ONCE = 1_000_000  # boards (about 0.1 s): a completion of more can be stopped
 
 
 def policy_id(policy: str, sequential: bool = False) -> int:
