@@ -475,17 +475,25 @@ static void *search_until_stopped(void *arg)
     return NULL;
 }
 
+/* Runs `call(arg)` in a thread, sets its stop word *word (0 before) from this one
+ * with an atomic store and waits for it; *status: stopped, or done first. */
+static void stop_from_here(void *(*call)(void *), void *arg, int32_t *word,
+                           const int32_t *status)
+{
+    pthread_t thread;
+    *word = 0;
+    CHECK_EQ(pthread_create(&thread, NULL, call, arg), 0);
+    __atomic_store_n(word, 1, __ATOMIC_RELAXED);
+    CHECK_EQ(pthread_join(thread, NULL), 0);
+    CHECK(*status == OFC_E_STOPPED || *status == OFC_OK);
+}
+
 static void test_stop_from_another_thread(void)
 {
     static stopped_search x;
-    pthread_t thread;
     CHECK(ofc_search_exact_cost(&sd.late, sd.n_late) > 256); /* the word is read */
-    x.word = 0;
     x.status = OFC_OK;
-    CHECK_EQ(pthread_create(&thread, NULL, search_until_stopped, &x), 0);
-    __atomic_store_n(&x.word, 1, __ATOMIC_RELAXED);
-    CHECK_EQ(pthread_join(thread, NULL), 0);
-    CHECK(x.status == OFC_E_STOPPED || x.status == OFC_OK);
+    stop_from_here(search_until_stopped, &x, &x.word, &x.status);
     if (x.status == OFC_OK) {
         CHECK(memcmp(x.values, sd.exact, sd.n_late * sizeof sd.exact[0]) == 0);
     }
@@ -516,19 +524,14 @@ static void test_completion_stop_from_another_thread(void)
     static stopped_completion x;
     ofc_completion_result want;
     uint8_t rn = 13, rk = 0;
-    pthread_t thread;
     memset(x.board, OFC_NO_CARD, sizeof x.board);
     test_cards("As Ks Qs Js 9h 8h 7h 6h 4c 4d 3c 2d Ad", x.cards);
     memset(&want, 0, sizeof want);
     memset(&x.out, 0, sizeof x.out);
     CHECK_EQ(ofc_best_completion(&data.ofc, &sd.fl, &ev, &sd.exact_model, x.board, x.cards,
                                  1, &rn, &rk, 0, OFC_COMPLETE_BEST, &want), OFC_OK);
-    x.word = 0;
     x.status = OFC_OK;
-    CHECK_EQ(pthread_create(&thread, NULL, complete_until_stopped, &x), 0);
-    __atomic_store_n(&x.word, 1, __ATOMIC_RELAXED);
-    CHECK_EQ(pthread_join(thread, NULL), 0);
-    CHECK(x.status == OFC_E_STOPPED || x.status == OFC_OK);
+    stop_from_here(complete_until_stopped, &x, &x.word, &x.status);
     if (x.status == OFC_OK) {
         CHECK(memcmp(&x.out, &want, sizeof want) == 0);
     } else {
