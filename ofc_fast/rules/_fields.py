@@ -323,7 +323,12 @@ class RuleData:
         object.__setattr__(obj, "_key_prefix", obj_prefix)
         defaults = cls()
         for f in dataclasses.fields(cls):
-            object.__setattr__(obj, f.name, data.get(f.name, getattr(defaults, f.name)))
+            # a left-out key takes the field's default as the constructor does (a
+            # Natural's units: None, the usual value of its name), a factory's anew
+            default = f.default
+            if default is dataclasses.MISSING:
+                default = getattr(defaults, f.name)
+            object.__setattr__(obj, f.name, data.get(f.name, default))
         obj.__post_init__()
         object.__delattr__(obj, "_key_prefix")
         return obj

@@ -164,6 +164,14 @@ NATURAL_NAMES: tuple[str, ...] = (
     "no_pictures",
 )
 """Every special 13-card hand ofc_fast detects (R-NAT-4, R-NAT-7, R-VAR-NOPIC-1)."""
+USUAL_UNITS: dict[str, int] = {
+    "six_pairs": 3,
+    "three_straights": 3,
+    "three_flushes": 3,
+    "dragon": 13,
+}
+"""The usual list of naturals and their units (R-NAT-4): the units of one of these a
+rule set lists without them (:class:`Natural`)."""
 
 
 @hash_once
@@ -223,7 +231,21 @@ class Natural(RuleData):
     """
 
     name: str = "dragon"
-    units: int = ranged(13, 0, 1000)
+    units: int = ranged(None, 0, 1000)
+    """Left out (None): the natural's value in the usual list (:data:`USUAL_UNITS`,
+    R-NAT-4); a natural of no usual list needs its units (R-NAT-1)."""
+
+    def __post_init__(self) -> None:
+        if self.units is None:  # not given: the usual list's value, or none to take
+            name = match_choice(self.name, NATURAL_NAMES)
+            if name is not None and name not in USUAL_UNITS:
+                raise RulesError(
+                    f"{self._key_prefix}units: {name!r} is in no usual list of naturals "
+                    "(R-NAT-4): give its units, the value the players agree on (R-NAT-1)"
+                )
+            # (an unknown name keeps 0 here: the name's own check refuses it)
+            object.__setattr__(self, "units", USUAL_UNITS.get(name or "", 0))
+        super().__post_init__()
 
     def _validate(self) -> None:
         name = match_choice(self.name, NATURAL_NAMES)  # spelled one way: "Dragon"
