@@ -714,6 +714,36 @@ def test_replace_gives_a_high_middle_a_2_7_one(name: str) -> None:
     assert low.replace(lowball={"nuts": 8}).lowball.nuts == 8  # (already 2-7)
 
 
+def test_replace_gives_a_2_7_middle_a_high_one() -> None:
+    """``PINEAPPLE_27.replace(lowball=None)``, Pineapple 2-7 with a high middle, was
+    refused (``fantasyland.lowball_entry: a 7-5-4-3-2 entry needs a 2-7 middle``),
+    while the other way, ``PINEAPPLE.replace(lowball=Lowball())``, clears what the
+    new middle refuses.  Taking the 2-7 middle away clears the 7-5-4-3-2 entries too,
+    as the rules file of that game says; given in the same call, they are still
+    refused."""
+    base = rules.PINEAPPLE_27
+    high = base.replace(lowball=None)
+    data = base.to_dict()  # the same game written out, as a rules file would say it
+    data["lowball"] = None
+    data["fantasyland"]["lowball_entry"] = 0
+    data["fantasyland"]["lowball_both"] = 0
+    expected = RuleSet.from_dict(data)
+    assert high.to_dict() == {
+        **expected.to_dict(),
+        "name": "custom",
+        "description": "PINEAPPLE_27 with lowball, fantasyland changed",
+    }
+    assert high.lowball is None and high.fantasyland is not None
+    assert high.fantasyland.entry == (("KK", 14),)  # the front's entry stays
+    with pytest.raises(RulesError, match=r"^fantasyland\.lowball_entry: a 7-5-4-3-2"):
+        base.replace(lowball=None, fantasyland=base.fantasyland)
+    # a 2-7 rule set that enters on its 7-5-4-3-2 middle alone has no entry left
+    only_low = base.replace(fantasyland=base.fantasyland.replace(entry=(), lowball_both=0))
+    with pytest.raises(RulesError, match=r"^fantasyland\.entry: no way to enter"):
+        only_low.replace(lowball=None)
+    assert high.replace(lowball=None) == high  # (already high)
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)

@@ -503,15 +503,19 @@ class RuleSet(RuleData):
 
         Giving a high middle a 2-7 one (``lowball``) also clears what only a high
         middle has, unless given too: the middle royalties (``lowball.royalties``
-        are paid) and Fantasyland's ``stay_middle`` (no 2-7 middle is a category).
+        are paid) and Fantasyland's ``stay_middle`` (no 2-7 middle is a category);
+        taking a 2-7 middle away (``lowball=None``) clears what only a 2-7 middle has,
+        Fantasyland's 7-5-4-3-2 entries (``lowball_entry``, ``lowball_both``).
 
         >>> from ofc_fast.rules import PINEAPPLE, Lowball
         >>> low = PINEAPPLE.replace(lowball=Lowball())
         >>> low.royalties.middle, low.fantasyland.stay_middle
         ((0, 0, 0, 0, 0, 0, 0, 0, 0, 0), None)
+        >>> low.replace(lowball=None).fantasyland.lowball_entry
+        0
         """
-        if self.lowball is None and changes.get("lowball") is not None:
-            changes = {**self._high_middle_cleared(changes), **changes}
+        if "lowball" in changes and (changes["lowball"] is None) != (self.lowball is None):
+            changes = {**self._other_middle_cleared(changes), **changes}
         new: RuleSet = super().replace(**changes)
         if "name" in changes and "description" in changes:
             return new
@@ -527,14 +531,22 @@ class RuleSet(RuleData):
             ),
         )
 
-    def _high_middle_cleared(self, changes: dict[str, Any]) -> dict[str, Any]:
-        """The fields a 2-7 middle rules out (:meth:`_validate`), cleared: the middle
-        royalties and Fantasyland's ``stay_middle``, where set and not in ``changes``."""
+    def _other_middle_cleared(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """The fields the middle ``changes`` gives rules out (:meth:`_validate`),
+        cleared where set and not in ``changes``: under a 2-7 middle the middle
+        royalties and Fantasyland's ``stay_middle``; under a high middle (``lowball``
+        None) Fantasyland's 7-5-4-3-2 entries, as a dict read as the field is (a
+        Fantasyland left with no entry is refused naming ``fantasyland.entry``)."""
         cleared: dict[str, Any] = {}
+        fl = self.fantasyland
+        if changes["lowball"] is None:
+            if "fantasyland" not in changes and fl is not None and fl.lowball_entry:
+                low = {"lowball_entry": 0, "lowball_both": 0}
+                cleared["fantasyland"] = {**fl.to_dict(), **low}
+            return cleared
         if "royalties" not in changes and any(self.royalties.middle):
             middle = (0,) * len(self.royalties.middle)
             cleared["royalties"] = self.royalties.replace(middle=middle)
-        fl = self.fantasyland
         if "fantasyland" not in changes and fl is not None and fl.stay_middle is not None:
             cleared["fantasyland"] = fl.replace(stay_middle=None)
         return cleared
