@@ -459,7 +459,9 @@ class RuleSet(RuleData):
     pool: Pool | None = None
     single_winner: int = ranged(0, 0, 1000)
     """Single-winner mode when > 0 (R-VAR-SINGLE-1): a seat that beats every other
-    seat on two rows or more collects this from each; nobody else pays anything."""
+    seat on two rows or more collects this from each that set its rows (a seat that
+    surrendered pays its ``surrender_cost`` only, one that declared a natural its
+    natural's due); nobody else pays anything."""
     surrender_cost: int | None = ranged(None, *_BONUS)
     """Units a surrendering seat pays each opponent (None: surrender not allowed;
     R-VAR-SUR-1: 1, or 2 with the overall point; Hawaiian Gardens 3)."""
