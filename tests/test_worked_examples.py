@@ -485,3 +485,22 @@ def test_malayan_bank_takes_ties_and_extras_net() -> None:
     assert {p for p, _ in res.pairs} == {(1, 0), (2, 0)}
     moved = settle([PLAYER_1, BANK, PLAYER_2], rules.MALAYAN, button=1)
     assert moved.net == [-13, 26, -13]
+
+
+# R-ROY-ALT-5 as docs/rules.md reads it (per row, only the row's winner collects its
+# royalty: the schedule as win_bonus).  A takes the front with K-K (royalty 8) and the
+# back with an ace-high flush (4); B the middle with an ace-high straight (4).
+#   standard OFC: rows 2 - 1 = +1, royalties netted (8 + 4 + 4) - (7 + 4 + 4) = +1 -> 2;
+#   R-ROY-ALT-5:  front 1 + 8, back 1 + 4, middle -(1 + 4)                       -> 9.
+ALT5_A = "Kh Kd 3c / 5s 6s 7d 8c 9c / Ah Qh 9h 6h 4h"
+ALT5_B = "Qc Qd 4c / Tc Jd Qs Ks Ad / 2s 3s 4s 7s Js"
+
+
+def test_only_the_row_winner_collects_its_royalty() -> None:
+    """R-ROY-ALT-5, read per row (``OFC.replace(royalties=Schedule(),
+    win_bonus=ROYALTIES_OFC)``), against the standard netting (R-ROY-OFC-2)."""
+    assert_disjoint(ALT5_A, ALT5_B)
+    alt5 = rules.OFC.replace(royalties=Schedule(), win_bonus=rules.ROYALTIES_OFC)
+    assert score_pair(ALT5_A, ALT5_B, rules.OFC).net == (2 - 1) + (16 - 15)
+    assert score_pair(ALT5_A, ALT5_B, alt5).net == (1 + 8) + (1 + 4) - (1 + 4)
+    assert score_pair(ALT5_B, ALT5_A, alt5).net == -9
