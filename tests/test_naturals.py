@@ -12,7 +12,7 @@ from itertools import combinations
 import pytest
 import reference_naturals as ref
 
-from ofc_fast import Board, CardError, RulesError, parse_cards, rules
+from ofc_fast import Board, CardError, RulesError, parse_cards, rules, settle
 from ofc_fast._native import E_CARD, E_COUNT, E_DUPLICATE, OK, ffi, lib
 from ofc_fast.rules import NATURAL_NAMES, Natural, NaturalsRule
 from ofc_fast.scoring.naturals import (
@@ -729,3 +729,42 @@ def test_natural_payment_reads_a_numpy_key_as_its_int() -> None:
     too_big = NaturalHand("six_pairs", 3, np.uint64(2**32))  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="key"):
         natural_payment(too_big, low, viet)
+
+
+# R-NAT-4, the usual list, with its units: written out here, the reference
+USUAL_UNITS = {"six_pairs": 3, "three_straights": 3, "three_flushes": 3, "dragon": 13}
+
+
+@pytest.mark.parametrize("name", sorted(USUAL_UNITS))
+def test_a_natural_listed_without_units_pays_its_usual_value(name: str) -> None:
+    """A natural a rule set lists without its units (``{"name": "six_pairs"}`` in a
+    rules file, ``Natural("six_pairs")``) paid 13, the complete straight's value, which
+    no list of R-NAT-7 gives six pairs, three straights or three flushes: it pays its
+    value in the usual list (R-NAT-4), and settle(declared=...) collects that much."""
+    doc = {"game": "classic", "naturals": [{"name": name}]}
+    for made in (
+        rules.RuleSet.from_dict(doc),
+        rules.CLASSIC_1_6.replace(naturals=[Natural(name)]),
+    ):
+        assert [(n.name, n.units) for n in made.naturals] == [(name, USUAL_UNITS[name])]
+    hands = {
+        "six_pairs": "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 8c 8d Kh",
+        "three_straights": "2h 3h 4c 5d 6d 7h 8h 9c 3c 4h 5h 6s 7d",
+        "three_flushes": "2c 5c 8c Jc Qc 2d 5d 8d Jd Kd 3h 6h Qh",
+        "dragon": "2c 3d 4h 5s 6c 7d 8h 9c Tc Jd Qh Kh Ac",
+    }
+    other = "Ah Ad Kc / 9s 9h 9d 7s 7c / As Ks Qs Js Ts"
+    res = settle([hands[name], other], rules.RuleSet.from_dict(doc), declared={0: name})
+    assert res.net == [USUAL_UNITS[name], -USUAL_UNITS[name]]
+
+
+@pytest.mark.parametrize("name", [n for n in NATURAL_NAMES if n not in USUAL_UNITS])
+def test_a_natural_outside_the_usual_list_needs_its_units(name: str) -> None:
+    """A natural of no usual list (R-NAT-7's regional ones, no_pictures) has no value
+    the library could take for granted (R-NAT-1: the players agree on it): listed
+    without units it is refused, naming the key, where it paid 13."""
+    with pytest.raises(RulesError, match=r"^naturals\[0\]\.units: .*R-NAT-1"):
+        rules.RuleSet.from_dict({"game": "classic", "naturals": [{"name": name}]})
+    with pytest.raises(RulesError, match=r"^units: "):
+        Natural(name)
+    assert Natural(name, 7).units == 7

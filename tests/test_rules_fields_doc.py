@@ -161,6 +161,29 @@ def test_a_documented_range_is_the_one_a_rules_file_gets(
             RuleSet.from_dict(make(v))
 
 
+@pytest.mark.parametrize(("name", "field", "values"), RANGES)
+def test_a_refused_value_is_told_the_range_of_its_own_field(
+    name: str, field: str, values: str
+) -> None:
+    """The refusal of a value one past either end of a documented range quotes that
+    range, the field's own: ``win_bonus`` (-1..1000) and ``royalties`` (0..1000) were
+    told the range of ``Schedule`` (``win_bonus.middle: 1001 is outside -1000..1000``),
+    and a value below their least was told no range at all."""
+    lo, hi = (int(v) for v in re.search(r"(-?\d+)\.\.(-?\d+)", values).groups())  # type: ignore[union-attr]
+    make, key = PLACES[(name, field)]
+    for v in (lo - 1, hi + 1):
+        if v == 0 and values.startswith("0 or "):
+            continue
+        with pytest.raises(RulesError) as info:
+            RuleSet.from_dict(make(v))
+        message = str(info.value)
+        assert re.match(rf"^{re.escape(key)}(?!\w)", message), message
+        assert re.search(rf"(?<![\d.-]){re.escape(f'{lo}..{hi}')}(?![\d.])", message), (
+            message
+        )
+        assert re.search(rf"(?<![\d.]){re.escape(str(v))}(?![\d.])", message), message
+
+
 @pytest.mark.parametrize(
     ("name", "field", "values"),
     [
@@ -173,7 +196,9 @@ def test_a_documented_range_is_the_one_a_rules_file_gets(
 def test_each_documented_word_is_taken(name: str, field: str, values: str) -> None:
     words = re.findall(r"`(\w+)`", values)
     cls = CLASSES[name]
+    # (a natural of no usual list has no units to take for granted: R-NAT-1)
+    given = {"units": 1} if cls is Natural else {}
     for word in words:
-        assert cls.from_dict({field: word}).to_dict()[field] == word
+        assert cls.from_dict({field: word, **given}).to_dict()[field] == word
     with pytest.raises(RulesError, match=rf"^{field}:"):
         cls.from_dict({field: words[0] + "_x"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -292,7 +293,11 @@ BAD = [
     (["max_players"], 5, r"^max_players: 5 is outside 2\.\.4"),
     (["sweep_multiplier"], 0, r"^sweep_multiplier: 0 is outside"),
     (["royalties", "back"], [0] * 9, r"^royalties\.back: expected 10 values, got 9"),
-    (["royalties", "front_pair", 0], 5000, r"^royalties\.front_pair: 5000 is outside"),
+    (
+        ["royalties", "front_pair", 0],
+        5000,
+        r"^royalties\.front_pair\[0\]: 5000 is outside 0\.\.1000$",
+    ),
     (["win_bonus", "back", 0], -2, r"^win_bonus"),
     (
         ["fantasyland", "stay_cards"],
@@ -649,10 +654,13 @@ def test_a_negative_royalty_is_refused(row: str, i: int) -> None:
     values[i] = -1
     with pytest.raises(RulesError) as info:
         rules.OFC.replace(royalties=rules.ROYALTIES_OFC.replace(**{row: values}))
-    assert str(info.value).startswith(f"royalties.{row}[{i}]: -1 is below 0: ")
+    assert str(info.value) == f"royalties.{row}[{i}]: -1 is outside 0..1000"
     for key in ("nuts", "royalties"):
         data = {"nuts": -1} if key == "nuts" else {"royalties": [-1] * 13}
-        with pytest.raises(RulesError, match=rf"^lowball\.{key}: -1 is outside 0\.\."):
+        named = "nuts" if key == "nuts" else "royalties[0]"
+        with pytest.raises(
+            RulesError, match=rf"^lowball\.{re.escape(named)}: -1 is outside 0\.\."
+        ):
             RuleSet.from_dict({"game": "pineapple", "lowball": data})
     assert rules.CLASSIC_1_6.replace(win_bonus=Schedule(back=(-1,) * 10)).win_bonus
 
@@ -704,6 +712,36 @@ def test_replace_gives_a_high_middle_a_2_7_one(name: str) -> None:
     with pytest.raises(RulesError, match=r"^fantasyland\.stay_middle: a 2-7 middle"):
         base.replace(lowball={}, fantasyland=base.fantasyland)
     assert low.replace(lowball={"nuts": 8}).lowball.nuts == 8  # (already 2-7)
+
+
+def test_replace_gives_a_2_7_middle_a_high_one() -> None:
+    """``PINEAPPLE_27.replace(lowball=None)``, Pineapple 2-7 with a high middle, was
+    refused (``fantasyland.lowball_entry: a 7-5-4-3-2 entry needs a 2-7 middle``),
+    while the other way, ``PINEAPPLE.replace(lowball=Lowball())``, clears what the
+    new middle refuses.  Taking the 2-7 middle away clears the 7-5-4-3-2 entries too,
+    as the rules file of that game says; given in the same call, they are still
+    refused."""
+    base = rules.PINEAPPLE_27
+    high = base.replace(lowball=None)
+    data = base.to_dict()  # the same game written out, as a rules file would say it
+    data["lowball"] = None
+    data["fantasyland"]["lowball_entry"] = 0
+    data["fantasyland"]["lowball_both"] = 0
+    expected = RuleSet.from_dict(data)
+    assert high.to_dict() == {
+        **expected.to_dict(),
+        "name": "custom",
+        "description": "PINEAPPLE_27 with lowball, fantasyland changed",
+    }
+    assert high.lowball is None and high.fantasyland is not None
+    assert high.fantasyland.entry == (("KK", 14),)  # the front's entry stays
+    with pytest.raises(RulesError, match=r"^fantasyland\.lowball_entry: a 7-5-4-3-2"):
+        base.replace(lowball=None, fantasyland=base.fantasyland)
+    # a 2-7 rule set that enters on its 7-5-4-3-2 middle alone has no entry left
+    only_low = base.replace(fantasyland=base.fantasyland.replace(entry=(), lowball_both=0))
+    with pytest.raises(RulesError, match=r"^fantasyland\.entry: no way to enter"):
+        only_low.replace(lowball=None)
+    assert high.replace(lowball=None) == high  # (already high)
 
 
 def test_replace_validates() -> None:

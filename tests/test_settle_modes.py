@@ -625,6 +625,25 @@ def test_single_winner_does_not_collect_from_a_natural() -> None:
     assert not any(it.kind == "single_winner" and it.payer == 0 for it in res.items)
 
 
+def test_a_surrendered_seat_pays_the_single_winner_its_surrender_only() -> None:
+    """R-VAR-SUR-1/3: a surrender is a fixed agreed loss, paid to each opponent in
+    place of the rows.  Under single winner (R-VAR-SINGLE-1, Q-13) the surrendered
+    seat paid the winner twice: its surrender cost and the single-winner units on top
+    (1 + 2 = 3 to the winner, 4 in all instead of 2)."""
+    r = SIMPLE.replace(single_winner=2, surrender_cost=1)
+    res = settle([X, Y, Z], r, surrendered=[0])
+    assert res.winner == 2  # Z beats Y on two rows or more (test_single_winner)
+    # independent reference: seat 0 pays its fixed cost to each of the two others;
+    # the winner Z collects the single-winner units from Y, the one seat that played
+    want = [-1 - 1, +1 - 2, +1 + 2]
+    assert res.net == want
+    assert sorted((i.kind, i.payer, i.payee, i.amount) for i in res.items) == [
+        ("single_winner", 1, 2, 2),
+        ("surrender", 0, 1, 1),
+        ("surrender", 0, 2, 1),
+    ]
+
+
 # --------------------------------------------------------------- foul / majority
 
 

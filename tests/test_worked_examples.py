@@ -10,7 +10,9 @@ Already in tests/test_scoring.py (not repeated here):
   EX-13 (partly) test_settlement_order_ex13; completed below with Hawaiian Gardens and the
         order in which settle() actually books the pairs.
 
-Every expected number is worked out by hand in the comments from the rule text.
+Every expected number is worked out by hand in the comments from the rule text.  At
+the end, hand-picked pairs scored under every preset against the regional rule
+values of section 8 (R-VAR-VIET-*, R-VAR-SG-*, R-VAR-HG-*, R-VAR-MAL-*) and R-FOUL-3.
 """
 
 from __future__ import annotations
@@ -393,3 +395,112 @@ def test_ex16_fantasyland_card_counts() -> None:
     assert fantasyland_cards("Kh Kd 8c / 7c 5d 4h 3s 2d / As Ks Qs Js Ts", p27) == 15
     assert fantasyland_cards("Qh Qd 8c / 7c 5d 4h 3s 2d / As Ks Qs Js Ts", p27) == 14
     assert fantasyland_cards("Kh Kd 8c / 7c 6d 4h 3s 2d / As Ks Qs Js Ts", p27) == 14
+
+
+# ------------------------------------------- one pair under every preset (section 8)
+# A sweeps B: front K-K over Q-Q (a pair: no bonus anywhere), middle quads over a
+# full house, back a royal flush over a full house.  Worked out from the rule text:
+# OFC family (R-SCORE-2, R-ROY-OFC-3/4): 3 rows + 3 sweep, royalties netted
+#   A: front KK 8 + middle quads 20 + back royal 25 = 53;
+#   B: front QQ 7 + middle full house 12 + back full house 6 = 25  -> 6 + 28 = 34.
+# PINEAPPLE_27 (R-27-4): a middle of quads or a full house fouls under 2-7; both foul,
+#   nothing changes hands (R-FOUL-4).
+# CLASSIC_1_6 (R-BON-CP-2): front 1, middle quads 4, back straight flush 5, +3 sweep.
+# CLASSIC_2_4 (R-SCORE-3): the same rows, +1 for the majority instead.
+# MALAYAN (R-VAR-MAL-1/2/5, A is the bank on the button): 1 a row, no sweep bonus;
+#   extras win or lose, netted: A middle quads 6 + back royal 6, B middle full house
+#   2  -> 3 + 12 - 2.
+# VIETNAMESE (R-VAR-VIET-1/2): won rows 1 + 8 (middle quads) + 5 (straight flush),
+#   a swept opponent pays double (Q-7: the row units).
+# SINGAPORE (R-VAR-SG-4): 1 + 8 + 7 (back straight flush); no plain sweep bonus.
+# HAWAIIAN_GARDENS (R-VAR-HG-2/3, Q-7 extras in place of the unit): 1 + 8 + 5 and
+#   all three rows 6 instead of 3: +3.
+SWEEPER = "Kh Kd 3c / 8s 8h 8d 8c 2s / As Ks Qs Js Ts"
+SWEPT = "Qh Qd 4c / 7s 7h 7d 2c 2d / 9h 9d 9c 5h 5d"
+OFC_FAMILY = (3 + 3) + (8 + 20 + 25) - (7 + 12 + 6)
+SWEEP_BY_PRESET = {
+    "OFC": OFC_FAMILY,
+    "PINEAPPLE": OFC_FAMILY,
+    "PROGRESSIVE_PINEAPPLE": OFC_FAMILY,
+    "ULTIMATE_PINEAPPLE": OFC_FAMILY,
+    "PINEAPPLE_27": 0,
+    "CLASSIC_1_6": 1 + 4 + 5 + 3,
+    "CLASSIC_2_4": 1 + 4 + 5 + 1,
+    "MALAYAN": 3 + (6 + 6) - 2,
+    "VIETNAMESE": (1 + 8 + 5) * 2,
+    "SINGAPORE": 1 + 8 + 7,
+    "HAWAIIAN_GARDENS": 1 + 8 + 5 + 3,
+}
+
+
+def test_one_sweep_under_every_preset() -> None:
+    """The regional row values (R-VAR-VIET-1, R-VAR-SG-4, R-VAR-HG-3), sweeps
+    (R-VAR-VIET-2, R-VAR-HG-2) and extras (R-VAR-MAL-2) against the rule text, on one
+    pair, under every preset, from either seat."""
+    assert set(SWEEP_BY_PRESET) == set(rules.names())
+    assert_disjoint(SWEEPER, SWEPT)
+    assert_disjoint(SWEEPER, FOULED)
+    for name, units in SWEEP_BY_PRESET.items():
+        r = rules.get(name)
+        assert settle([SWEEPER, SWEPT], r).net == [units, -units], name
+        assert settle([SWEPT, SWEEPER], r, button=1).net == [-units, units], name
+
+
+# B's full house of nines in the middle over sevens in the back: a foul.  A collects
+# as for a sweep (R-FOUL-3, Q-3): the same as above, but B earns nothing: OFC 6 + 53;
+# MALAYAN 3 + 12 (B's middle extra is lost with the foul); the others as the sweep.
+FOULED = "Qh Qd 4c / 9h 9d 9c 5h 5d / 7s 7h 7d 2c 2d"
+FOUL_BY_PRESET = {
+    **SWEEP_BY_PRESET,
+    **{n: 6 + 53 for n in SWEEP_BY_PRESET if SWEEP_BY_PRESET[n] == OFC_FAMILY},
+    "MALAYAN": 3 + 12,
+}
+
+
+def test_a_fouled_board_under_every_preset() -> None:
+    """R-FOUL-3 under every preset: the clean board collects every row at its
+    won-row value, the sweep (multiplied where a sweep is, Q-3, Q-7) and its own
+    royalties or extras; the fouled board earns none (R-FOUL-3c)."""
+    for name, units in FOUL_BY_PRESET.items():
+        r = rules.get(name)
+        assert settle([SWEEPER, FOULED], r).net == [units, -units], name
+
+
+# MALAYAN with its bank (R-VAR-MAL-1/2): two players against the bank on the button.
+# Player 1 ties the bank's front (6-6-3 each): the bank takes the tie, and the other two
+# rows: 3 units; extras: bank 12, player 1 a middle full house 2  -> the bank +13.
+# Player 2 takes the front (A-A) and loses two rows: 1 unit; extras 12 - 0  -> +13.
+# The players are not compared with each other.
+BANK = "6h 6d 3c / 8s 8h 8d 8c 2s / As Ks Qs Js Ts"
+PLAYER_1 = "6c 6s 3d / 7s 7h 7d 2c 2d / 9h 9d 9c 5h 5d"
+PLAYER_2 = "Ah Ad 4c / Tc Th 4d 4h 5c / Kh Kd Kc Qh Qd"
+
+
+def test_malayan_bank_takes_ties_and_extras_net() -> None:
+    """R-VAR-MAL-1 (the bank takes a tied row, players meet only the bank) with the
+    Malayan extras (R-VAR-MAL-2) netted per pair (Q-12)."""
+    assert_disjoint(BANK, PLAYER_1, PLAYER_2)
+    res = settle([BANK, PLAYER_1, PLAYER_2], rules.MALAYAN, button=0)
+    assert res.net == [3 + 12 - 2 + (1 + 12), -(3 + 12 - 2), -(1 + 12)]
+    assert {p for p, _ in res.pairs} == {(1, 0), (2, 0)}
+    moved = settle([PLAYER_1, BANK, PLAYER_2], rules.MALAYAN, button=1)
+    assert moved.net == [-13, 26, -13]
+
+
+# R-ROY-ALT-5 as docs/rules.md reads it (per row, only the row's winner collects its
+# royalty: the schedule as win_bonus).  A takes the front with K-K (royalty 8) and the
+# back with an ace-high flush (4); B the middle with an ace-high straight (4).
+#   standard OFC: rows 2 - 1 = +1, royalties netted (8 + 4 + 4) - (7 + 4 + 4) = +1 -> 2;
+#   R-ROY-ALT-5:  front 1 + 8, back 1 + 4, middle -(1 + 4)                       -> 9.
+ALT5_A = "Kh Kd 3c / 5s 6s 7d 8c 9c / Ah Qh 9h 6h 4h"
+ALT5_B = "Qc Qd 4c / Tc Jd Qs Ks Ad / 2s 3s 4s 7s Js"
+
+
+def test_only_the_row_winner_collects_its_royalty() -> None:
+    """R-ROY-ALT-5, read per row (``OFC.replace(royalties=Schedule(),
+    win_bonus=ROYALTIES_OFC)``), against the standard netting (R-ROY-OFC-2)."""
+    assert_disjoint(ALT5_A, ALT5_B)
+    alt5 = rules.OFC.replace(royalties=Schedule(), win_bonus=rules.ROYALTIES_OFC)
+    assert score_pair(ALT5_A, ALT5_B, rules.OFC).net == (2 - 1) + (16 - 15)
+    assert score_pair(ALT5_A, ALT5_B, alt5).net == (1 + 8) + (1 + 4) - (1 + 4)
+    assert score_pair(ALT5_B, ALT5_A, alt5).net == -9

@@ -32,7 +32,9 @@
  *       transfers (losers pay winners, pair by pair in settlement order);
  *     - single winner (single_winner > 0, R-VAR-SINGLE-1): the first ordinary seat
  *       (by seat number) beating every other ordinary seat on two rows or more
- *       collects single_winner from each seat of its pairs without a declared natural.
+ *       collects single_winner from each other ordinary seat (a seat that declared
+ *       a natural pays it nothing, nor one that surrendered: its surrender cost, step
+ *       3, is all it pays, R-VAR-SUR-1/3).
  *  5. The aces side bet (aces_bet): between every two seats, settlement order.
  *  6. Table stakes (when the input has stacks): each pair's total is capped in
  *     settlement order, pairs with a natural first (R-STAKES-*; ofc_apply_stakes());

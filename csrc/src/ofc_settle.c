@@ -338,9 +338,11 @@ static void settle_pool(const ofc_rules *rules, const ofc_table_rules *t, ledger
     gains_to_pairs(L, gain, OFC_ITEM_POOL);
 }
 
-/* R-VAR-SINGLE-1: returns the winner or -1. */
+/* R-VAR-SINGLE-1: returns the winner or -1.  The winner collects from the seats it
+ * shares a pair of `rows` with: not from a seat that declared a natural, nor from one
+ * that surrendered, whose surrender cost is all it pays (R-VAR-SUR-1/3, Q-13). */
 static int32_t settle_single(const ofc_rules *rules, const ofc_table_rules *t, ledger *L,
-                             uint32_t ordinary, uint32_t naturals, uint32_t players)
+                             uint32_t ordinary, uint32_t rows, uint32_t players)
 {
     const ofc_board_eval *e = L->out->eval;
     uint32_t s, o;
@@ -360,7 +362,7 @@ static int32_t settle_single(const ofc_rules *rules, const ofc_table_rules *t, l
         }
         for (k = 0; k < L->npairs; k++) {
             uint32_t seats = pair_seats(L, k);
-            if ((seats & BIT(s)) && !(seats & naturals) && (L->active & BIT(k))) {
+            if ((seats & BIT(s)) && (rows & BIT(k))) {
                 ledger_add(L, k, OFC_ITEM_SINGLE_WINNER,
                            L->pair[k][0] == s ? t->single_winner : -t->single_winner);
             }
@@ -555,7 +557,7 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     if (table->pool_ante) {
         settle_pool(rules, table, &L, ordinary, players);
     } else if (table->single_winner) {
-        out->winner = (int8_t)settle_single(rules, table, &L, ordinary, naturals, players);
+        out->winner = (int8_t)settle_single(rules, table, &L, ordinary, rows, players);
     } else {
         settle_rows(rules, &L, rows, players, house);
     }

@@ -55,7 +55,9 @@ def hash_once(cls: _T) -> _T:
 
 
 def ranged(default: Any, lo: int, hi: int) -> Any:
-    """A dataclass field whose int value (or every int of a tuple) lies in lo..hi."""
+    """A dataclass field whose int value (or every int of a tuple) lies in lo..hi; a
+    field holding a rule dataclass (a ``Schedule``) declares
+    ``metadata={"range": (lo, hi)}`` for every int it holds."""
     return dataclasses.field(default=default, metadata={"range": (lo, hi)})
 
 
@@ -208,10 +210,18 @@ def convert(value: Any, tp: Any, key: str) -> Any:
 
 
 def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
-    values = value if isinstance(value, tuple) else (value,)
-    for v in values:
-        if isinstance(v, int) and not lo <= v <= hi:
-            raise RulesError(f"{key}: {quote(v)} is outside {lo}..{hi}")
+    """RulesError naming ``key`` (with the index of a list's value, the field of a
+    part's: ``royalties.back[9]``) and the range when an int of ``value`` lies outside
+    lo..hi: an int, a tuple's, or every int of a rule dataclass held by the field (a
+    ``Schedule`` takes the range of the field holding it)."""
+    if isinstance(value, RuleData):
+        for f in dataclasses.fields(value):
+            _check_range(getattr(value, f.name), lo, hi, f"{key}.{f.name}")
+    elif isinstance(value, tuple):
+        for i, v in enumerate(value):
+            _check_range(v, lo, hi, f"{key}[{i}]")
+    elif isinstance(value, int) and not lo <= value <= hi:
+        raise RulesError(f"{key}: {quote(value)} is outside {lo}..{hi}")
 
 
 def _check_text(value: str, most: int, key: str) -> None:
@@ -313,7 +323,12 @@ class RuleData:
         object.__setattr__(obj, "_key_prefix", obj_prefix)
         defaults = cls()
         for f in dataclasses.fields(cls):
-            object.__setattr__(obj, f.name, data.get(f.name, getattr(defaults, f.name)))
+            # a left-out key takes the field's default as the constructor does (a
+            # Natural's units: None, the usual value of its name), a factory's anew
+            default = f.default
+            if default is dataclasses.MISSING:
+                default = getattr(defaults, f.name)
+            object.__setattr__(obj, f.name, data.get(f.name, default))
         obj.__post_init__()
         object.__delattr__(obj, "_key_prefix")
         return obj

@@ -41,7 +41,6 @@ __all__ = [
     "StakesModel",
 ]
 
-_UNITS = (-1000, 1000)
 _BONUS = (0, 1000)
 """A bonus or royalty is never negative: a fouled board, which earns none, would
 collect the other's (R-FOUL-3: a foul never wins)."""
@@ -165,6 +164,14 @@ NATURAL_NAMES: tuple[str, ...] = (
     "no_pictures",
 )
 """Every special 13-card hand ofc_fast detects (R-NAT-4, R-NAT-7, R-VAR-NOPIC-1)."""
+USUAL_UNITS: dict[str, int] = {
+    "six_pairs": 3,
+    "three_straights": 3,
+    "three_flushes": 3,
+    "dragon": 13,
+}
+"""The usual list of naturals and their units (R-NAT-4): the units of one of these a
+rule set lists without them (:class:`Natural`)."""
 
 
 @hash_once
@@ -177,10 +184,12 @@ class Schedule(RuleData):
     (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     """
 
-    front_pair: tuple[int, ...] = ranged((0,) * 13, *_UNITS)
-    front_trips: tuple[int, ...] = ranged((0,) * 13, *_UNITS)
-    middle: tuple[int, ...] = ranged((0,) * 10, *_UNITS)
-    back: tuple[int, ...] = ranged((0,) * 10, *_UNITS)
+    front_pair: tuple[int, ...] = (0,) * 13
+    front_trips: tuple[int, ...] = (0,) * 13
+    middle: tuple[int, ...] = (0,) * 10
+    back: tuple[int, ...] = (0,) * 10
+    # (no range of its own: each value takes the range of the RuleSet field holding
+    # the schedule, royalties 0..1000, win_bonus -1..1000, named in its refusal)
 
     def _validate(self) -> None:
         for name, n in (
@@ -199,7 +208,7 @@ class Schedule(RuleData):
     def by_category(values: dict[HandCategory, int]) -> tuple[int, ...]:
         """A 10-entry row from ``{HandCategory: units}`` (others 0); a category may
         also be its number or name, as in a rules file.  RulesError for anything else
-        (the units are checked where the row is used, by :class:`Schedule`)."""
+        (the units are checked by the rule set field holding the schedule)."""
         if not isinstance(values, Mapping):
             raise RulesError(
                 f"Schedule.by_category: expected {{category: units}}, got {quote(values)}"
@@ -222,7 +231,21 @@ class Natural(RuleData):
     """
 
     name: str = "dragon"
-    units: int = ranged(13, 0, 1000)
+    units: int = ranged(None, 0, 1000)
+    """Left out (None): the natural's value in the usual list (:data:`USUAL_UNITS`,
+    R-NAT-4); a natural of no usual list needs its units (R-NAT-1)."""
+
+    def __post_init__(self) -> None:
+        if self.units is None:  # not given: the usual list's value, or none to take
+            name = match_choice(self.name, NATURAL_NAMES)
+            if name is not None and name not in USUAL_UNITS:
+                raise RulesError(
+                    f"{self._key_prefix}units: {name!r} is in no usual list of naturals "
+                    "(R-NAT-4): give its units, the value the players agree on (R-NAT-1)"
+                )
+            # (an unknown name keeps 0 here: the name's own check refuses it)
+            object.__setattr__(self, "units", USUAL_UNITS.get(name or "", 0))
+        super().__post_init__()
 
     def _validate(self) -> None:
         name = match_choice(self.name, NATURAL_NAMES)  # spelled one way: "Dragon"
@@ -279,9 +302,9 @@ class Fantasyland(RuleData):
     """(front threshold, cards) pairs, each threshold once: the best threshold met
     gives the cards.  Kept weakest threshold first, each spelled as the presets
     spell it (``"qq"`` is ``"QQ"``)."""
-    lowball_entry: int = ranged(0, 0, 17)
+    lowball_entry: int = 0
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
-    lowball_both: int = ranged(0, 0, 17)
+    lowball_both: int = 0
     """2-7: cards when the front and the 7-5-4-3-2 middle both qualify (0 = the larger
     of the two counts; needs ``lowball_entry``)."""
     stay_front: str | None = "222"
@@ -344,7 +367,9 @@ class Fantasyland(RuleData):
         for key in ("lowball_entry", "lowball_both"):
             v = getattr(self, key)
             if v and not 13 <= v <= 17:
-                raise RulesError(f"{self._key_prefix}{key}: {quote(v)} is outside 13..17")
+                raise RulesError(
+                    f"{self._key_prefix}{key}: {quote(v)} is outside 13..17 (or 0: none)"
+                )
         if self.lowball_both and not self.lowball_entry:
             raise RulesError(
                 f"{self._key_prefix}lowball_both: a front and a 7-5-4-3-2 middle "
@@ -414,13 +439,14 @@ class RuleSet(RuleData):
     sweep_multiplier: int = ranged(1, 1, 100)
     sweep_all_multiplier: int = ranged(1, 1, 100)
     sweep_all_bonus: int = ranged(0, *_BONUS)
-    royalties: Schedule = field(default_factory=Schedule)
+    royalties: Schedule = field(default_factory=Schedule, metadata={"range": _BONUS})
     """Paid for the hand made whatever the row result, netted (OFC royalties,
-    R-BON-CP-6 extras for losing hands, Malayan extras).  Each 0 or more; under a
+    R-BON-CP-6 extras for losing hands, Malayan extras).  Each 0..1000 (a negative
+    one would be paid to a fouled board, which earns none); under a
     2-7 middle (``lowball``) the middle values are 0 (``lowball.royalties`` is paid)."""
-    win_bonus: Schedule = field(default_factory=Schedule)
+    win_bonus: Schedule = field(default_factory=Schedule, metadata={"range": (-1, 1000)})
     """Extra units for winning a row with the hand (R-BON-CP-2 front trips: 2, so the
-    row pays 3).  Must be >= -1."""
+    row pays 3).  Each -1..1000 (-1: that row pays 0)."""
     lowball: Lowball | None = None
     """2-7 middle (R-27-*); None = normal high middle."""
     order: OrderRule = OrderRule.NONSTRICT
@@ -433,11 +459,13 @@ class RuleSet(RuleData):
     pool: Pool | None = None
     single_winner: int = ranged(0, 0, 1000)
     """Single-winner mode when > 0 (R-VAR-SINGLE-1): a seat that beats every other
-    seat on two rows or more collects this from each; nobody else pays anything."""
-    surrender_cost: int | None = None
+    seat on two rows or more collects this from each that set its rows (a seat that
+    surrendered pays its ``surrender_cost`` only, one that declared a natural its
+    natural's due); nobody else pays anything."""
+    surrender_cost: int | None = ranged(None, *_BONUS)
     """Units a surrendering seat pays each opponent (None: surrender not allowed;
     R-VAR-SUR-1: 1, or 2 with the overall point; Hawaiian Gardens 3)."""
-    aces_bet: tuple[int, ...] | None = None
+    aces_bet: tuple[int, ...] | None = ranged(None, *_BONUS)
     """Aces side bet: value of holding 0..4 aces (R-VAR-ACES-1: 0, 1, 2, 6, 8)."""
     naturals: tuple[Natural, ...] = ()
     """Special 13-card hands in ascending rank; empty = none (R-NAT-1)."""
@@ -477,15 +505,19 @@ class RuleSet(RuleData):
 
         Giving a high middle a 2-7 one (``lowball``) also clears what only a high
         middle has, unless given too: the middle royalties (``lowball.royalties``
-        are paid) and Fantasyland's ``stay_middle`` (no 2-7 middle is a category).
+        are paid) and Fantasyland's ``stay_middle`` (no 2-7 middle is a category);
+        taking a 2-7 middle away (``lowball=None``) clears what only a 2-7 middle has,
+        Fantasyland's 7-5-4-3-2 entries (``lowball_entry``, ``lowball_both``).
 
         >>> from ofc_fast.rules import PINEAPPLE, Lowball
         >>> low = PINEAPPLE.replace(lowball=Lowball())
         >>> low.royalties.middle, low.fantasyland.stay_middle
         ((0, 0, 0, 0, 0, 0, 0, 0, 0, 0), None)
+        >>> low.replace(lowball=None).fantasyland.lowball_entry
+        0
         """
-        if self.lowball is None and changes.get("lowball") is not None:
-            changes = {**self._high_middle_cleared(changes), **changes}
+        if "lowball" in changes and (changes["lowball"] is None) != (self.lowball is None):
+            changes = {**self._other_middle_cleared(changes), **changes}
         new: RuleSet = super().replace(**changes)
         if "name" in changes and "description" in changes:
             return new
@@ -501,14 +533,22 @@ class RuleSet(RuleData):
             ),
         )
 
-    def _high_middle_cleared(self, changes: dict[str, Any]) -> dict[str, Any]:
-        """The fields a 2-7 middle rules out (:meth:`_validate`), cleared: the middle
-        royalties and Fantasyland's ``stay_middle``, where set and not in ``changes``."""
+    def _other_middle_cleared(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """The fields the middle ``changes`` gives rules out (:meth:`_validate`),
+        cleared where set and not in ``changes``: under a 2-7 middle the middle
+        royalties and Fantasyland's ``stay_middle``; under a high middle (``lowball``
+        None) Fantasyland's 7-5-4-3-2 entries, as a dict read as the field is (a
+        Fantasyland left with no entry is refused naming ``fantasyland.entry``)."""
         cleared: dict[str, Any] = {}
+        fl = self.fantasyland
+        if changes["lowball"] is None:
+            if "fantasyland" not in changes and fl is not None and fl.lowball_entry:
+                low = {"lowball_entry": 0, "lowball_both": 0}
+                cleared["fantasyland"] = {**fl.to_dict(), **low}
+            return cleared
         if "royalties" not in changes and any(self.royalties.middle):
             middle = (0,) * len(self.royalties.middle)
             cleared["royalties"] = self.royalties.replace(middle=middle)
-        fl = self.fantasyland
         if "fantasyland" not in changes and fl is not None and fl.stay_middle is not None:
             cleared["fantasyland"] = fl.replace(stay_middle=None)
         return cleared
@@ -536,28 +576,12 @@ class RuleSet(RuleData):
 
     def _validate(self) -> None:
         p = self._key_prefix
-        for row in ("front_pair", "front_trips", "middle", "back"):
-            values = getattr(self.royalties, row)
-            if min(values) < 0:  # (a Schedule holds win_bonus's -1 too)
-                i = min(range(len(values)), key=values.__getitem__)
-                raise RulesError(
-                    f"{p}royalties.{row}[{i}]: {values[i]} is below 0: a royalty is 0 "
-                    "or more (a negative one would be paid to a fouled board)"
-                )
-        wb = self.win_bonus
-        if min(wb.front_pair + wb.front_trips + wb.middle + wb.back) < -1:
+        # (each value's range, royalties 0..1000 and win_bonus -1..1000 included, is
+        # the field's, checked as the field is read: _fields.ranged)
+        if self.aces_bet is not None and len(self.aces_bet) != 5:
             raise RulesError(
-                f"{p}win_bonus: a won row must pay at least 0 units (every value >= -1)"
+                f"{p}aces_bet: expected 5 values (0..4 aces), got {len(self.aces_bet)}"
             )
-        if self.aces_bet is not None:
-            if len(self.aces_bet) != 5:
-                raise RulesError(
-                    f"{p}aces_bet: expected 5 values (0..4 aces), got {len(self.aces_bet)}"
-                )
-            if not all(0 <= v <= 1000 for v in self.aces_bet):
-                raise RulesError(
-                    f"{p}aces_bet: values must be 0..1000, got {list(self.aces_bet)}"
-                )
         fl = self.fantasyland
         if (
             fl is not None
@@ -570,10 +594,6 @@ class RuleSet(RuleData):
             )
         if fl is not None and not fl.entry and self.lowball is None:
             raise RulesError(f"{p}fantasyland.entry: no way to enter Fantasyland")
-        if self.surrender_cost is not None and not 0 <= self.surrender_cost <= 1000:
-            raise RulesError(
-                f"{p}surrender_cost: {quote(self.surrender_cost)} is outside 0..1000"
-            )
         names = [n.name for n in self.naturals]
         for i, name in enumerate(names):
             if name in names[:i]:  # (which one: a Malayan list holds twelve)

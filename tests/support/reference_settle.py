@@ -157,7 +157,7 @@ def settle(
     if rules.pool is not None:
         _pool(rules, order, ordinary, evals, ledger)
     elif rules.single_winner:
-        winner = _single_winner(rules, order, ordinary, set(nats), evals, ledger)
+        winner = _single_winner(rules, order, ordinary, evals, ledger)
     else:
         scored = _rows(rules, row_pairs, evals, n, button if rules.house else None, ledger)
     if rules.aces_bet is not None:
@@ -273,7 +273,6 @@ def _single_winner(
     rules: RuleSet,
     order: list[Pair],
     ordinary: list[int],
-    nats: set[int],
     evals: dict[int, EvaluatedBoard],
     ledger: _Ledger,
 ) -> int | None:
@@ -284,7 +283,8 @@ def _single_winner(
             if o != seat
         ):
             for i, j in order:
-                if seat in (i, j) and not nats & {i, j}:
+                # a natural pays nothing, a surrendered seat its surrender only
+                if seat in (i, j) and {i, j} <= set(ordinary):
                     ledger.add(
                         (i, j),
                         "single_winner",
