@@ -1363,3 +1363,79 @@ def test_the_page_works_under_a_reverse_proxy_s_path(browser: Any) -> None:
     errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], errors
 
+
+def shown_page(d: Any) -> str:
+    """The page shown (play, analyse, replay), its tab marked; "" if none is (the
+    browser has left the app)."""
+    pages = d.find_elements(*by("main > section:not([hidden])"))
+    tabs = d.find_elements(*by('.tab[aria-current="page"]'))
+    names = [str(t.get_attribute("data-page")) for t in tabs]
+    assert [p.get_attribute("id") for p in pages] == ["page-" + n for n in names]
+    return names[0] if len(names) == 1 else ""
+
+
+def test_back_and_forward_go_through_the_pages_shown(server: Server, browser: Any) -> None:
+    """Regression: a tab (Play, Analyse, Replay) replaced the page's address, so Back
+    left the app, its game in progress gone with it, instead of going to the page
+    shown before.  Each page shown is now an entry of the tab's history: Back and
+    Forward step through them, the game kept."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    dealt = hand(d)
+    for page in ("analyse", "replay", "replay"):  # (the page shown again: no entry)
+        d.find_element(*by(f'.tab[data-page="{page}"]')).click()
+    assert d.current_url == server.url + "/#replay" and shown_page(d) == "replay"
+    for address, page in (("/#analyse", "analyse"), ("/", "play")):
+        d.back()
+        wait(lambda page=page: shown_page(d) == page, 5, f"Back to {page}")
+        assert d.current_url == server.url + address
+    assert hand(d) == dealt and tid(d, "confirm").is_displayed()  # the same game
+    d.forward()
+    wait(lambda: shown_page(d) == "analyse", 5, "Forward to analyse")
+
+
+# The page's requests but GET /v1/health answered by something other than the server
+# (a proxy's or a gateway's page): [status, status text, body, Content-Type].
+_NOT_THE_SERVER = """
+window.__fetch = window.fetch;
+window.__answer = arguments[0];
+window.fetch = async (request, ...rest) => {
+  const a = window.__answer;
+  if (!a || String(request.url || request).endsWith("/v1/health")) {
+    return window.__fetch(request, ...rest);
+  }
+  return new Response(a[2], {status: a[0], statusText: a[1], headers: {"Content-Type": a[3]}});
+};
+"""
+
+
+def test_an_answer_that_is_not_the_server_s_json_is_said_by_its_status(
+    server: Server, browser: Any
+) -> None:
+    """Regression: an answer with no problem JSON (a reverse proxy's HTML page for a
+    502, whose status text HTTP/2 leaves empty) was said as the status text: "Error: "
+    and nothing; and such a page answered with 200 (a proxy's sign-in page) was taken
+    for the game: the page said the browser's "Cannot read properties of undefined"
+    and kept it as its game, whose every later request went to v1/games/undefined.
+    Each is now said by its status, and the page keeps no such game."""
+    from selenium.webdriver.common.keys import Keys
+
+    page = "<!doctype html><title>Bad gateway</title><h1>502</h1>"
+    d = browser
+    d.get(server.url + "/#analyse")
+    d.execute_script(_NOT_THE_SERVER, [502, "", page, "text/html"])
+    tid(d, "analyse-dealt").send_keys("As Kd Qc Jd Th", Keys.ENTER)
+    wait(lambda: "Analysing" not in tid(d, "analysis").text, 10, "the answer")
+    assert tid(d, "analysis").text == "Error: the server answered HTTP 502"
+    d.execute_script("window.__answer = arguments[0]", [200, "", page, "text/html"])
+    d.find_element(*by('.tab[data-page="play"]')).click()
+    tid(d, "new-game").click()
+    idle(d)
+    status = d.find_element(*by("#status")).text
+    assert status == "Error: the server's answer is not JSON (HTTP 200, text/html)", status
+    assert d.execute_script("return play.state") is None
+    assert not d.find_element(*by("#table")).is_displayed()
+    d.execute_script("window.__answer = null")
+    tid(d, "new-game").click()
+    idle(d)
+    assert len(hand(d)) == 5

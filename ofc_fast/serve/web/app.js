@@ -105,7 +105,7 @@ async function api(method, path, body, extra) {
       } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
         throw unanswered("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
       }
-      return [res, await res.json().catch(() => ({ detail: res.statusText }))];
+      return [res, await res.json().catch(() => null)];
     })();
     const seconds = answerSeconds();
     let timer;
@@ -126,11 +126,21 @@ async function api(method, path, body, extra) {
       sessionStorage.setItem("ofc-api-key", apiKey);
       continue;
     }
+    // an answer that is no JSON object (a proxy's or a gateway's page, a 502 with no
+    // words where HTTP/2 has no status text) is said by its status, never as nothing or
+    // as the browser's TypeError of a field it lacks
+    const problem = data !== null && typeof data === "object" && !Array.isArray(data);
+    const http = "HTTP " + res.status + (res.statusText ? " " + res.statusText : "");
     if (!res.ok) {
-      const field = data.field ? " (" + data.field + ")" : "";
-      const err = new Error((data.detail || res.statusText) + field);
+      const field = problem && data.field ? " (" + data.field + ")" : "";
+      const said = problem && (data.detail || data.title);
+      const err = new Error(said ? String(said) + field : "the server answered " + http);
       err.status = res.status; // the caller may tell a refusal from a game gone (404)
       throw err;
+    }
+    if (!problem) { // not the server's answer: what the server did is not known
+      const type = res.headers.get("Content-Type") || "no Content-Type";
+      throw unanswered("the server's answer is not JSON (" + http + ", " + type.split(";")[0] + ")");
     }
     return data;
   }
@@ -863,9 +873,11 @@ function init() {
     if (Number.isFinite(h.max_time_budget)) maxTimeBudget = h.max_time_budget; // waits accordingly
     return h;
   }).catch(() => null);
+  // each page shown is an entry of the tab's history: Back goes to the page shown
+  // before (the game, the analysis and the replay kept), not away from the app
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
-      history.replaceState(null, "", "#" + b.dataset.page);
+      if (location.hash !== "#" + b.dataset.page) history.pushState(null, "", "#" + b.dataset.page);
       showPage(b.dataset.page);
     });
   }
@@ -929,11 +941,13 @@ function init() {
   });
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));
+  // the address's page (no #page, or another: Play), as loaded or gone back to
   const fromHash = () => {
     const hash = location.hash.replace("#", "");
-    if (["play", "analyse", "replay"].includes(hash)) showPage(hash);
+    showPage(["play", "analyse", "replay"].includes(hash) ? hash : "play");
   };
   window.addEventListener("hashchange", fromHash);
+  window.addEventListener("popstate", fromHash);
   fromHash();
 }
 
