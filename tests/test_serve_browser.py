@@ -1439,3 +1439,46 @@ def test_an_answer_that_is_not_the_server_s_json_is_said_by_its_status(
     tid(d, "new-game").click()
     idle(d)
     assert len(hand(d)) == 5
+
+
+# The left edge of each character of an element's text, in the order of its text.
+_CHARACTER_LEFTS = """
+const out = [];
+const walker = document.createTreeWalker(arguments[0], NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  for (let i = 0; i < n.length; i++) {
+    const r = document.createRange();
+    r.setStart(n, i);
+    r.setEnd(n, i + 1);
+    out.push(r.getBoundingClientRect().left);
+  }
+}
+return out;
+"""
+
+
+def test_a_seat_name_written_right_to_left_keeps_its_points_after_it(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: a history's seat name in Hebrew or Arabic drew the text after it
+    into its right-to-left order: the last move's heading "<name>: -6" was drawn
+    "6- :<name>", the sign after the points and the colon before the name.  Each
+    name is now set apart (its own direction), the points after it, left to right."""
+    seats = ["ann", "\u05e9\u05dc\u05d5\u05dd 12", "\u0633\u0627\u0645"]
+    path = _history_file(tmp_path / "rtl.jsonl", seats, 1)
+    net = Game.replay(json.loads(path.read_text())["history"]).result().net
+    d = browser
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    while tid(d, "replay-next").is_enabled():
+        tid(d, "replay-next").click()
+    heads = tid(d, "replay-frame").find_elements(*by("h3"))
+    assert len(heads) == 3
+    for head, name, points in zip(heads, seats, net):
+        text = f"{name}: {points:+d}" if points else f"{name}: 0"
+        assert head.get_attribute("textContent").startswith(text), text
+        left = d.execute_script(_CHARACTER_LEFTS, head)
+        n = len(name)  # the name, then ": ", then the points: drawn in that order
+        assert max(left[:n]) < left[n] < left[n + 2], (name, left)
+        assert left[n + 2 : len(text)] == sorted(left[n + 2 : len(text)]), (name, left)

@@ -831,6 +831,15 @@ function step(delta) {
   renderFrame();
 }
 
+// A text of strings and seat names ({name}: a history file's, in any script) as
+// {text, nodes}: each name a <bdi>, so that one written right to left (Hebrew, Arabic)
+// never draws the text after it into its order ("name: -6" was shown "6- :name").
+function withNames(...parts) {
+  const text = parts.map((p) => (typeof p === "string" ? p : p.name)).join("");
+  const nodes = parts.map((p) => (typeof p === "string" ? p : el("bdi", { text: p.name })));
+  return { text, nodes };
+}
+
 function renderFrame() {
   const d = replay.deals[replay.deal];
   const f = d.frames[replay.frame];
@@ -838,15 +847,16 @@ function renderFrame() {
   const last = replay.frame === d.frames.length - 1;
   // "seat N (name) was dealt": a grammatical sentence whatever the name ("you": a
   // served game's history)
-  const who = "seat " + f.seat + (d.seats[f.seat] ? " (" + d.seats[f.seat] + ")" : "");
-  const what = f.move === null ? "The deal starts." : who + " was dealt " + f.dealt + " and played " + f.move + ".";
-  const said = "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what;
-  box.replaceChildren(el("p", { "data-testid": "replay-step", text: said }));
-  say(said);
+  const who = d.seats[f.seat] ? ["seat " + f.seat + " (", { name: d.seats[f.seat] }, ")"] : ["seat " + f.seat];
+  const what = f.move === null ? ["The deal starts."] : [...who, " was dealt " + f.dealt + " and played " + f.move + "."];
+  const said = withNames("Move " + replay.frame + " of " + (d.frames.length - 1) + ": ", ...what);
+  box.replaceChildren(el("p", { "data-testid": "replay-step" }, ...said.nodes));
+  say(said.text);
   const boards = el("div", { class: "replay-boards" });
   f.boards.forEach((b, s) => {
-    const name = (d.seats[s] || "seat " + s) + (last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "");
-    const node = el("div", { class: "board other" + (f.seat === s ? " acted" : "") }, el("h3", { text: name }));
+    const points = last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "";
+    const name = withNames({ name: d.seats[s] || "seat " + s }, points);
+    const node = el("div", { class: "board other" + (f.seat === s ? " acted" : "") }, el("h3", {}, ...name.nodes));
     b.forEach((row, i) => node.append(rowEl(cardsOf(row), SIZES[ROWS[i]])));
     boards.append(node);
   });
