@@ -1045,7 +1045,7 @@ def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: An
 
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/?picker#analyse")  # a page of its own (not a hash change)
+    d.get(server.url + "/#analyse")
     tid(d, "analyse-dealt").click()  # the field the picked cards go to
     ace = d.find_element(*by('[data-testid="picker-card"][data-card="As"]'))
     ace.send_keys(Keys.ENTER)
@@ -1482,3 +1482,18 @@ def test_a_seat_name_written_right_to_left_keeps_its_points_after_it(
         n = len(name)  # the name, then ": ", then the points: drawn in that order
         assert max(left[:n]) < left[n] < left[n + 2], (name, left)
         assert left[n + 2 : len(text)] == sorted(left[n + 2 : len(text)]), (name, left)
+
+
+def test_a_page_s_address_opens_it_at_its_top(server: Server, browser: Any) -> None:
+    """Regression: ``/#analyse`` (a bookmark, a link, the address typed) named the
+    Analyse button as well as the page: the browser scrolled to that button, and on a
+    phone the page opened with its tabs and its first fields above the screen.  Each
+    page's address now opens it at its top, loaded or typed into the address bar."""
+    d = browser
+    d.set_window_size(390, 700)
+    for page in ("analyse", "replay", "analyse", "play"):  # a load, then hash changes
+        d.get(f"{server.url}/#{page}")
+        wait(lambda page=page: shown_page(d) == page, 5, page)
+        assert d.execute_script("return window.scrollY") == 0, page
+    d.get(server.url + "/#analyse")
+    assert tid(d, "analyse-board").location["y"] < 700

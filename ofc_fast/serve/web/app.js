@@ -925,7 +925,7 @@ function init() {
   });
   buildPicker();
   for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).addEventListener("focus", () => { lastField = id; });
-  $("analyse").addEventListener("click", analyse);
+  $("a-analyse").addEventListener("click", analyse);
   // Enter in a one-line field of the position analyses it, as a form would (the
   // opponents' box takes Enter for its next line)
   for (const id of ["a-board", "a-dealt", "a-dead"]) {
