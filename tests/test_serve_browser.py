@@ -1382,7 +1382,7 @@ def test_back_and_forward_go_through_the_pages_shown(server: Server, browser: An
     d = browser
     start(d, server, "pineapple", 2, "random")
     dealt = hand(d)
-    for page in ("analyse", "replay", "replay"):  # (the page shown again: no entry)
+    for page in ("play", "analyse", "replay", "replay"):  # (the page shown: no entry)
         d.find_element(*by(f'.tab[data-page="{page}"]')).click()
     assert d.current_url == server.url + "/#replay" and shown_page(d) == "replay"
     for address, page in (("/#analyse", "analyse"), ("/", "play")):

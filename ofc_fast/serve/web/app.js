@@ -180,6 +180,12 @@ function showPage(name) {
   for (const p of ["play", "analyse", "replay"]) $("page-" + p).hidden = p !== name;
 }
 
+// The page the address names: its #page, else (none, or another) Play.
+function addressPage() {
+  const hash = location.hash.replace("#", "");
+  return ["play", "analyse", "replay"].includes(hash) ? hash : "play";
+}
+
 // ------------------------------------------------------------------ play
 
 const play = {
@@ -887,7 +893,7 @@ function init() {
   // before (the game, the analysis and the replay kept), not away from the app
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
-      if (location.hash !== "#" + b.dataset.page) history.pushState(null, "", "#" + b.dataset.page);
+      if (addressPage() !== b.dataset.page) history.pushState(null, "", "#" + b.dataset.page);
       showPage(b.dataset.page);
     });
   }
@@ -951,11 +957,8 @@ function init() {
   });
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));
-  // the address's page (no #page, or another: Play), as loaded or gone back to
-  const fromHash = () => {
-    const hash = location.hash.replace("#", "");
-    showPage(["play", "analyse", "replay"].includes(hash) ? hash : "play");
-  };
+  // the address's page, as loaded or gone back to
+  const fromHash = () => showPage(addressPage());
   window.addEventListener("hashchange", fromHash);
   window.addEventListener("popstate", fromHash);
   fromHash();
