@@ -1497,3 +1497,22 @@ def test_a_page_s_address_opens_it_at_its_top(server: Server, browser: Any) -> N
         assert d.execute_script("return window.scrollY") == 0, page
     d.get(server.url + "/#analyse")
     assert tid(d, "analyse-board").location["y"] < 700
+
+
+def test_an_analysis_answered_after_clear_is_neither_shown_nor_said(
+    server: Server, browser: Any
+) -> None:
+    """Regression: Clear while an analysis was on its way hid the panel, but the late
+    answer was drawn in it and said to a screen reader ("27 legal moves, best
+    first: ..."), of a position no longer on the page."""
+    d = browser
+    d.get(server.url + "/#analyse")
+    d.execute_script(_SLOW_FIRST_FETCH, 1500)
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+    tid(d, "analyse").click()
+    d.find_element(*by("#a-clear")).click()
+    settled(d)
+    assert not tid(d, "analysis").is_displayed()
+    assert tid(d, "analysis").find_elements(*by('[data-testid="advice-move"]')) == []
+    assert "legal moves" not in tid(d, "said").get_attribute("textContent")

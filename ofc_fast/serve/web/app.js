@@ -942,6 +942,7 @@ function init() {
     });
   }
   $("a-clear").addEventListener("click", () => {
+    analyseToken++; // an answer still coming is of the position cleared: never said
     for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).value = "";
     $("analysis").hidden = true;
   });
