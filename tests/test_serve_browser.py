@@ -1516,3 +1516,39 @@ def test_an_analysis_answered_after_clear_is_neither_shown_nor_said(
     assert not tid(d, "analysis").is_displayed()
     assert tid(d, "analysis").find_elements(*by('[data-testid="advice-move"]')) == []
     assert "legal moves" not in tid(d, "said").get_attribute("textContent")
+
+
+def test_back_to_the_page_or_a_reload_shows_the_game_in_progress(
+    server: Server, browser: Any
+) -> None:
+    """Regression: the page is sent with ``Cache-Control: no-store``, so a browser keeps
+    no copy of it: after the API link (or any page) and Back, or a reload, it came
+    anew, "Start a new game", the game in progress and its match gone from it though
+    the server held them.  The page keeps its game's id for the tab and shows the
+    game again, its street's placements dropped; one the server no longer holds is
+    said gone, once."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    play_street(d)
+    gid = d.execute_script("return play.state.id")
+    dealt, board = hand(d), tid(d, "row-back").get_attribute("aria-label")
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].click()
+    tid(d, "row-front").click()  # placed, not confirmed: dropped
+    d.find_element(*by('footer a[href="openapi.json"]')).click()
+    wait(lambda: d.current_url.endswith("/openapi.json"), 10, "the API's page")
+    for leave in (d.back, d.refresh):
+        leave()
+        wait(lambda: hand(d) == dealt, 10, "the game shown again")
+        assert d.execute_script("return play.state.id") == gid
+        assert tid(d, "row-back").get_attribute("aria-label") == board
+        assert free(d, "front") == 3 and tid(d, "confirm").is_displayed()
+        assert d.find_element(*by("#status")).text.startswith("Your turn"), leave
+    with Server(ServeConfig(max_sessions_per_client=1)) as s:
+        start(d, s, "pineapple", 2, "random")
+        s.request("POST", "/v1/games", {"bots": ["random"]})  # the page's game goes
+        d.refresh()
+        wait(lambda: "no longer on the server" in d.find_element(*by("#status")).text, 10)
+        assert hand(d) == [] and not d.find_element(*by("#table")).is_displayed()
+        d.refresh()  # said once: forgotten
+        status = d.find_element(*by("#status")).text
+        assert status.startswith("Start a new game"), status

@@ -321,6 +321,7 @@ function focusPlay() {
 // The server no longer holds the game (idle too long, or dropped for newer ones): its
 // board goes, every retry would be refused, and the player is told to start anew.
 function dropGame() {
+  sessionStorage.removeItem(GAME_KEY);
   adviceToken++; // an analysis still coming is of the game gone
   play.state = null;
   play.stale = false;
@@ -332,6 +333,27 @@ function dropGame() {
   $("result").hidden = true;
   $("advice").hidden = true;
   setStatus("This game is no longer on the server (idle too long, or dropped for newer games): start a new game.");
+}
+
+// The tab's game, kept by render: the page is sent no-store, so a browser keeps no
+// copy of it, and after another page and Back, or a reload, it comes anew. Its next
+// load reads the game from the server and shows it (the street's placements dropped);
+// a game the server no longer holds is said gone.
+const GAME_KEY = "ofc-game";
+
+async function resume(id) {
+  await run(async () => {
+    try {
+      play.state = await api("GET", "/v1/games/" + encodeURIComponent(id));
+    } catch (err) {
+      if (err.status !== 404) throw err;
+      dropGame();
+      return;
+    }
+    play.placed = {};
+    play.selected = null;
+    render();
+  });
 }
 
 function selectCard(card) {
@@ -531,6 +553,7 @@ function renderResult() {
 
 function render() {
   const st = play.state;
+  sessionStorage.setItem(GAME_KEY, st.id); // shown again on the tab's next load (resume)
   $("table").hidden = false;
   renderOpponents();
   renderMine();
@@ -930,6 +953,8 @@ function init() {
     }
   });
   buildPicker();
+  const kept = sessionStorage.getItem(GAME_KEY);
+  if (kept) resume(kept);
   for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).addEventListener("focus", () => { lastField = id; });
   $("a-analyse").addEventListener("click", analyse);
   // Enter in a one-line field of the position analyses it, as a form would (the
