@@ -1552,3 +1552,28 @@ def test_back_to_the_page_or_a_reload_shows_the_game_in_progress(
         d.refresh()  # said once: forgotten
         status = d.find_element(*by("#status")).text
         assert status.startswith("Start a new game"), status
+
+
+def test_the_replay_of_a_fantasyland_deal_says_who_is_in_fantasyland(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the replay of a deal with a seat in Fantasyland said nothing of it:
+    that seat's one move of 14 cards, set at once, was shown as any other, where the
+    Play page heads such a board "- Fantasyland".  The replay heads it so too, at
+    every move."""
+    import random
+
+    g = Game("pineapple", 3, seed=7, fantasyland=[0, 14, 0])
+    rng = random.Random(7)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    path = tmp_path / "fl.jsonl"
+    path.write_text(json.dumps(deal_record(g, 0, ["ann", "bob", "cy"])) + "\n")
+    d = browser
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    for _ in range(2):  # the deal's start, then its first move
+        heads = [h.text for h in tid(d, "replay-frame").find_elements(*by("h3"))]
+        assert heads == ["ann", "bob \u2014 Fantasyland", "cy"], heads
+        tid(d, "replay-next").click()

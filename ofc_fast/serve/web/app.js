@@ -883,8 +883,10 @@ function renderFrame() {
   say(said.text);
   const boards = el("div", { class: "replay-boards" });
   f.boards.forEach((b, s) => {
+    // a seat in Fantasyland this deal (all its cards at once) is said so, as on Play
+    const fl = d.fantasyland[s] ? " \u2014 Fantasyland" : "";
     const points = last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "";
-    const name = withNames({ name: d.seats[s] || "seat " + s }, points);
+    const name = withNames({ name: d.seats[s] || "seat " + s }, fl + points);
     const node = el("div", { class: "board other" + (f.seat === s ? " acted" : "") }, el("h3", {}, ...name.nodes));
     b.forEach((row, i) => node.append(rowEl(cardsOf(row), SIZES[ROWS[i]])));
     boards.append(node);
