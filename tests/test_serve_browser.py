@@ -1577,3 +1577,21 @@ def test_the_replay_of_a_fantasyland_deal_says_who_is_in_fantasyland(
         heads = [h.text for h in tid(d, "replay-frame").find_elements(*by("h3"))]
         assert heads == ["ann", "bob \u2014 Fantasyland", "cy"], heads
         tid(d, "replay-next").click()
+
+
+def test_a_move_slow_to_be_answered_is_said_waited_for(
+    server: Server, browser: Any
+) -> None:
+    """Regression: while a move's answer was slow to come (the bots' moves, a busy
+    server) the status line still said "Your turn: place 5 cards." and nothing else
+    changed but the mouse pointer: on a phone the Confirm seemed to do nothing.  The
+    status says the page is waiting for the server, until the answer is shown."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    d.execute_script(_SLOW_FIRST_FETCH, 2000)  # the move's answer, 2 s late
+    confirm_opening(d)
+    status = d.find_element(*by("#status"))
+    wait(lambda: status.text == "Waiting for the server\u2026", 1.5, "the wait said")
+    settled(d)
+    idle(d)
+    assert status.text.startswith("Your turn: place 2 cards."), status.text

@@ -259,10 +259,16 @@ async function newGame() {
 // behind the server's) or a server error, the server may hold another state than the
 // page's, so the page reads the game again and shows the server's; and while it could
 // not, the next such action only reads it.
+const WAIT_SAID_MS = 400;
+
 async function run(fn, changes) {
   if (play.busy) return;
   play.busy = true;
   document.body.classList.add("busy");
+  // an answer slow to come (the bots' moves, a busy server) is said so: the status
+  // line no longer says to play on as if the click had done nothing (each way out
+  // below says what came)
+  const waiting = setTimeout(() => setStatus("Waiting for the server\u2026"), WAIT_SAID_MS);
   try {
     if (changes && play.stale) {
       await reread();
@@ -275,6 +281,7 @@ async function run(fn, changes) {
     else if (changes && play.state && !play.stale && outOfStep(err)) await resync(err);
     else setStatus("Error: " + err.message);
   } finally {
+    clearTimeout(waiting);
     play.busy = false;
     document.body.classList.remove("busy");
     updateConfirm();
