@@ -1595,3 +1595,25 @@ def test_a_move_slow_to_be_answered_is_said_waited_for(
     settled(d)
     idle(d)
     assert status.text.startswith("Your turn: place 2 cards."), status.text
+
+
+def test_a_refusal_names_its_field_once(server: Server, browser: Any) -> None:
+    """Regression: a refusal whose words begin with the field they are about was shown
+    with that field again after them: "Error: dealt: give the cards dealt to the seat
+    to act (dealt)".  The field is named once; words that do not name it still get
+    it in brackets."""
+    d = browser
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse").click()  # no dealt cards
+    box = tid(d, "analysis")
+    wait(lambda: "Analysing" not in box.text, 10, "the refusal")
+    _, _, st = server.request(
+        "POST", "/v1/analyze", {"board": "/ /", "dealt": "", "opponents": ["/ /"]}
+    )
+    assert st["field"] == "dealt" and st["detail"].startswith("dealt: ")  # the premise
+    assert box.text == "Error: " + st["detail"], box.text
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+    tid(d, "analyse").click()
+    wait(lambda: "Analysing" not in box.text, 10, "the refusal")
+    assert box.text.startswith("Error: ") and box.text.endswith(" (board)"), box.text

@@ -132,9 +132,11 @@ async function api(method, path, body, extra) {
     const problem = data !== null && typeof data === "object" && !Array.isArray(data);
     const http = "HTTP " + res.status + (res.statusText ? " " + res.statusText : "");
     if (!res.ok) {
-      const field = problem && data.field ? " (" + data.field + ")" : "";
-      const said = problem && (data.detail || data.title);
-      const err = new Error(said ? String(said) + field : "the server answered " + http);
+      const said = problem && (data.detail || data.title) ? String(data.detail || data.title) : "";
+      // the field named after the words, unless they begin with it ("dealt: give ...")
+      const named = !problem || !data.field || said.startsWith(data.field + ":") || said.startsWith(data.field + ",");
+      const field = named ? "" : " (" + data.field + ")";
+      const err = new Error(said ? said + field : "the server answered " + http);
       err.status = res.status; // the caller may tell a refusal from a game gone (404)
       throw err;
     }
