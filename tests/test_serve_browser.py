@@ -1617,3 +1617,29 @@ def test_a_refusal_names_its_field_once(server: Server, browser: Any) -> None:
     tid(d, "analyse").click()
     wait(lambda: "Analysing" not in box.text, 10, "the refusal")
     assert box.text.startswith("Error: ") and box.text.endswith(" (board)"), box.text
+
+
+def test_a_digit_on_a_card_of_the_hand_places_that_card(
+    server: Server, browser: Any
+) -> None:
+    """Regression: with the focus on a card of the hand, not picked (Tab to it), 1 / 2 /
+    3 said "Pick a card from your hand first.": the card in the focus ring was not
+    the one the digit meant.  It now places that card; a card picked first (Enter,
+    a click) is still the one placed."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    dealt = hand(d)
+    cards = d.find_elements(*by('[data-testid="hand-card"]'))
+    d.execute_script("arguments[0].focus()", cards[1])  # in the focus ring, not picked
+    d.switch_to.active_element.send_keys("3")
+    (placed,) = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == dealt[1]
+    picked = d.find_element(*by(f'[data-testid="hand-card"][data-card="{dealt[0]}"]'))
+    picked.send_keys(Keys.ENTER)  # picked, then the focus on another card
+    other = d.find_element(*by(f'[data-testid="hand-card"][data-card="{dealt[2]}"]'))
+    d.execute_script("arguments[0].focus()", other)
+    d.switch_to.active_element.send_keys("2")
+    (placed,) = tid(d, "row-middle").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == dealt[0]

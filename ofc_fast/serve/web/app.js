@@ -956,6 +956,9 @@ function init() {
     if (e.target.closest("textarea, select, input:not([type=checkbox]):not([type=file])")) return;
     if (!$("page-play").hidden && play.state) {
       const i = ["1", "2", "3"].indexOf(e.key);
+      // none picked: a digit on a card of the hand places that card (the one in view)
+      const held = e.target.closest("#hand [data-card]");
+      if (i >= 0 && !play.selected && held) play.selected = held.dataset.card;
       if (i >= 0) placeIn(ROWS[i]);
     }
     if (!$("page-replay").hidden) {
