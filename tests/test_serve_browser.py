@@ -1643,3 +1643,28 @@ def test_a_digit_on_a_card_of_the_hand_places_that_card(
     d.switch_to.active_element.send_keys("2")
     (placed,) = tid(d, "row-middle").find_elements(*by('[data-testid="placed-card"]'))
     assert placed.get_attribute("data-card") == dealt[0]
+
+
+def test_the_seconds_of_search_offered_are_those_the_server_allows(
+    browser: Any,
+) -> None:
+    """Regression: on a server with a lower ``--max-time-budget`` (0.3 here), the
+    Analyse page still offered 0.5, 1 and 2 seconds of search, 0.5 chosen, and asked
+    for 0.3 whatever was chosen: the page said one search and did another, and 2 s
+    gave the same answer as 0.5.  Seconds beyond the server's most are no longer
+    offered; its most is, chosen."""
+    with Server(ServeConfig(max_time_budget=0.3)) as s:
+        d = browser
+        d.get(s.url + "/#analyse")
+        d.execute_async_script("health.then(arguments[arguments.length - 1])")
+        options = d.find_elements(*by("#a-time option"))
+        offered = [(o.get_attribute("value"), o.is_enabled()) for o in options]
+        assert offered == [
+            ("0.2", True),
+            ("0.3", True),
+            ("0.5", False),
+            ("1", False),
+            ("2", False),
+        ], offered
+        assert d.find_element(*by("#a-time")).get_attribute("value") == "0.3"
+        assert "most" in options[1].text

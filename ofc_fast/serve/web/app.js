@@ -172,6 +172,20 @@ async function timeBudget(want) {
   return h ? Math.min(want, h.max_time_budget) : want;
 }
 
+// The Analyse page's seconds of search as the server allows them: those beyond its
+// max_time_budget, which the page would not ask for (timeBudget), are not offered,
+// and its most is in their place, chosen where more was.
+function capSearch(most) {
+  const sel = $("a-time");
+  const over = Number(sel.value) > most;
+  const after = Array.from(sel.options).find((o) => Number(o.value) > most);
+  if (after && !Array.from(sel.options).some((o) => Number(o.value) === most)) {
+    sel.insertBefore(el("option", { value: String(most), text: most + " (the server's most)" }), after);
+  }
+  for (const o of sel.options) o.disabled = Number(o.value) > most;
+  if (over) sel.value = String(most);
+}
+
 // ------------------------------------------------------------------ pages
 
 function showPage(name) {
@@ -920,7 +934,10 @@ function renderFrame() {
 
 function init() {
   health = api("GET", "/v1/health").then((h) => {
-    if (Number.isFinite(h.max_time_budget)) maxTimeBudget = h.max_time_budget; // waits accordingly
+    if (Number.isFinite(h.max_time_budget)) {
+      maxTimeBudget = h.max_time_budget; // waits accordingly
+      capSearch(h.max_time_budget);
+    }
     return h;
   }).catch(() => null);
   // each page shown is an entry of the tab's history: Back goes to the page shown
