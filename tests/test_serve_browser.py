@@ -39,13 +39,34 @@ def server() -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
+    """One browser for the file (it takes seconds to start); each test has a tab."""
     d = _driver()
     d.set_page_load_timeout(30)
     try:
         yield d
     finally:
         d.quit()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Any:
+    """The browser in a new tab, the earlier tabs closed, 1280 x 1000 px, its console
+    read: each test passes alone, in any order.  In the tab an earlier test left, a
+    ``get`` of the same page with the same ``#page`` was no new load (its fields kept
+    what the earlier test typed), the API key it stored (sessionStorage, kept by a tab)
+    was sent, and its console errors failed the next page check."""
+    d = chromium
+    old = d.window_handles
+    d.switch_to.new_window("tab")
+    tab = d.current_window_handle
+    for handle in old:
+        d.switch_to.window(handle)
+        d.close()
+    d.switch_to.window(tab)
+    d.set_window_size(1280, 1000)
+    d.get_log("browser")
+    return d
 
 
 @pytest.fixture(scope="module")
@@ -230,7 +251,6 @@ def test_a_position_of_one_legal_move_is_said_so(server: Server, browser: Any) -
 
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/")
     d.get(server.url + "/#analyse")
     Select(d.find_element(*by("#a-rules"))).select_by_value("ofc")
     tid(d, "analyse-board").send_keys("Qh Qd / 9s 9h 9d 2c 2d / As Ks Kd Kc 3c")
@@ -240,7 +260,6 @@ def test_a_position_of_one_legal_move_is_said_so(server: Server, browser: Any) -
     assert len(rows) == 1
     assert tid(d, "analysis").find_element(*by("h2")).text == "The one legal move"
     assert tid(d, "said").get_attribute("textContent").startswith("The one legal move: ")
-    d.get(server.url + "/")  # the next test's /#analyse loads anew, its fields empty
 
 
 def _luminance(css: str) -> float:
@@ -261,7 +280,6 @@ def test_a_problem_type_s_page_logs_no_error_and_its_link_can_be_read(
 
     d = browser
     d.set_window_size(390, 800)
-    d.get_log("browser")  # (the earlier tests' entries)
     for kind in TITLES.values():
         d.get(f"{server.url}/problems/{kind.slug}")
         colours = d.execute_script(
@@ -282,7 +300,6 @@ def test_enter_in_a_position_field_analyses_it(server: Server, browser: Any) -> 
 
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/")  # loaded anew (a change of the #page alone is not): empty
     d.get(server.url + "/#analyse")
     tid(d, "analyse-opponents").send_keys("7c / 8d 8h / 4s 4d", Keys.ENTER)
     assert tid(d, "analysis").get_attribute("hidden") is not None  # a new line only
@@ -766,7 +783,6 @@ def test_a_game_the_server_dropped_is_said_gone_and_a_new_one_starts(
         tid(d, "new-game").click()
         idle(d)
         assert len(hand(d)) == 5 and tid(d, "confirm").is_displayed()
-        d.get_log("browser")  # the 404 logged: no later page check's console error
 
 
 def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
@@ -781,7 +797,6 @@ def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
     status = d.find_element(*by("#status")).text
     assert status.startswith("Error: the server cannot be reached"), status
     assert tid(d, "new-game").is_enabled() and len(hand(d)) == 5
-    d.get_log("browser")  # the refused connection logged: no later page check's error
 
 
 _SPOKEN = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
@@ -833,7 +848,6 @@ def test_a_screen_reader_hears_each_replay_step_analysis_and_advice(
 
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/")  # loaded anew
     d.get(server.url + "/#replay")
     said = d.find_element(*by('[data-testid="said"]'))  # before any file
     assert said.aria_role == "status"
@@ -913,8 +927,6 @@ def test_a_key_a_browser_cannot_send_is_asked_for_again(browser: Any) -> None:
         _answer_prompt(d, key)  # asked again
         idle(d)
         assert len(hand(d)) == 5
-        d.execute_script("sessionStorage.clear()")  # the next tests' server has no key
-    d.get_log("browser")  # the 401s logged: no later page check's console error
 
 
 def test_a_whole_deal_by_keyboard_never_drops_the_focus_to_the_page(
@@ -992,7 +1004,7 @@ def test_a_history_of_long_lines_replays_the_first_deals_the_body_holds(
     assert len(json.dumps({"text": long.read_text()})) > ServeConfig().max_body
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/?long#replay")
+    d.get(server.url + "/#replay")
     tid(d, "replay-file").send_keys(str(long))
     wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
     shown = len(tid(d, "replay-deal").find_elements(*by("option")))
@@ -1022,7 +1034,6 @@ def test_a_refused_analysis_or_replay_is_said_to_a_screen_reader(
     wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
     (error,) = tid(d, "replay-frame").find_elements(*by("p"))
     assert (error.aria_role, error.text[:7]) == ("alert", "Error: "), error.text
-    d.get_log("browser")  # the 422s logged: no later page check's console error
 
 
 def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: Any) -> None:
@@ -1034,7 +1045,7 @@ def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: An
 
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/?picker#analyse")  # a page of its own (not a hash change)
+    d.get(server.url + "/#analyse")
     tid(d, "analyse-dealt").click()  # the field the picked cards go to
     ace = d.find_element(*by('[data-testid="picker-card"][data-card="As"]'))
     ace.send_keys(Keys.ENTER)
@@ -1058,7 +1069,7 @@ def test_a_picked_card_starts_the_new_opponent_line_typed(
 
     d = browser
     d.set_window_size(1280, 1000)
-    d.get(server.url + "/?lines#analyse")  # a page of its own (not a hash change)
+    d.get(server.url + "/#analyse")
     field = tid(d, "analyse-opponents")
     field.send_keys("7c / 8d 8h / 4s 4d", Keys.ENTER)
     for card in ("Qs", "Js"):
@@ -1077,7 +1088,7 @@ def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> No
     with Server(ServeConfig(max_time_budget=0.1)) as s:
         d = browser
         d.set_window_size(1280, 1000)
-        d.get(s.url + "/?cap#analyse")
+        d.get(s.url + "/#analyse")
         tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
         tid(d, "analyse-dealt").send_keys("2c 5d Ts")
         tid(d, "analyse").click()
@@ -1219,7 +1230,6 @@ def test_a_move_whose_answer_was_lost_shows_the_server_s_game(
         assert "Your turn" in line, line
         play_deal(d)  # and play goes on from the server's game
         assert tid(d, "result").is_displayed()
-        d.get_log("browser")  # the lost answer logged: no later page check's error
 
 
 def test_a_game_that_cannot_be_read_again_is_read_by_the_next_confirm(
@@ -1259,7 +1269,6 @@ def test_a_game_that_cannot_be_read_again_is_read_by_the_next_confirm(
         assert sorted(hand(d)) == dealt
         line = d.find_element(*by("#status")).text
         assert line.startswith("The game is shown as the server holds it. Your turn"), line
-        d.get_log("browser")
 
 
 def test_a_new_game_whose_answer_was_lost_is_the_same_game_when_asked_again(
@@ -1304,7 +1313,6 @@ def test_a_new_game_whose_answer_was_lost_is_the_same_game_when_asked_again(
         keys = d.execute_script("return window.__keys")
         assert keys[0] == keys[1] != keys[2] and re.fullmatch("[0-9a-f]{32}", keys[2]), keys
         assert len(s.app.sessions) == 3
-        d.get_log("browser")
 
 
 def test_the_page_works_under_a_reverse_proxy_s_path(browser: Any) -> None:
@@ -1330,7 +1338,6 @@ def test_the_page_works_under_a_reverse_proxy_s_path(browser: Any) -> None:
     server.server.config.app = proxy
     d = browser
     with server:
-        d.get_log("browser")  # (the earlier tests' entries)
         d.set_window_size(1280, 1000)
         d.get(server.url + "/ofc/")
         tid(d, "new-game").click()
@@ -1355,3 +1362,309 @@ def test_the_page_works_under_a_reverse_proxy_s_path(browser: Any) -> None:
         assert rows
     errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], errors
+
+
+def shown_page(d: Any) -> str:
+    """The page shown (play, analyse, replay), its tab marked; "" if none is (the
+    browser has left the app)."""
+    pages = d.find_elements(*by("main > section:not([hidden])"))
+    tabs = d.find_elements(*by('.tab[aria-current="page"]'))
+    names = [str(t.get_attribute("data-page")) for t in tabs]
+    assert [p.get_attribute("id") for p in pages] == ["page-" + n for n in names]
+    return names[0] if len(names) == 1 else ""
+
+
+def test_back_and_forward_go_through_the_pages_shown(server: Server, browser: Any) -> None:
+    """Regression: a tab (Play, Analyse, Replay) replaced the page's address, so Back
+    left the app, its game in progress gone with it, instead of going to the page
+    shown before.  Each page shown is now an entry of the tab's history: Back and
+    Forward step through them, the game kept."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    dealt = hand(d)
+    for page in ("play", "analyse", "replay", "replay"):  # (the page shown: no entry)
+        d.find_element(*by(f'.tab[data-page="{page}"]')).click()
+    assert d.current_url == server.url + "/#replay" and shown_page(d) == "replay"
+    for address, page in (("/#analyse", "analyse"), ("/", "play")):
+        d.back()
+        wait(lambda page=page: shown_page(d) == page, 5, f"Back to {page}")
+        assert d.current_url == server.url + address
+    assert hand(d) == dealt and tid(d, "confirm").is_displayed()  # the same game
+    d.forward()
+    wait(lambda: shown_page(d) == "analyse", 5, "Forward to analyse")
+
+
+# The page's requests but GET /v1/health answered by something other than the server
+# (a proxy's or a gateway's page): [status, status text, body, Content-Type].
+_NOT_THE_SERVER = """
+window.__fetch = window.fetch;
+window.__answer = arguments[0];
+window.fetch = async (request, ...rest) => {
+  const a = window.__answer;
+  if (!a || String(request.url || request).endsWith("/v1/health")) {
+    return window.__fetch(request, ...rest);
+  }
+  return new Response(a[2], {status: a[0], statusText: a[1], headers: {"Content-Type": a[3]}});
+};
+"""
+
+
+def test_an_answer_that_is_not_the_server_s_json_is_said_by_its_status(
+    server: Server, browser: Any
+) -> None:
+    """Regression: an answer with no problem JSON (a reverse proxy's HTML page for a
+    502, whose status text HTTP/2 leaves empty) was said as the status text: "Error: "
+    and nothing; and such a page answered with 200 (a proxy's sign-in page) was taken
+    for the game: the page said the browser's "Cannot read properties of undefined"
+    and kept it as its game, whose every later request went to v1/games/undefined.
+    Each is now said by its status, and the page keeps no such game."""
+    from selenium.webdriver.common.keys import Keys
+
+    page = "<!doctype html><title>Bad gateway</title><h1>502</h1>"
+    d = browser
+    d.get(server.url + "/#analyse")
+    d.execute_script(_NOT_THE_SERVER, [502, "", page, "text/html"])
+    tid(d, "analyse-dealt").send_keys("As Kd Qc Jd Th", Keys.ENTER)
+    wait(lambda: "Analysing" not in tid(d, "analysis").text, 10, "the answer")
+    assert tid(d, "analysis").text == "Error: the server answered HTTP 502"
+    d.execute_script("window.__answer = arguments[0]", [200, "", page, "text/html"])
+    d.find_element(*by('.tab[data-page="play"]')).click()
+    tid(d, "new-game").click()
+    idle(d)
+    status = d.find_element(*by("#status")).text
+    assert status == "Error: the server's answer is not JSON (HTTP 200, text/html)", status
+    assert d.execute_script("return play.state") is None
+    assert not d.find_element(*by("#table")).is_displayed()
+    d.execute_script("window.__answer = null")
+    tid(d, "new-game").click()
+    idle(d)
+    assert len(hand(d)) == 5
+
+
+# The left edge of each character of an element's text, in the order of its text.
+_CHARACTER_LEFTS = """
+const out = [];
+const walker = document.createTreeWalker(arguments[0], NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  for (let i = 0; i < n.length; i++) {
+    const r = document.createRange();
+    r.setStart(n, i);
+    r.setEnd(n, i + 1);
+    out.push(r.getBoundingClientRect().left);
+  }
+}
+return out;
+"""
+
+
+def test_a_seat_name_written_right_to_left_keeps_its_points_after_it(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: a history's seat name in Hebrew or Arabic drew the text after it
+    into its right-to-left order: the last move's heading "<name>: -6" was drawn
+    "6- :<name>", the sign after the points and the colon before the name.  Each
+    name is now set apart (its own direction), the points after it, left to right."""
+    seats = ["ann", "\u05e9\u05dc\u05d5\u05dd 12", "\u0633\u0627\u0645"]
+    path = _history_file(tmp_path / "rtl.jsonl", seats, 1)
+    net = Game.replay(json.loads(path.read_text())["history"]).result().net
+    d = browser
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    while tid(d, "replay-next").is_enabled():
+        tid(d, "replay-next").click()
+    heads = tid(d, "replay-frame").find_elements(*by("h3"))
+    assert len(heads) == 3
+    for head, name, points in zip(heads, seats, net):
+        text = f"{name}: {points:+d}" if points else f"{name}: 0"
+        assert head.get_attribute("textContent").startswith(text), text
+        left = d.execute_script(_CHARACTER_LEFTS, head)
+        n = len(name)  # the name, then ": ", then the points: drawn in that order
+        assert max(left[:n]) < left[n] < left[n + 2], (name, left)
+        assert left[n + 2 : len(text)] == sorted(left[n + 2 : len(text)]), (name, left)
+
+
+def test_a_page_s_address_opens_it_at_its_top(server: Server, browser: Any) -> None:
+    """Regression: ``/#analyse`` (a bookmark, a link, the address typed) named the
+    Analyse button as well as the page: the browser scrolled to that button, and on a
+    phone the page opened with its tabs and its first fields above the screen.  Each
+    page's address now opens it at its top, loaded or typed into the address bar."""
+    d = browser
+    d.set_window_size(390, 700)
+    for page in ("analyse", "replay", "analyse", "play"):  # a load, then hash changes
+        d.get(f"{server.url}/#{page}")
+        wait(lambda page=page: shown_page(d) == page, 5, page)
+        assert d.execute_script("return window.scrollY") == 0, page
+    d.get(server.url + "/#analyse")
+    assert tid(d, "analyse-board").location["y"] < 700
+
+
+def test_an_analysis_answered_after_clear_is_neither_shown_nor_said(
+    server: Server, browser: Any
+) -> None:
+    """Regression: Clear while an analysis was on its way hid the panel, but the late
+    answer was drawn in it and said to a screen reader ("27 legal moves, best
+    first: ..."), of a position no longer on the page."""
+    d = browser
+    d.get(server.url + "/#analyse")
+    d.execute_script(_SLOW_FIRST_FETCH, 1500)
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+    tid(d, "analyse").click()
+    d.find_element(*by("#a-clear")).click()
+    settled(d)
+    assert not tid(d, "analysis").is_displayed()
+    assert tid(d, "analysis").find_elements(*by('[data-testid="advice-move"]')) == []
+    assert "legal moves" not in tid(d, "said").get_attribute("textContent")
+
+
+def test_back_to_the_page_or_a_reload_shows_the_game_in_progress(
+    server: Server, browser: Any
+) -> None:
+    """Regression: the page is sent with ``Cache-Control: no-store``, so a browser keeps
+    no copy of it: after the API link (or any page) and Back, or a reload, it came
+    anew, "Start a new game", the game in progress and its match gone from it though
+    the server held them.  The page keeps its game's id for the tab and shows the
+    game again, its street's placements dropped; one the server no longer holds is
+    said gone, once."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    play_street(d)
+    gid = d.execute_script("return play.state.id")
+    dealt, board = hand(d), tid(d, "row-back").get_attribute("aria-label")
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].click()
+    tid(d, "row-front").click()  # placed, not confirmed: dropped
+    d.find_element(*by('footer a[href="openapi.json"]')).click()
+    wait(lambda: d.current_url.endswith("/openapi.json"), 10, "the API's page")
+    for leave in (d.back, d.refresh):
+        leave()
+        wait(lambda: hand(d) == dealt, 10, "the game shown again")
+        assert d.execute_script("return play.state.id") == gid
+        assert tid(d, "row-back").get_attribute("aria-label") == board
+        assert free(d, "front") == 3 and tid(d, "confirm").is_displayed()
+        assert d.find_element(*by("#status")).text.startswith("Your turn"), leave
+    with Server(ServeConfig(max_sessions_per_client=1)) as s:
+        start(d, s, "pineapple", 2, "random")
+        s.request("POST", "/v1/games", {"bots": ["random"]})  # the page's game goes
+        d.refresh()
+        wait(lambda: "no longer on the server" in d.find_element(*by("#status")).text, 10)
+        assert hand(d) == [] and not d.find_element(*by("#table")).is_displayed()
+        d.refresh()  # said once: forgotten
+        status = d.find_element(*by("#status")).text
+        assert status.startswith("Start a new game"), status
+
+
+def test_the_replay_of_a_fantasyland_deal_says_who_is_in_fantasyland(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the replay of a deal with a seat in Fantasyland said nothing of it:
+    that seat's one move of 14 cards, set at once, was shown as any other, where the
+    Play page heads such a board "- Fantasyland".  The replay heads it so too, at
+    every move."""
+    import random
+
+    g = Game("pineapple", 3, seed=7, fantasyland=[0, 14, 0])
+    rng = random.Random(7)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    path = tmp_path / "fl.jsonl"
+    path.write_text(json.dumps(deal_record(g, 0, ["ann", "bob", "cy"])) + "\n")
+    d = browser
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    for _ in range(2):  # the deal's start, then its first move
+        heads = [h.text for h in tid(d, "replay-frame").find_elements(*by("h3"))]
+        assert heads == ["ann", "bob \u2014 Fantasyland", "cy"], heads
+        tid(d, "replay-next").click()
+
+
+def test_a_move_slow_to_be_answered_is_said_waited_for(
+    server: Server, browser: Any
+) -> None:
+    """Regression: while a move's answer was slow to come (the bots' moves, a busy
+    server) the status line still said "Your turn: place 5 cards." and nothing else
+    changed but the mouse pointer: on a phone the Confirm seemed to do nothing.  The
+    status says the page is waiting for the server, until the answer is shown."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    d.execute_script(_SLOW_FIRST_FETCH, 2000)  # the move's answer, 2 s late
+    confirm_opening(d)
+    status = d.find_element(*by("#status"))
+    wait(lambda: status.text == "Waiting for the server\u2026", 1.5, "the wait said")
+    settled(d)
+    idle(d)
+    assert status.text.startswith("Your turn: place 2 cards."), status.text
+
+
+def test_a_refusal_names_its_field_once(server: Server, browser: Any) -> None:
+    """Regression: a refusal whose words begin with the field they are about was shown
+    with that field again after them: "Error: dealt: give the cards dealt to the seat
+    to act (dealt)".  The field is named once; words that do not name it still get
+    it in brackets."""
+    d = browser
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse").click()  # no dealt cards
+    box = tid(d, "analysis")
+    wait(lambda: "Analysing" not in box.text, 10, "the refusal")
+    _, _, st = server.request(
+        "POST", "/v1/analyze", {"board": "/ /", "dealt": "", "opponents": ["/ /"]}
+    )
+    assert st["field"] == "dealt" and st["detail"].startswith("dealt: ")  # the premise
+    assert box.text == "Error: " + st["detail"], box.text
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+    tid(d, "analyse").click()
+    wait(lambda: "Analysing" not in box.text, 10, "the refusal")
+    assert box.text.startswith("Error: ") and box.text.endswith(" (board)"), box.text
+
+
+def test_a_digit_on_a_card_of_the_hand_places_that_card(
+    server: Server, browser: Any
+) -> None:
+    """Regression: with the focus on a card of the hand, not picked (Tab to it), 1 / 2 /
+    3 said "Pick a card from your hand first.": the card in the focus ring was not
+    the one the digit meant.  It now places that card; a card picked first (Enter,
+    a click) is still the one placed."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    dealt = hand(d)
+    cards = d.find_elements(*by('[data-testid="hand-card"]'))
+    d.execute_script("arguments[0].focus()", cards[1])  # in the focus ring, not picked
+    d.switch_to.active_element.send_keys("3")
+    (placed,) = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == dealt[1]
+    picked = d.find_element(*by(f'[data-testid="hand-card"][data-card="{dealt[0]}"]'))
+    picked.send_keys(Keys.ENTER)  # picked, then the focus on another card
+    other = d.find_element(*by(f'[data-testid="hand-card"][data-card="{dealt[2]}"]'))
+    d.execute_script("arguments[0].focus()", other)
+    d.switch_to.active_element.send_keys("2")
+    (placed,) = tid(d, "row-middle").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == dealt[0]
+
+
+def test_the_seconds_of_search_offered_are_those_the_server_allows(
+    browser: Any,
+) -> None:
+    """Regression: on a server with a lower ``--max-time-budget`` (0.3 here), the
+    Analyse page still offered 0.5, 1 and 2 seconds of search, 0.5 chosen, and asked
+    for 0.3 whatever was chosen: the page said one search and did another, and 2 s
+    gave the same answer as 0.5.  Seconds beyond the server's most are no longer
+    offered; its most is, chosen."""
+    with Server(ServeConfig(max_time_budget=0.3)) as s:
+        d = browser
+        d.get(s.url + "/#analyse")
+        d.execute_async_script("health.then(arguments[arguments.length - 1])")
+        options = d.find_elements(*by("#a-time option"))
+        offered = [(o.get_attribute("value"), o.is_enabled()) for o in options]
+        assert offered == [
+            ("0.2", True),
+            ("0.3", True),
+            ("0.5", False),
+            ("1", False),
+            ("2", False),
+        ], offered
+        assert d.find_element(*by("#a-time")).get_attribute("value") == "0.3"
+        assert "most" in options[1].text

@@ -105,7 +105,7 @@ async function api(method, path, body, extra) {
       } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
         throw unanswered("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
       }
-      return [res, await res.json().catch(() => ({ detail: res.statusText }))];
+      return [res, await res.json().catch(() => null)];
     })();
     const seconds = answerSeconds();
     let timer;
@@ -126,11 +126,23 @@ async function api(method, path, body, extra) {
       sessionStorage.setItem("ofc-api-key", apiKey);
       continue;
     }
+    // an answer that is no JSON object (a proxy's or a gateway's page, a 502 with no
+    // words where HTTP/2 has no status text) is said by its status, never as nothing or
+    // as the browser's TypeError of a field it lacks
+    const problem = data !== null && typeof data === "object" && !Array.isArray(data);
+    const http = "HTTP " + res.status + (res.statusText ? " " + res.statusText : "");
     if (!res.ok) {
-      const field = data.field ? " (" + data.field + ")" : "";
-      const err = new Error((data.detail || res.statusText) + field);
+      const said = problem && (data.detail || data.title) ? String(data.detail || data.title) : "";
+      // the field named after the words, unless they begin with it ("dealt: give ...")
+      const named = !problem || !data.field || said.startsWith(data.field + ":") || said.startsWith(data.field + ",");
+      const field = named ? "" : " (" + data.field + ")";
+      const err = new Error(said ? said + field : "the server answered " + http);
       err.status = res.status; // the caller may tell a refusal from a game gone (404)
       throw err;
+    }
+    if (!problem) { // not the server's answer: what the server did is not known
+      const type = res.headers.get("Content-Type") || "no Content-Type";
+      throw unanswered("the server's answer is not JSON (" + http + ", " + type.split(";")[0] + ")");
     }
     return data;
   }
@@ -160,6 +172,20 @@ async function timeBudget(want) {
   return h ? Math.min(want, h.max_time_budget) : want;
 }
 
+// The Analyse page's seconds of search as the server allows them: those beyond its
+// max_time_budget, which the page would not ask for (timeBudget), are not offered,
+// and its most is in their place, chosen where more was.
+function capSearch(most) {
+  const sel = $("a-time");
+  const over = Number(sel.value) > most;
+  const after = Array.from(sel.options).find((o) => Number(o.value) > most);
+  if (after && !Array.from(sel.options).some((o) => Number(o.value) === most)) {
+    sel.insertBefore(el("option", { value: String(most), text: most + " (the server's most)" }), after);
+  }
+  for (const o of sel.options) o.disabled = Number(o.value) > most;
+  if (over) sel.value = String(most);
+}
+
 // ------------------------------------------------------------------ pages
 
 function showPage(name) {
@@ -168,6 +194,12 @@ function showPage(name) {
     else b.removeAttribute("aria-current");
   }
   for (const p of ["play", "analyse", "replay"]) $("page-" + p).hidden = p !== name;
+}
+
+// The page the address names: its #page, else (none, or another) Play.
+function addressPage() {
+  const hash = location.hash.replace("#", "");
+  return ["play", "analyse", "replay"].includes(hash) ? hash : "play";
 }
 
 // ------------------------------------------------------------------ play
@@ -243,10 +275,16 @@ async function newGame() {
 // behind the server's) or a server error, the server may hold another state than the
 // page's, so the page reads the game again and shows the server's; and while it could
 // not, the next such action only reads it.
+const WAIT_SAID_MS = 400;
+
 async function run(fn, changes) {
   if (play.busy) return;
   play.busy = true;
   document.body.classList.add("busy");
+  // an answer slow to come (the bots' moves, a busy server) is said so: the status
+  // line no longer says to play on as if the click had done nothing (each way out
+  // below says what came)
+  const waiting = setTimeout(() => setStatus("Waiting for the server\u2026"), WAIT_SAID_MS);
   try {
     if (changes && play.stale) {
       await reread();
@@ -259,6 +297,7 @@ async function run(fn, changes) {
     else if (changes && play.state && !play.stale && outOfStep(err)) await resync(err);
     else setStatus("Error: " + err.message);
   } finally {
+    clearTimeout(waiting);
     play.busy = false;
     document.body.classList.remove("busy");
     updateConfirm();
@@ -305,6 +344,7 @@ function focusPlay() {
 // The server no longer holds the game (idle too long, or dropped for newer ones): its
 // board goes, every retry would be refused, and the player is told to start anew.
 function dropGame() {
+  sessionStorage.removeItem(GAME_KEY);
   adviceToken++; // an analysis still coming is of the game gone
   play.state = null;
   play.stale = false;
@@ -316,6 +356,27 @@ function dropGame() {
   $("result").hidden = true;
   $("advice").hidden = true;
   setStatus("This game is no longer on the server (idle too long, or dropped for newer games): start a new game.");
+}
+
+// The tab's game, kept by render: the page is sent no-store, so a browser keeps no
+// copy of it, and after another page and Back, or a reload, it comes anew. Its next
+// load reads the game from the server and shows it (the street's placements dropped);
+// a game the server no longer holds is said gone.
+const GAME_KEY = "ofc-game";
+
+async function resume(id) {
+  await run(async () => {
+    try {
+      play.state = await api("GET", "/v1/games/" + encodeURIComponent(id));
+    } catch (err) {
+      if (err.status !== 404) throw err;
+      dropGame();
+      return;
+    }
+    play.placed = {};
+    play.selected = null;
+    render();
+  });
 }
 
 function selectCard(card) {
@@ -515,6 +576,7 @@ function renderResult() {
 
 function render() {
   const st = play.state;
+  sessionStorage.setItem(GAME_KEY, st.id); // shown again on the tab's next load (resume)
   $("table").hidden = false;
   renderOpponents();
   renderMine();
@@ -821,6 +883,15 @@ function step(delta) {
   renderFrame();
 }
 
+// A text of strings and seat names ({name}: a history file's, in any script) as
+// {text, nodes}: each name a <bdi>, so that one written right to left (Hebrew, Arabic)
+// never draws the text after it into its order ("name: -6" was shown "6- :name").
+function withNames(...parts) {
+  const text = parts.map((p) => (typeof p === "string" ? p : p.name)).join("");
+  const nodes = parts.map((p) => (typeof p === "string" ? p : el("bdi", { text: p.name })));
+  return { text, nodes };
+}
+
 function renderFrame() {
   const d = replay.deals[replay.deal];
   const f = d.frames[replay.frame];
@@ -828,15 +899,18 @@ function renderFrame() {
   const last = replay.frame === d.frames.length - 1;
   // "seat N (name) was dealt": a grammatical sentence whatever the name ("you": a
   // served game's history)
-  const who = "seat " + f.seat + (d.seats[f.seat] ? " (" + d.seats[f.seat] + ")" : "");
-  const what = f.move === null ? "The deal starts." : who + " was dealt " + f.dealt + " and played " + f.move + ".";
-  const said = "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what;
-  box.replaceChildren(el("p", { "data-testid": "replay-step", text: said }));
-  say(said);
+  const who = d.seats[f.seat] ? ["seat " + f.seat + " (", { name: d.seats[f.seat] }, ")"] : ["seat " + f.seat];
+  const what = f.move === null ? ["The deal starts."] : [...who, " was dealt " + f.dealt + " and played " + f.move + "."];
+  const said = withNames("Move " + replay.frame + " of " + (d.frames.length - 1) + ": ", ...what);
+  box.replaceChildren(el("p", { "data-testid": "replay-step" }, ...said.nodes));
+  say(said.text);
   const boards = el("div", { class: "replay-boards" });
   f.boards.forEach((b, s) => {
-    const name = (d.seats[s] || "seat " + s) + (last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "");
-    const node = el("div", { class: "board other" + (f.seat === s ? " acted" : "") }, el("h3", { text: name }));
+    // a seat in Fantasyland this deal (all its cards at once) is said so, as on Play
+    const fl = d.fantasyland[s] ? " \u2014 Fantasyland" : "";
+    const points = last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "";
+    const name = withNames({ name: d.seats[s] || "seat " + s }, fl + points);
+    const node = el("div", { class: "board other" + (f.seat === s ? " acted" : "") }, el("h3", {}, ...name.nodes));
     b.forEach((row, i) => node.append(rowEl(cardsOf(row), SIZES[ROWS[i]])));
     boards.append(node);
   });
@@ -860,12 +934,17 @@ function renderFrame() {
 
 function init() {
   health = api("GET", "/v1/health").then((h) => {
-    if (Number.isFinite(h.max_time_budget)) maxTimeBudget = h.max_time_budget; // waits accordingly
+    if (Number.isFinite(h.max_time_budget)) {
+      maxTimeBudget = h.max_time_budget; // waits accordingly
+      capSearch(h.max_time_budget);
+    }
     return h;
   }).catch(() => null);
+  // each page shown is an entry of the tab's history: Back goes to the page shown
+  // before (the game, the analysis and the replay kept), not away from the app
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
-      history.replaceState(null, "", "#" + b.dataset.page);
+      if (addressPage() !== b.dataset.page) history.pushState(null, "", "#" + b.dataset.page);
       showPage(b.dataset.page);
     });
   }
@@ -894,6 +973,9 @@ function init() {
     if (e.target.closest("textarea, select, input:not([type=checkbox]):not([type=file])")) return;
     if (!$("page-play").hidden && play.state) {
       const i = ["1", "2", "3"].indexOf(e.key);
+      // none picked: a digit on a card of the hand places that card (the one in view)
+      const held = e.target.closest("#hand [data-card]");
+      if (i >= 0 && !play.selected && held) play.selected = held.dataset.card;
       if (i >= 0) placeIn(ROWS[i]);
     }
     if (!$("page-replay").hidden) {
@@ -902,8 +984,10 @@ function init() {
     }
   });
   buildPicker();
+  const kept = sessionStorage.getItem(GAME_KEY);
+  if (kept) resume(kept);
   for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).addEventListener("focus", () => { lastField = id; });
-  $("analyse").addEventListener("click", analyse);
+  $("a-analyse").addEventListener("click", analyse);
   // Enter in a one-line field of the position analyses it, as a form would (the
   // opponents' box takes Enter for its next line)
   for (const id of ["a-board", "a-dealt", "a-dead"]) {
@@ -914,6 +998,7 @@ function init() {
     });
   }
   $("a-clear").addEventListener("click", () => {
+    analyseToken++; // an answer still coming is of the position cleared: never said
     for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).value = "";
     $("analysis").hidden = true;
   });
@@ -929,11 +1014,10 @@ function init() {
   });
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));
-  const fromHash = () => {
-    const hash = location.hash.replace("#", "");
-    if (["play", "analyse", "replay"].includes(hash)) showPage(hash);
-  };
+  // the address's page, as loaded or gone back to
+  const fromHash = () => showPage(addressPage());
   window.addEventListener("hashchange", fromHash);
+  window.addEventListener("popstate", fromHash);
   fromHash();
 }
 
