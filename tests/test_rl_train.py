@@ -423,6 +423,73 @@ def test_recipe_steps_are_whole_rollouts_as_its_help_says(
     assert "12 PPO steps" in capsys.readouterr().out
 
 
+def test_the_recipe_s_model_zip_records_its_rules_and_plays_only_under_them(
+    sb3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: the recipe's ``model.zip`` (``model.save``) recorded no rules: as
+    ``policy:model.zip`` it played at an OFC table, silently, the moves it learned
+    for Pineapple.  The zip's JSON data now holds the texts an ``.npz`` keeps (the
+    rules' name and fingerprint: as text, not a pickle), and a policy bot of it is
+    refused under rules that play otherwise, as the ``.npz``'s is."""
+    import json
+    import zipfile
+
+    from scripts import checkout_script
+
+    from ofc_fast import rules
+    from ofc_fast.bots import make_bot
+    from ofc_fast.errors import BotError
+    from ofc_fast.learned import rules_hash
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    small = ["num_envs=2", "ppo.n_steps=3", "ppo.batch_size=6", "bc_share=0"]
+    small += ["eval_deals={'random': 1}", "final_deals={'random': 1}"]
+    out = tmp_path / "out"
+    argv = ["--rules", "pineapple", "--minutes", "5", "--steps", "1", "--out", str(out)]
+    assert script.main(argv + [a for s in small for a in ("--set", s)]) == 0
+    capsys.readouterr()
+    zipped = out / "model.zip"
+    with zipfile.ZipFile(zipped) as z:
+        data = json.loads(z.read("data"))
+    recorded = data["ofc_fast_meta"]
+    assert recorded["rules"] == "PINEAPPLE"
+    assert int(recorded["rules_hash"], 16) == rules_hash(rules.PINEAPPLE)
+    assert make_bot(f"policy:{zipped}", "pineapple", seed=1).name == "policy"
+    for other in ("ofc", rules.PINEAPPLE.replace(sweep_bonus=9)):
+        with pytest.raises(BotError, match=r"model\.zip' was trained for PINEAPPLE"):
+            make_bot(f"policy:{zipped}", other, seed=1)
+
+
+def test_export_policy_to_a_zip_records_the_rules_as_the_npz(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """``export_policy(model, "x.zip")`` writes the model (what MaskablePPO.load
+    reads) with the rules of its VecEnv, and refuses others as for an ``.npz``."""
+    import torch
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.bots.policy import load_policy
+    from ofc_fast.env.sb3 import VecEnv, export_policy
+    from ofc_fast.errors import BotError, RulesError
+
+    torch.set_num_threads(1)
+    env = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    with pytest.raises(RulesError, match="learns on OFC"):
+        export_policy(model, str(tmp_path / "m.zip"), rules="pineapple")
+    path = export_policy(model, str(tmp_path / "m.zip"))
+    assert path == str(tmp_path / "m.zip")
+    assert sb3.MaskablePPO.load(path, device="cpu").observation_space.shape == (696,)
+    assert load_policy(path).meta["rules"] == "OFC"  # type: ignore[attr-defined]
+    assert make_bot(f"policy:{path}", "ofc", seed=1).name == "policy"
+    with pytest.raises(BotError, match="was trained for OFC, not PINEAPPLE"):
+        make_bot(f"policy:{path}", "pineapple", seed=1)
+    model.ofc_fast_meta = ["OFC"]  # a zip of damaged meta: no policy
+    model.save(tmp_path / "bad.zip")
+    with pytest.raises(BotError, match="ofc_fast_meta is no dict of texts"):
+        load_policy(tmp_path / "bad.zip")
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

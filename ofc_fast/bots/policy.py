@@ -49,7 +49,7 @@ from .base import (
     rules_of,
 )
 
-__all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
+__all__ = ["SB3_META", "MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -197,6 +197,12 @@ class MlpPolicy:
         return np.where(m, z, -np.inf)
 
 
+SB3_META = "ofc_fast_meta"
+"""The attribute of a MaskablePPO model in which :func:`ofc_fast.env.sb3.export_policy`
+keeps a ``.zip``'s meta texts (``rules``, ``rules_hash``, ``obs_type``: what an
+``.npz`` keeps as ``meta_`` arrays): SB3's ``save`` writes it in the zip's JSON
+``data`` (text, no pickle), and :func:`load_policy` reads it back."""
+
 POLICY_MAX_BYTES = 1 << 28
 """The most bytes of arrays an ``.npz`` policy may hold (256 MiB: 64M float32
 weights); :func:`load_policy` refuses a larger file before reading it."""
@@ -207,7 +213,9 @@ def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.
 
 
 class _Sb3Policy:
-    """A saved sb3-contrib MaskablePPO model as a policy (deterministic)."""
+    """A saved sb3-contrib MaskablePPO model as a policy (deterministic); its
+    :attr:`meta`: the texts :func:`ofc_fast.env.sb3.export_policy` recorded in it
+    (:data:`SB3_META`; none in a ``.zip`` saved otherwise)."""
 
     def __init__(self, path: str) -> None:
         try:
@@ -221,6 +229,17 @@ class _Sb3Policy:
             self.model = MaskablePPO.load(path, device="cpu")
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise BotError(f"cannot read the policy {quote_path(path)}: {exc}") from None
+        recorded = getattr(self.model, SB3_META, None)
+        if recorded is None:  # saved without export_policy: no rules to judge by
+            recorded = {}
+        if not isinstance(recorded, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in recorded.items()
+        ):
+            raise BotError(
+                f"cannot read the policy {quote_path(path)}: its {SB3_META} is no "
+                f"dict of texts, got {quote(recorded)}"
+            )
+        self.meta: dict[str, str] = dict(recorded)  # (the rules: PolicyBot judges them)
         shape = self.model.observation_space.shape
         self.obs_type = "features" if shape and shape[0] != 828 else "bytes"
 

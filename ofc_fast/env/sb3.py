@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
-from ..bots.policy import MlpPolicy
+from ..bots.policy import SB3_META, MlpPolicy
 from ..errors import GameError, RulesError, quote
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
@@ -498,7 +498,10 @@ class _FrozenPolicy:
 def export_policy(model: Any, path: str, **meta: Any) -> str:
     """Write a MaskablePPO model's action network as an ``.npz`` that
     :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
-    bots need no torch); ``meta``: kept with it as text (``obs_type``, ...).
+    bots need no torch); ``meta``: kept with it as text (``obs_type``, ...).  A
+    ``path`` ending in ``.zip`` writes the whole model instead (SB3's ``save``: what
+    ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts in its JSON
+    data (:data:`~ofc_fast.bots.policy.SB3_META`), its rules among them.
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
     default: the rules of the model's :class:`VecEnv`), kept as their name and
     fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot of other rules,
@@ -526,7 +529,12 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
                     f"rules={quote(given)}"
                 )
         meta = {**meta, "rules": learned_on if given is None else given}  # (they fit)
-    return mlp_of(model, **meta).save(path)
+    mlp = mlp_of(model, **meta)
+    if not str(path).endswith(".zip"):
+        return mlp.save(path)
+    setattr(model, SB3_META, mlp.meta)  # texts: SB3 keeps them as JSON, as attributes
+    model.save(path)
+    return str(path)
 
 
 def _env_rules(model: Any) -> RuleSet | None:
