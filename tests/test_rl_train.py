@@ -1196,6 +1196,47 @@ def test_sb3_make_vec_env_makes_the_registered_ids(sb3: Any) -> None:
     assert venv.get_attr("render_mode") == [None, None]
 
 
+def test_sb3_vec_env_reads_indices_as_a_dummy_vec_env_and_refuses_tables_it_lacks(
+    sb3: Any,
+) -> None:
+    """Regression: ``get_attr(..., indices=7)`` and ``env_is_wrapped(..., [9])`` of 3
+    tables answered for tables that are not there, ``env_method("action_masks",
+    indices=[5])`` was a bare IndexError.  Indices SB3's DummyVecEnv reads (a
+    number, negative ones, a list, an array) select the same tables; those it
+    cannot (past the tables, not numbers) are a GameError naming them."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    n = 3
+    dummy = DummyVecEnv([lambda: OfcEnv("pineapple", opponents="random")] * n)
+    vec = VecEnv("pineapple", num_envs=n, opponent="random", obs_type="bytes")
+    dummy.seed(5)
+    vec.seed(5)
+    dummy.reset()
+    vec.reset()
+    for fine in (None, 1, -1, -3, [2, 0], np.array([1, 1]), range(3), []):
+        want = dummy.env_method("action_masks", indices=fine)
+        got = vec.env_method("action_masks", indices=fine)
+        assert len(got) == len(want)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want)), fine
+        assert len(vec.get_attr("reward_scale", indices=fine)) == len(want)
+    for bad in (3, -4, [5], [0, 9], [1.0], [None], "ab"):
+        with pytest.raises((IndexError, TypeError)):
+            dummy.env_method("action_masks", indices=bad)
+        for name, args in (
+            ("env_method", ("action_masks",)),
+            ("get_attr", ("reward_scale",)),
+            ("env_is_wrapped", (object,)),
+            ("set_attr", ("reward_scale", 2.0)),
+        ):
+            with pytest.raises(GameError, match=r"^indices must be table numbers -3\.\.2"):
+                getattr(vec, name)(*args, indices=bad)
+    assert vec.get_attr("reward_scale") == [1.0] * n  # nothing set
+
+
 def test_sb3_set_attr_checks_reward_scale_as_the_constructor(sb3: Any) -> None:
     """``set_attr("reward_scale", nan)`` was taken unchecked and every reward the
     trainer saw was NaN: GameError, as when made, and the scale stays; attributes it

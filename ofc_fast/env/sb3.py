@@ -267,8 +267,27 @@ class VecEnv(_Adapter, _SB3VecEnv):
         calls (:meth:`reset`, a step) are a GameError."""
         self.tables.close()
 
-    def _indices(self, indices: Any) -> Sequence[int]:
-        return list(self._get_indices(indices))
+    def _indices(self, indices: Any) -> list[int]:
+        """SB3's ``indices``: None (every table), a table's number or a sequence of
+        them, each in ``-num_envs..num_envs-1`` as a list of the tables reads it
+        (SB3's ``DummyVecEnv``); else GameError naming them (not the answer of a
+        table that is not there, nor a bare IndexError)."""
+        one = isinstance(indices, (int, np.integer)) and not isinstance(indices, bool)
+        given = [indices] if one else indices
+        try:
+            idx: list[Any] = list(self._get_indices(given))
+        except TypeError:  # (no sequence)
+            idx = [indices]
+        n = self.num_envs
+        if not all(
+            isinstance(i, (int, np.integer)) and not isinstance(i, bool) and -n <= i < n
+            for i in idx
+        ):
+            raise GameError(
+                f"indices must be table numbers -{n}..{n - 1} (or None: every "
+                f"table), got {quote(indices)}"
+            )
+        return [int(i) % n for i in idx]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         """The adapter's attribute, once per table asked for."""
