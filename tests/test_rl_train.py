@@ -490,6 +490,42 @@ def test_export_policy_to_a_zip_records_the_rules_as_the_npz(
         load_policy(tmp_path / "bad.zip")
 
 
+def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """A model ``MaskablePPO.load`` reads from export_policy's ``.zip`` without an
+    env still learns on the rules the zip records: its ``export_policy`` to an
+    ``.npz`` records them (it recorded none), its ``frozen_policy`` is refused as
+    the opponent at tables of other rules (it was taken), a ``rules=`` that differs
+    is a RulesError; a damaged fingerprint is a RulesError too."""
+    import torch
+
+    from ofc_fast import rules
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.errors import RulesError
+    from ofc_fast.learned import rules_hash
+
+    torch.set_num_threads(1)
+    env = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+    trained = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    zipped = export_policy(trained, str(tmp_path / "m.zip"))
+    model = sb3.MaskablePPO.load(zipped, device="cpu")
+    assert model.get_env() is None
+    with np.load(export_policy(model, str(tmp_path / "p.npz"))) as saved:
+        assert str(saved["meta_rules"]) == "OFC"
+        assert int(str(saved["meta_rules_hash"]), 16) == rules_hash(rules.OFC)
+    with pytest.raises(RulesError, match="learns on OFC"):
+        export_policy(model, str(tmp_path / "q.npz"), rules="pineapple")
+    with pytest.raises(
+        RulesError, match=r"learns on OFC .*cannot play tables of PINEAPPLE"
+    ):
+        VecEnv("pineapple", num_envs=2, opponent=frozen_policy(model))
+    VecEnv("ofc", num_envs=2, opponent=frozen_policy(model)).reset()
+    model.ofc_fast_meta = {"rules": "OFC", "rules_hash": "nothex!!"}
+    with pytest.raises(RulesError, match="no rules fingerprint"):
+        frozen_policy(model)
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -90,11 +90,11 @@ class _Adapter:
 def _check_opponent(policy: object, rules: RuleSet) -> None:
     """RulesError when ``policy`` is a :func:`frozen_policy` of a model that learns
     on rules that are not ``rules`` (:func:`~ofc_fast.learned.model.rules_mismatch`)."""
-    learned_on = policy.rules if isinstance(policy, _FrozenPolicy) else None
-    why = None if learned_on is None else rules_mismatch(rules_hash(learned_on), rules)
-    if learned_on is not None and why is not None:
+    learned = policy.learned if isinstance(policy, _FrozenPolicy) else None
+    why = None if learned is None else rules_mismatch(learned[1], rules)
+    if learned is not None and why is not None:
         raise RulesError(
-            f"opponent: a frozen policy of a model that learns on {learned_on.name} "
+            f"opponent: a frozen policy of a model that learns on {learned[0]} "
             f"({why}) cannot play tables of {rules.name}"
         )
 
@@ -464,8 +464,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
     seeds, where its draws start again at each seeded reset (and the first) of an
     adapter it plays in, so that the same seed replays its moves.  The copy keeps
-    the rules of the model's :class:`VecEnv`: an adapter of other rules refuses it as
-    its opponent (RulesError; a preset renamed is the same rules).
+    the rules of the model's :class:`VecEnv` (a model with none: those its ``.zip``
+    records, :func:`export_policy`): an adapter of other rules refuses it as its
+    opponent (RulesError; a preset renamed is the same rules).
 
     >>> from sb3_contrib import MaskablePPO
     >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
@@ -479,7 +480,7 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     deterministic = flag(deterministic, "deterministic", GameError)
     seed = check_seed(seed)
     rng = None if deterministic else np.random.default_rng(seed)
-    return _FrozenPolicy(mlp_of(model), rng, _env_rules(model), seed)
+    return _FrozenPolicy(mlp_of(model), rng, _learned_rules(model), seed)
 
 
 class _FrozenPolicy:
@@ -491,11 +492,11 @@ class _FrozenPolicy:
         self,
         mlp: MlpPolicy,
         rng: np.random.Generator | None,
-        rules: RuleSet | None,
+        learned: tuple[str, int] | None,
         seed: int = 0,
     ) -> None:
         self.mlp, self.rng = mlp, rng
-        self.rules = rules  # of the model's VecEnv (None: none), checked by _check_opponent
+        self.learned = learned  # the model's rules (_learned_rules), for _check_opponent
         self.seed = seed  # frozen_policy's: with the tables' seed, what reseed() takes
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -522,10 +523,11 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts in its JSON
     data (:data:`~ofc_fast.bots.policy.SB3_META`), its rules among them.
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
-    default: the rules of the model's :class:`VecEnv`), kept as their name and
+    default: the rules of the model's :class:`VecEnv`, or for a model with none
+    those its ``.zip`` records), kept as their name and
     fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot of other rules,
     edited ones under a preset's name among them, is a BotError); rules other than
-    those of the model's VecEnv are a RulesError naming both.  Returns the path
+    those the model learns on are a RulesError naming both.  Returns the path
     written.
 
     >>> import os, tempfile
@@ -537,23 +539,44 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     >>> os.path.basename(path), MlpPolicy.load(path).meta["rules"]
     ('p.npz', 'PINEAPPLE')
     """
-    learned_on = _env_rules(model)
-    if learned_on is not None:
-        given = meta.get("rules")
-        if given is not None:
-            why = rules_mismatch(rules_hash(learned_on), as_rules(given, "export_policy"))
-            if why is not None:
-                raise RulesError(
-                    f"export_policy: the model learns on {learned_on.name} ({why}), not "
-                    f"rules={quote(given)}"
-                )
-        meta = {**meta, "rules": learned_on if given is None else given}  # (they fit)
+    learned = _learned_rules(model)
+    given = meta.get("rules")
+    if learned is not None and given is not None:
+        why = rules_mismatch(learned[1], as_rules(given, "export_policy"))
+        if why is not None:
+            raise RulesError(
+                f"export_policy: the model learns on {learned[0]} ({why}), not "
+                f"rules={quote(given)}"
+            )
+    elif learned is not None:  # the name and fingerprint, kept as they are
+        meta = {**meta, "rules": learned[0], "rules_hash": f"{learned[1]:08x}"}
     mlp = mlp_of(model, **meta)
     if not str(path).endswith(".zip"):
         return mlp.save(path)
     setattr(model, SB3_META, mlp.meta)  # texts: SB3 keeps them as JSON, as attributes
     model.save(path)
     return str(path)
+
+
+def _learned_rules(model: Any) -> tuple[str, int] | None:
+    """The name and fingerprint (:func:`~ofc_fast.learned.rules_hash`) of the rules
+    ``model`` learns on: its :class:`VecEnv`'s; without one (``MaskablePPO.load``
+    of a ``.zip`` given no env), those the model records
+    (:data:`~ofc_fast.bots.policy.SB3_META`, :func:`export_policy`'s ``.zip``); else
+    None.  A fingerprint recorded that is no 8 hex digits is a RulesError."""
+    rules = _env_rules(model)
+    if rules is not None:
+        return rules.name, rules_hash(rules)
+    recorded = getattr(model, SB3_META, None)
+    if not isinstance(recorded, dict) or "rules_hash" not in recorded:
+        return None
+    name, text = recorded.get("rules"), recorded["rules_hash"]
+    if not isinstance(text, str) or len(text) != 8 or text.strip("0123456789abcdefABCDEF"):
+        raise RulesError(
+            f"the model records rules_hash {quote(text)} in {SB3_META}, which is no "
+            "rules fingerprint (8 hex digits, ofc_fast.learned.rules_hash)"
+        )
+    return str(name), int(text, 16)
 
 
 def _env_rules(model: Any) -> RuleSet | None:
