@@ -526,6 +526,48 @@ def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
         frozen_policy(model)
 
 
+def test_a_zip_that_is_no_policy_of_these_tables_is_a_bot_error(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """Regression: ``policy:PATH`` of a ``.zip`` without SB3's ``data`` was SB3's
+    AssertionError, of one whose ``data`` is a JSON list an AttributeError, and a
+    MaskablePPO model of another environment (5 inputs, 3 actions) was made a bot
+    that raised SB3's ValueError at its first decision: each is a BotError naming
+    the file when the bot is made."""
+    import zipfile
+
+    import gymnasium
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.errors import BotError
+
+    class Other(gymnasium.Env[np.ndarray, int]):
+        observation_space = gymnasium.spaces.Box(0, 1, (5,), np.float32)
+        action_space = gymnasium.spaces.Discrete(3)
+
+        def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+            return np.zeros(5, np.float32), {}
+
+        def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+            return np.zeros(5, np.float32), 0.0, True, False, {}
+
+    other = ActionMasker(Other(), lambda env: np.ones(3, np.bool_))
+    model = sb3.MaskablePPO("MlpPolicy", other, n_steps=8, batch_size=8, device="cpu")
+    model.save(tmp_path / "other.zip")
+    for name, data in (("empty.zip", None), ("list.zip", "[]")):
+        with zipfile.ZipFile(tmp_path / name, "w") as z:
+            z.writestr("hello.txt" if data is None else "data", data or "x")
+    for name, why in (
+        ("other.zip", r"no policy of these tables: it observes Box\(0\.0, 1\.0, \(5,\)"),
+        ("empty.zip", "cannot read the policy"),
+        ("list.zip", "cannot read the policy"),
+    ):
+        with pytest.raises(BotError, match=why) as err:
+            make_bot(f"policy:{tmp_path / name}", "pineapple", seed=1)
+        assert name in str(err.value)
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
