@@ -568,6 +568,38 @@ def test_a_zip_that_is_no_policy_of_these_tables_is_a_bot_error(
         assert name in str(err.value)
 
 
+def test_a_frozen_policy_of_another_obs_type_is_refused_as_the_opponent(
+    sb3: Any,
+) -> None:
+    """Regression: a frozen policy of a model on features (696 inputs) was taken as
+    the opponent of tables of bytes (828) and, by ``set_opponent``, in the middle of
+    a run: a BotError at the first deal it played, the tables then needing a
+    reset.  Both are a GameError at once; the tables play on with their opponent."""
+    import torch
+
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+    from ofc_fast.errors import GameError
+
+    torch.set_num_threads(1)
+    models = {}
+    for obs_type in ("features", "bytes"):
+        env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type=obs_type)
+        models[obs_type] = sb3.MaskablePPO(
+            "MlpPolicy", env, n_steps=8, batch_size=8, device="cpu"
+        )
+    for cls in (VecEnv, GymVectorEnv):
+        with pytest.raises(GameError, match=r"reads 696 inputs .*obs_type 'bytes'"):
+            cls(
+                "pineapple", 2, opponent=frozen_policy(models["features"]), obs_type="bytes"
+            )
+    tables = VecEnv("pineapple", 2, opponent=frozen_policy(models["features"]), seed=1)
+    tables.reset()
+    with pytest.raises(GameError, match=r"reads 828 inputs .*obs_type 'features'"):
+        tables.set_opponent(frozen_policy(models["bytes"]))
+    for _ in range(6):  # the opponent it had plays on
+        tables.step(tables.action_masks().argmax(axis=1))
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -39,7 +39,7 @@ from ._guard import check_open, require_started
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
@@ -62,7 +62,7 @@ class _Adapter:
         single env's modes (RenderModeError else), kept for :meth:`render`."""
         self.render_mode = check_render_mode(kwargs.pop("render_mode", None), RENDER_MODES)
         tables = LearnerTables(*args, **kwargs)
-        _check_opponent(tables.policy, tables.venv.rules)
+        _check_opponent(tables.policy, tables.venv)
         self.tables = tables
         return tables
 
@@ -83,13 +83,23 @@ class _Adapter:
         """Play the opponent seats with ``policy`` from now on (tables made with a
         policy opponent only; a :func:`frozen_policy` of a model that learns on
         other rules is a RulesError)."""
-        _check_opponent(policy, self.tables.venv.rules)
+        _check_opponent(policy, self.tables.venv)
         self.tables.set_opponent(policy)
 
 
-def _check_opponent(policy: object, rules: RuleSet) -> None:
+def _check_opponent(policy: object, venv: VectorEnv) -> None:
     """RulesError when ``policy`` is a :func:`frozen_policy` of a model that learns
-    on rules that are not ``rules`` (:func:`~ofc_fast.learned.model.rules_mismatch`)."""
+    on rules that are not the tables' (:func:`~ofc_fast.learned.model.rules_mismatch`);
+    GameError when it reads observations of another width than theirs (their
+    ``obs_type``: else a BotError at the first deal it plays, the tables broken)."""
+    rules = venv.rules
+    if isinstance(policy, _FrozenPolicy):
+        reads, width = policy.mlp.weights[0].shape[1], venv.observations.shape[1]
+        if reads != width:
+            raise GameError(
+                f"opponent: a frozen policy of a model that reads {reads} inputs "
+                f"cannot play tables of obs_type {venv.obs_type!r} ({width} a row)"
+            )
     learned = policy.learned if isinstance(policy, _FrozenPolicy) else None
     why = None if learned is None else rules_mismatch(learned[1], rules)
     if learned is not None and why is not None:
