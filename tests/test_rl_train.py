@@ -600,6 +600,44 @@ def test_a_frozen_policy_of_another_obs_type_is_refused_as_the_opponent(
         tables.step(tables.action_masks().argmax(axis=1))
 
 
+def test_export_policy_records_the_obs_type_its_network_reads(
+    sb3: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``export_policy`` of a model on bytes, given no ``obs_type``,
+    wrote a policy that read features: its bot's first decision was a BotError (828
+    inputs, 696 given); an ``obs_type`` the network does not read was written as
+    given; ``export_policy(model, None)`` wrote ``None.npz`` in the working folder;
+    ``export_policy``/``frozen_policy`` of what is no model were an AttributeError.
+    The obs_type is the network's (one given otherwise, a GameError), and the others
+    are GameErrors."""
+    import torch
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.errors import GameError
+    from ofc_fast.game import Game
+
+    torch.set_num_threads(1)
+    monkeypatch.chdir(tmp_path)
+    env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes")
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    path = export_policy(model, str(tmp_path / "p.npz"))
+    with np.load(path) as saved:
+        assert str(saved["meta_obs_type"]) == "bytes"
+    game = Game("pineapple", players=2, seed=4)
+    bot = make_bot(f"policy:{path}", "pineapple", seed=1)
+    assert bot.act(game.observation(game.to_act)) in game.legal_moves()
+    with pytest.raises(GameError, match="reads 828 inputs: obs_type bytes, not 'features'"):
+        export_policy(model, str(tmp_path / "q.npz"), obs_type="features")
+    for bad in (None, 1.5, np.array([1, 2])):
+        with pytest.raises(GameError, match="path must be a file path"):
+            export_policy(model, bad)  # type: ignore[arg-type]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.npz"]
+    for call in (export_policy, frozen_policy):
+        with pytest.raises(GameError, match="not a MaskablePPO model"):
+            call(None, str(tmp_path / "r.npz")) if call is export_policy else call(None)
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

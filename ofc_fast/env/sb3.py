@@ -21,6 +21,7 @@ deal, ``dones`` marks its end and the observation is then already the next deal'
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -451,20 +452,39 @@ def _same_options(a: object, b: dict[str, Any]) -> bool:
 def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
     """A MaskablePPO model's action network (an MLP on the flat observation) as a
     NumPy :class:`~ofc_fast.bots.policy.MlpPolicy` (a frozen copy); ``meta``:
-    kept with it as text (``obs_type``; ``rules`` as their name and fingerprint)."""
+    kept with it as text (``rules`` as their name and fingerprint; ``obs_type``:
+    the one of the network's width, a given one that is not it a GameError).
+    GameError for what is no such model (no ``policy.mlp_extractor.policy_net`` and
+    ``policy.action_net``; a layer other than Linear, Tanh and ReLU)."""
     import torch
 
+    policy = getattr(model, "policy", None)
+    net = getattr(policy, "mlp_extractor", None)
+    layers = [*getattr(net, "policy_net", ()), getattr(policy, "action_net", None)]
+    if net is None or layers[-1] is None:
+        raise GameError(f"not a MaskablePPO model with an MLP policy: {quote(model)}")
     params: list[np.ndarray] = []
     acts: list[str] = []
-    for m in [*model.policy.mlp_extractor.policy_net, model.policy.action_net]:
+    for m in layers:
         if isinstance(m, torch.nn.Linear):
             params += [m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()]
             acts.append("linear")
-        elif isinstance(m, (torch.nn.Tanh, torch.nn.ReLU)):
+        elif isinstance(m, (torch.nn.Tanh, torch.nn.ReLU)) and acts:
             acts[-1] = type(m).__name__.lower()
         else:
-            raise TypeError(f"cannot export a {type(m).__name__} layer")
-    return MlpPolicy([p.copy() for p in params], acts, meta)
+            raise GameError(
+                f"cannot export a {type(m).__name__} layer (an MLP of Linear, Tanh "
+                "and ReLU layers only)"
+            )
+    width = params[0].shape[1]
+    obs_type = {FEATURE_SIZE: "features", OBS_SIZE: "bytes"}.get(width)
+    given = meta.get("obs_type", obs_type)
+    if obs_type is None or not (isinstance(given, str) and given == obs_type):
+        raise GameError(
+            f"the model reads {width} inputs: obs_type {obs_type or 'of no table'}"
+            + ("" if "obs_type" not in meta else f", not {quote(meta['obs_type'])}")
+        )
+    return MlpPolicy([p.copy() for p in params], acts, {**meta, "obs_type": obs_type})
 
 
 def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> OpponentPolicy:
@@ -528,7 +548,9 @@ class _FrozenPolicy:
 def export_policy(model: Any, path: str, **meta: Any) -> str:
     """Write a MaskablePPO model's action network as an ``.npz`` that
     :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
-    bots need no torch); ``meta``: kept with it as text (``obs_type``, ...).  A
+    bots need no torch); ``meta``: kept with it as text (``obs_type``: the one the
+    network reads, a GameError when given otherwise; ...); ``path``: text or a
+    ``Path`` (else GameError).  A
     ``path`` ending in ``.zip`` writes the whole model instead (SB3's ``save``: what
     ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts in its JSON
     data (:data:`~ofc_fast.bots.policy.SB3_META`), its rules among them.
@@ -549,6 +571,11 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     >>> os.path.basename(path), MlpPolicy.load(path).meta["rules"]
     ('p.npz', 'PINEAPPLE')
     """
+    if not isinstance(path, str) and not (
+        isinstance(path, os.PathLike) and isinstance(os.fspath(path), str)
+    ):  # (else a file named after the object: "None.npz")
+        raise GameError(f"export_policy: path must be a file path, got {quote(path)}")
+    path = os.fspath(path)
     learned = _learned_rules(model)
     given = meta.get("rules")
     if learned is not None and given is not None:
