@@ -540,8 +540,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.final_deals is not None:
         final["random"] = args.final_deals
     point("final", final)
-    model.save(out / "model.zip")
-    export_policy(model, policy_path, rules=args.rules, obs_type="features")
+    for path in (out / "model.zip", policy_path):  # each records the rules
+        export_policy(model, str(path), rules=args.rules, obs_type="features")
     with open(out / "curve.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=sorted({k for r in curve for k in r}))
         w.writeheader()

@@ -423,6 +423,221 @@ def test_recipe_steps_are_whole_rollouts_as_its_help_says(
     assert "12 PPO steps" in capsys.readouterr().out
 
 
+def test_the_recipe_s_model_zip_records_its_rules_and_plays_only_under_them(
+    sb3: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: the recipe's ``model.zip`` (``model.save``) recorded no rules: as
+    ``policy:model.zip`` it played at an OFC table, silently, the moves it learned
+    for Pineapple.  The zip's JSON data now holds the texts an ``.npz`` keeps (the
+    rules' name and fingerprint: as text, not a pickle), and a policy bot of it is
+    refused under rules that play otherwise, as the ``.npz``'s is."""
+    import json
+    import zipfile
+
+    from scripts import checkout_script
+
+    from ofc_fast import rules
+    from ofc_fast.bots import make_bot
+    from ofc_fast.errors import BotError
+    from ofc_fast.learned import rules_hash
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    small = ["num_envs=2", "ppo.n_steps=3", "ppo.batch_size=6", "bc_share=0"]
+    small += ["eval_deals={'random': 1}", "final_deals={'random': 1}"]
+    out = tmp_path / "out"
+    argv = ["--rules", "pineapple", "--minutes", "5", "--steps", "1", "--out", str(out)]
+    assert script.main(argv + [a for s in small for a in ("--set", s)]) == 0
+    capsys.readouterr()
+    zipped = out / "model.zip"
+    with zipfile.ZipFile(zipped) as z:
+        data = json.loads(z.read("data"))
+    recorded = data["ofc_fast_meta"]
+    assert recorded["rules"] == "PINEAPPLE"
+    assert int(recorded["rules_hash"], 16) == rules_hash(rules.PINEAPPLE)
+    assert make_bot(f"policy:{zipped}", "pineapple", seed=1).name == "policy"
+    for other in ("ofc", rules.PINEAPPLE.replace(sweep_bonus=9)):
+        with pytest.raises(BotError, match=r"model\.zip' was trained for PINEAPPLE"):
+            make_bot(f"policy:{zipped}", other, seed=1)
+
+
+def test_export_policy_to_a_zip_records_the_rules_as_the_npz(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """``export_policy(model, "x.zip")`` writes the model (what MaskablePPO.load
+    reads) with the rules of its VecEnv, and refuses others as for an ``.npz``."""
+    import torch
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.bots.policy import load_policy
+    from ofc_fast.env.sb3 import VecEnv, export_policy
+    from ofc_fast.errors import BotError, RulesError
+
+    torch.set_num_threads(1)
+    env = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    with pytest.raises(RulesError, match="learns on OFC"):
+        export_policy(model, str(tmp_path / "m.zip"), rules="pineapple")
+    path = export_policy(model, str(tmp_path / "m.zip"))
+    assert path == str(tmp_path / "m.zip")
+    assert sb3.MaskablePPO.load(path, device="cpu").observation_space.shape == (696,)
+    assert load_policy(path).meta["rules"] == "OFC"  # type: ignore[attr-defined]
+    assert make_bot(f"policy:{path}", "ofc", seed=1).name == "policy"
+    with pytest.raises(BotError, match="was trained for OFC, not PINEAPPLE"):
+        make_bot(f"policy:{path}", "pineapple", seed=1)
+    model.ofc_fast_meta = ["OFC"]  # a zip of damaged meta: no policy
+    model.save(tmp_path / "bad.zip")
+    with pytest.raises(BotError, match="ofc_fast_meta is no dict of texts"):
+        load_policy(tmp_path / "bad.zip")
+
+
+def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """A model ``MaskablePPO.load`` reads from export_policy's ``.zip`` without an
+    env still learns on the rules the zip records: its ``export_policy`` to an
+    ``.npz`` records them (it recorded none), its ``frozen_policy`` is refused as
+    the opponent at tables of other rules (it was taken), a ``rules=`` that differs
+    is a RulesError; a damaged fingerprint is a RulesError too."""
+    import torch
+
+    from ofc_fast import rules
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.errors import RulesError
+    from ofc_fast.learned import rules_hash
+
+    torch.set_num_threads(1)
+    env = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+    trained = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    zipped = export_policy(trained, str(tmp_path / "m.zip"))
+    model = sb3.MaskablePPO.load(zipped, device="cpu")
+    assert model.get_env() is None
+    with np.load(export_policy(model, str(tmp_path / "p.npz"))) as saved:
+        assert str(saved["meta_rules"]) == "OFC"
+        assert int(str(saved["meta_rules_hash"]), 16) == rules_hash(rules.OFC)
+    with pytest.raises(RulesError, match="learns on OFC"):
+        export_policy(model, str(tmp_path / "q.npz"), rules="pineapple")
+    with pytest.raises(
+        RulesError, match=r"learns on OFC .*cannot play tables of PINEAPPLE"
+    ):
+        VecEnv("pineapple", num_envs=2, opponent=frozen_policy(model))
+    VecEnv("ofc", num_envs=2, opponent=frozen_policy(model)).reset()
+    model.ofc_fast_meta = {"rules": "OFC", "rules_hash": "nothex!!"}
+    with pytest.raises(RulesError, match="no rules fingerprint"):
+        frozen_policy(model)
+
+
+def test_a_zip_that_is_no_policy_of_these_tables_is_a_bot_error(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """Regression: ``policy:PATH`` of a ``.zip`` without SB3's ``data`` was SB3's
+    AssertionError, of one whose ``data`` is a JSON list an AttributeError, and a
+    MaskablePPO model of another environment (5 inputs, 3 actions) was made a bot
+    that raised SB3's ValueError at its first decision: each is a BotError naming
+    the file when the bot is made."""
+    import zipfile
+
+    import gymnasium
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.errors import BotError
+
+    class Other(gymnasium.Env[np.ndarray, int]):
+        observation_space = gymnasium.spaces.Box(0, 1, (5,), np.float32)
+        action_space = gymnasium.spaces.Discrete(3)
+
+        def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+            return np.zeros(5, np.float32), {}
+
+        def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+            return np.zeros(5, np.float32), 0.0, True, False, {}
+
+    other = ActionMasker(Other(), lambda env: np.ones(3, np.bool_))
+    model = sb3.MaskablePPO("MlpPolicy", other, n_steps=8, batch_size=8, device="cpu")
+    model.save(tmp_path / "other.zip")
+    for name, data in (("empty.zip", None), ("list.zip", "[]")):
+        with zipfile.ZipFile(tmp_path / name, "w") as z:
+            z.writestr("hello.txt" if data is None else "data", data or "x")
+    for name, why in (
+        ("other.zip", r"no policy of these tables: it observes Box\(0\.0, 1\.0, \(5,\)"),
+        ("empty.zip", "cannot read the policy"),
+        ("list.zip", "cannot read the policy"),
+    ):
+        with pytest.raises(BotError, match=why) as err:
+            make_bot(f"policy:{tmp_path / name}", "pineapple", seed=1)
+        assert name in str(err.value)
+
+
+def test_a_frozen_policy_of_another_obs_type_is_refused_as_the_opponent(
+    sb3: Any,
+) -> None:
+    """Regression: a frozen policy of a model on features (696 inputs) was taken as
+    the opponent of tables of bytes (828) and, by ``set_opponent``, in the middle of
+    a run: a BotError at the first deal it played, the tables then needing a
+    reset.  Both are a GameError at once; the tables play on with their opponent."""
+    import torch
+
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+    from ofc_fast.errors import GameError
+
+    torch.set_num_threads(1)
+    models = {}
+    for obs_type in ("features", "bytes"):
+        env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type=obs_type)
+        models[obs_type] = sb3.MaskablePPO(
+            "MlpPolicy", env, n_steps=8, batch_size=8, device="cpu"
+        )
+    for cls in (VecEnv, GymVectorEnv):
+        with pytest.raises(GameError, match=r"reads 696 inputs .*obs_type 'bytes'"):
+            cls(
+                "pineapple", 2, opponent=frozen_policy(models["features"]), obs_type="bytes"
+            )
+    tables = VecEnv("pineapple", 2, opponent=frozen_policy(models["features"]), seed=1)
+    tables.reset()
+    with pytest.raises(GameError, match=r"reads 828 inputs .*obs_type 'features'"):
+        tables.set_opponent(frozen_policy(models["bytes"]))
+    for _ in range(6):  # the opponent it had plays on
+        tables.step(tables.action_masks().argmax(axis=1))
+
+
+def test_export_policy_records_the_obs_type_its_network_reads(
+    sb3: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``export_policy`` of a model on bytes, given no ``obs_type``,
+    wrote a policy that read features: its bot's first decision was a BotError (828
+    inputs, 696 given); an ``obs_type`` the network does not read was written as
+    given; ``export_policy(model, None)`` wrote ``None.npz`` in the working folder;
+    ``export_policy``/``frozen_policy`` of what is no model were an AttributeError.
+    The obs_type is the network's (one given otherwise, a GameError), and the others
+    are GameErrors."""
+    import torch
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.errors import GameError
+    from ofc_fast.game import Game
+
+    torch.set_num_threads(1)
+    monkeypatch.chdir(tmp_path)
+    env = VecEnv("pineapple", num_envs=2, opponent="random", obs_type="bytes")
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    path = export_policy(model, str(tmp_path / "p.npz"))
+    with np.load(path) as saved:
+        assert str(saved["meta_obs_type"]) == "bytes"
+    game = Game("pineapple", players=2, seed=4)
+    bot = make_bot(f"policy:{path}", "pineapple", seed=1)
+    assert bot.act(game.observation(game.to_act)) in game.legal_moves()
+    with pytest.raises(GameError, match="reads 828 inputs: obs_type bytes, not 'features'"):
+        export_policy(model, str(tmp_path / "q.npz"), obs_type="features")
+    for bad in (None, 1.5, np.array([1, 2])):
+        with pytest.raises(GameError, match="path must be a file path"):
+            export_policy(model, bad)  # type: ignore[arg-type]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.npz"]
+    for call in (export_policy, frozen_policy):
+        with pytest.raises(GameError, match="not a MaskablePPO model"):
+            call(None, str(tmp_path / "r.npz")) if call is export_policy else call(None)
+
+
 def test_recipe_docstring_plays_its_policy_as_it_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -1127,6 +1342,47 @@ def test_sb3_make_vec_env_makes_the_registered_ids(sb3: Any) -> None:
     assert is_masking_supported(venv) and masks.shape == (2, 243)
     assert masks.sum(axis=1).tolist() == [232, 232]  # the opening's legal actions
     assert venv.get_attr("render_mode") == [None, None]
+
+
+def test_sb3_vec_env_reads_indices_as_a_dummy_vec_env_and_refuses_tables_it_lacks(
+    sb3: Any,
+) -> None:
+    """Regression: ``get_attr(..., indices=7)`` and ``env_is_wrapped(..., [9])`` of 3
+    tables answered for tables that are not there, ``env_method("action_masks",
+    indices=[5])`` was a bare IndexError.  Indices SB3's DummyVecEnv reads (a
+    number, negative ones, a list, an array) select the same tables; those it
+    cannot (past the tables, not numbers) are a GameError naming them."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    n = 3
+    dummy = DummyVecEnv([lambda: OfcEnv("pineapple", opponents="random")] * n)
+    vec = VecEnv("pineapple", num_envs=n, opponent="random", obs_type="bytes")
+    dummy.seed(5)
+    vec.seed(5)
+    dummy.reset()
+    vec.reset()
+    for fine in (None, 1, -1, -3, [2, 0], np.array([1, 1]), range(3), []):
+        want = dummy.env_method("action_masks", indices=fine)
+        got = vec.env_method("action_masks", indices=fine)
+        assert len(got) == len(want)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want)), fine
+        assert len(vec.get_attr("reward_scale", indices=fine)) == len(want)
+    for bad in (3, -4, [5], [0, 9], [1.0], [None], "ab"):
+        with pytest.raises((IndexError, TypeError)):
+            dummy.env_method("action_masks", indices=bad)
+        for name, args in (
+            ("env_method", ("action_masks",)),
+            ("get_attr", ("reward_scale",)),
+            ("env_is_wrapped", (object,)),
+            ("set_attr", ("reward_scale", 2.0)),
+        ):
+            with pytest.raises(GameError, match=r"^indices must be table numbers -3\.\.2"):
+                getattr(vec, name)(*args, indices=bad)
+    assert vec.get_attr("reward_scale") == [1.0] * n  # nothing set
 
 
 def test_sb3_set_attr_checks_reward_scale_as_the_constructor(sb3: Any) -> None:

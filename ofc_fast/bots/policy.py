@@ -26,17 +26,16 @@ True
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..encoding import action_mask, encode_bytes, features
+from ..encoding import ENCODING_SIZE, FEATURE_SIZE, action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote, quote_path
 from ..files import NPZ_ERRORS, read_npz
-from ..game import Move
+from ..game import ACTION_SPACE, Move
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
@@ -49,7 +48,7 @@ from .base import (
     rules_of,
 )
 
-__all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
+__all__ = ["SB3_META", "MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -197,6 +196,12 @@ class MlpPolicy:
         return np.where(m, z, -np.inf)
 
 
+SB3_META = "ofc_fast_meta"
+"""The attribute of a MaskablePPO model in which :func:`ofc_fast.env.sb3.export_policy`
+keeps a ``.zip``'s meta texts (``rules``, ``rules_hash``, ``obs_type``: what an
+``.npz`` keeps as ``meta_`` arrays): SB3's ``save`` writes it in the zip's JSON
+``data`` (text, no pickle), and :func:`load_policy` reads it back."""
+
 POLICY_MAX_BYTES = 1 << 28
 """The most bytes of arrays an ``.npz`` policy may hold (256 MiB: 64M float32
 weights); :func:`load_policy` refuses a larger file before reading it."""
@@ -207,7 +212,9 @@ def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.
 
 
 class _Sb3Policy:
-    """A saved sb3-contrib MaskablePPO model as a policy (deterministic)."""
+    """A saved sb3-contrib MaskablePPO model as a policy (deterministic); its
+    :attr:`meta`: the texts :func:`ofc_fast.env.sb3.export_policy` recorded in it
+    (:data:`SB3_META`; none in a ``.zip`` saved otherwise)."""
 
     def __init__(self, path: str) -> None:
         try:
@@ -219,10 +226,32 @@ class _Sb3Policy:
             ) from None
         try:
             self.model = MaskablePPO.load(path, device="cpu")
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-            raise BotError(f"cannot read the policy {quote_path(path)}: {exc}") from None
+        except Exception as exc:  # SB3's loader raises what its parts do (asserts too)
+            raise BotError(
+                f"cannot read the policy {quote_path(path)}: {type(exc).__name__}: {exc}"
+            ) from None
+        seen, acts = self.model.observation_space, self.model.action_space
+        if getattr(seen, "shape", None) not in ((FEATURE_SIZE,), (ENCODING_SIZE,)) or (
+            getattr(acts, "n", None) != ACTION_SPACE
+        ):  # (else: SB3's ValueError at the first decision)
+            raise BotError(
+                f"{quote_path(path)} is no policy of these tables: it observes {seen} and "
+                f"acts in {acts} (theirs: {FEATURE_SIZE} features or {ENCODING_SIZE} "
+                f"bytes, Discrete({ACTION_SPACE}))"
+            )
+        recorded = getattr(self.model, SB3_META, None)
+        if recorded is None:  # saved without export_policy: no rules to judge by
+            recorded = {}
+        if not isinstance(recorded, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in recorded.items()
+        ):
+            raise BotError(
+                f"cannot read the policy {quote_path(path)}: its {SB3_META} is no "
+                f"dict of texts, got {quote(recorded)}"
+            )
+        self.meta: dict[str, str] = dict(recorded)  # (the rules: PolicyBot judges them)
         shape = self.model.observation_space.shape
-        self.obs_type = "features" if shape and shape[0] != 828 else "bytes"
+        self.obs_type = "features" if shape != (ENCODING_SIZE,) else "bytes"
 
     def __call__(self, x: np.ndarray, mask: np.ndarray) -> int:
         action, _ = self.model.predict(x, deterministic=True, action_masks=mask)

@@ -48,11 +48,13 @@ def check_opponents(
 
 def check_bot_settings(value: object, opponents: str) -> dict[str, Any]:
     """The bot opponents' settings (a copy; None: none), else GameError naming
-    ``bot_settings``: not a dict, settings given where no bot plays (``opponents``
-    ``"self"`` or ``"random"``, which would ignore them), or ``rules`` or ``seed``
-    (the environment's to give)."""
-    if not isinstance(value, (dict, type(None))):
-        raise GameError(f"bot_settings must be a dict, got {quote(value)}")
+    ``bot_settings``: not a dict of names (the bot's keywords: text), settings given
+    where no bot plays (``opponents`` ``"self"`` or ``"random"``, which would ignore
+    them), or ``rules`` or ``seed`` (the environment's to give)."""
+    if not isinstance(value, (dict, type(None))) or not all(
+        isinstance(key, str) for key in value or ()
+    ):
+        raise GameError(f"bot_settings must be a dict of names, got {quote(value)}")
     if value and opponents in OPPONENTS:
         raise GameError(
             f"bot_settings {sorted(map(str, value))} given, but opponents "

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, MoveError
+from ..errors import GameError, MoveError, match_choice
 from ..rules import RuleSet
 from ._rows import as_array, reset_tables
 from ._single import adapter_settings, check_solver_sets, check_spelling
@@ -61,7 +61,7 @@ class LearnerTables:
         self.policy: OpponentPolicy | None = None
         if callable(opponent):
             self.policy, mode = opponent, "self"
-        elif opponent == "self":
+        elif match_choice(opponent, ("self",)) is not None:  # (an array: no ==)
             raise GameError(
                 "opponent 'self' needs a policy: pass the callable "
                 "policy(observations, masks) -> actions (a frozen copy of the learner)"

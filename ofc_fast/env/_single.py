@@ -77,10 +77,13 @@ def check_spelling(kwargs: dict[str, Any], what: str, takes: str, other: str) ->
 def adapter_settings(kwargs: dict[str, Any], what: str, **fixed: Any) -> dict[str, Any]:
     """VectorEnv's keywords ``kwargs`` with the settings ``fixed`` that an adapter
     (``what``: its name in errors) sets itself; GameError for one of those given with
-    another value (not TypeError: "multiple values")."""
+    another value (not TypeError: "multiple values"; nor the ValueError of comparing
+    an array with it)."""
     for key, value in fixed.items():
-        if key in kwargs and kwargs[key] != value:
-            raise GameError(f"{what} sets {key}={value!r} itself, got {quote(kwargs[key])}")
+        given = kwargs.get(key, value)
+        # a number or text compared; anything else (an array, an object) differs
+        if not (isinstance(given, (str, int, float, np.generic)) and given == value):
+            raise GameError(f"{what} sets {key}={value!r} itself, got {quote(given)}")
     return {**kwargs, **fixed}
 
 

@@ -21,6 +21,7 @@ deal, ``dones`` marks its end and the observation is then already the next deal'
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
-from ..bots.policy import MlpPolicy
+from ..bots.policy import SB3_META, MlpPolicy
 from ..errors import GameError, RulesError, quote
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
@@ -39,7 +40,7 @@ from ._guard import check_open, require_started
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
@@ -62,7 +63,7 @@ class _Adapter:
         single env's modes (RenderModeError else), kept for :meth:`render`."""
         self.render_mode = check_render_mode(kwargs.pop("render_mode", None), RENDER_MODES)
         tables = LearnerTables(*args, **kwargs)
-        _check_opponent(tables.policy, tables.venv.rules)
+        _check_opponent(tables.policy, tables.venv)
         self.tables = tables
         return tables
 
@@ -83,18 +84,28 @@ class _Adapter:
         """Play the opponent seats with ``policy`` from now on (tables made with a
         policy opponent only; a :func:`frozen_policy` of a model that learns on
         other rules is a RulesError)."""
-        _check_opponent(policy, self.tables.venv.rules)
+        _check_opponent(policy, self.tables.venv)
         self.tables.set_opponent(policy)
 
 
-def _check_opponent(policy: object, rules: RuleSet) -> None:
+def _check_opponent(policy: object, venv: VectorEnv) -> None:
     """RulesError when ``policy`` is a :func:`frozen_policy` of a model that learns
-    on rules that are not ``rules`` (:func:`~ofc_fast.learned.model.rules_mismatch`)."""
-    learned_on = policy.rules if isinstance(policy, _FrozenPolicy) else None
-    why = None if learned_on is None else rules_mismatch(rules_hash(learned_on), rules)
-    if learned_on is not None and why is not None:
+    on rules that are not the tables' (:func:`~ofc_fast.learned.model.rules_mismatch`);
+    GameError when it reads observations of another width than theirs (their
+    ``obs_type``: else a BotError at the first deal it plays, the tables broken)."""
+    rules = venv.rules
+    if isinstance(policy, _FrozenPolicy):
+        reads, width = policy.mlp.weights[0].shape[1], venv.observations.shape[1]
+        if reads != width:
+            raise GameError(
+                f"opponent: a frozen policy of a model that reads {reads} inputs "
+                f"cannot play tables of obs_type {venv.obs_type!r} ({width} a row)"
+            )
+    learned = policy.learned if isinstance(policy, _FrozenPolicy) else None
+    why = None if learned is None else rules_mismatch(learned[1], rules)
+    if learned is not None and why is not None:
         raise RulesError(
-            f"opponent: a frozen policy of a model that learns on {learned_on.name} "
+            f"opponent: a frozen policy of a model that learns on {learned[0]} "
             f"({why}) cannot play tables of {rules.name}"
         )
 
@@ -267,8 +278,27 @@ class VecEnv(_Adapter, _SB3VecEnv):
         calls (:meth:`reset`, a step) are a GameError."""
         self.tables.close()
 
-    def _indices(self, indices: Any) -> Sequence[int]:
-        return list(self._get_indices(indices))
+    def _indices(self, indices: Any) -> list[int]:
+        """SB3's ``indices``: None (every table), a table's number or a sequence of
+        them, each in ``-num_envs..num_envs-1`` as a list of the tables reads it
+        (SB3's ``DummyVecEnv``); else GameError naming them (not the answer of a
+        table that is not there, nor a bare IndexError)."""
+        one = isinstance(indices, (int, np.integer)) and not isinstance(indices, bool)
+        given = [indices] if one else indices
+        try:
+            idx: list[Any] = list(self._get_indices(given))
+        except TypeError:  # (no sequence)
+            idx = [indices]
+        n = self.num_envs
+        if not all(
+            isinstance(i, (int, np.integer)) and not isinstance(i, bool) and -n <= i < n
+            for i in idx
+        ):
+            raise GameError(
+                f"indices must be table numbers -{n}..{n - 1} (or None: every "
+                f"table), got {quote(indices)}"
+            )
+        return [int(i) % n for i in idx]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         """The adapter's attribute, once per table asked for."""
@@ -422,20 +452,39 @@ def _same_options(a: object, b: dict[str, Any]) -> bool:
 def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
     """A MaskablePPO model's action network (an MLP on the flat observation) as a
     NumPy :class:`~ofc_fast.bots.policy.MlpPolicy` (a frozen copy); ``meta``:
-    kept with it as text (``obs_type``; ``rules`` as their name and fingerprint)."""
+    kept with it as text (``rules`` as their name and fingerprint; ``obs_type``:
+    the one of the network's width, a given one that is not it a GameError).
+    GameError for what is no such model (no ``policy.mlp_extractor.policy_net`` and
+    ``policy.action_net``; a layer other than Linear, Tanh and ReLU)."""
     import torch
 
+    policy = getattr(model, "policy", None)
+    net = getattr(policy, "mlp_extractor", None)
+    layers = [*getattr(net, "policy_net", ()), getattr(policy, "action_net", None)]
+    if net is None or layers[-1] is None:
+        raise GameError(f"not a MaskablePPO model with an MLP policy: {quote(model)}")
     params: list[np.ndarray] = []
     acts: list[str] = []
-    for m in [*model.policy.mlp_extractor.policy_net, model.policy.action_net]:
+    for m in layers:
         if isinstance(m, torch.nn.Linear):
             params += [m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()]
             acts.append("linear")
-        elif isinstance(m, (torch.nn.Tanh, torch.nn.ReLU)):
+        elif isinstance(m, (torch.nn.Tanh, torch.nn.ReLU)) and acts:
             acts[-1] = type(m).__name__.lower()
         else:
-            raise TypeError(f"cannot export a {type(m).__name__} layer")
-    return MlpPolicy([p.copy() for p in params], acts, meta)
+            raise GameError(
+                f"cannot export a {type(m).__name__} layer (an MLP of Linear, Tanh "
+                "and ReLU layers only)"
+            )
+    width = params[0].shape[1]
+    obs_type = {FEATURE_SIZE: "features", OBS_SIZE: "bytes"}.get(width)
+    given = meta.get("obs_type", obs_type)
+    if obs_type is None or not (isinstance(given, str) and given == obs_type):
+        raise GameError(
+            f"the model reads {width} inputs: obs_type {obs_type or 'of no table'}"
+            + ("" if "obs_type" not in meta else f", not {quote(meta['obs_type'])}")
+        )
+    return MlpPolicy([p.copy() for p in params], acts, {**meta, "obs_type": obs_type})
 
 
 def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> OpponentPolicy:
@@ -445,8 +494,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
     seeds, where its draws start again at each seeded reset (and the first) of an
     adapter it plays in, so that the same seed replays its moves.  The copy keeps
-    the rules of the model's :class:`VecEnv`: an adapter of other rules refuses it as
-    its opponent (RulesError; a preset renamed is the same rules).
+    the rules of the model's :class:`VecEnv` (a model with none: those its ``.zip``
+    records, :func:`export_policy`): an adapter of other rules refuses it as its
+    opponent (RulesError; a preset renamed is the same rules).
 
     >>> from sb3_contrib import MaskablePPO
     >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
@@ -460,7 +510,7 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     deterministic = flag(deterministic, "deterministic", GameError)
     seed = check_seed(seed)
     rng = None if deterministic else np.random.default_rng(seed)
-    return _FrozenPolicy(mlp_of(model), rng, _env_rules(model), seed)
+    return _FrozenPolicy(mlp_of(model), rng, _learned_rules(model), seed)
 
 
 class _FrozenPolicy:
@@ -472,11 +522,11 @@ class _FrozenPolicy:
         self,
         mlp: MlpPolicy,
         rng: np.random.Generator | None,
-        rules: RuleSet | None,
+        learned: tuple[str, int] | None,
         seed: int = 0,
     ) -> None:
         self.mlp, self.rng = mlp, rng
-        self.rules = rules  # of the model's VecEnv (None: none), checked by _check_opponent
+        self.learned = learned  # the model's rules (_learned_rules), for _check_opponent
         self.seed = seed  # frozen_policy's: with the tables' seed, what reseed() takes
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -498,12 +548,18 @@ class _FrozenPolicy:
 def export_policy(model: Any, path: str, **meta: Any) -> str:
     """Write a MaskablePPO model's action network as an ``.npz`` that
     :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
-    bots need no torch); ``meta``: kept with it as text (``obs_type``, ...).
+    bots need no torch); ``meta``: kept with it as text (``obs_type``: the one the
+    network reads, a GameError when given otherwise; ...); ``path``: text or a
+    ``Path`` (else GameError).  A
+    ``path`` ending in ``.zip`` writes the whole model instead (SB3's ``save``: what
+    ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts in its JSON
+    data (:data:`~ofc_fast.bots.policy.SB3_META`), its rules among them.
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
-    default: the rules of the model's :class:`VecEnv`), kept as their name and
+    default: the rules of the model's :class:`VecEnv`, or for a model with none
+    those its ``.zip`` records), kept as their name and
     fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot of other rules,
     edited ones under a preset's name among them, is a BotError); rules other than
-    those of the model's VecEnv are a RulesError naming both.  Returns the path
+    those the model learns on are a RulesError naming both.  Returns the path
     written.
 
     >>> import os, tempfile
@@ -515,18 +571,49 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     >>> os.path.basename(path), MlpPolicy.load(path).meta["rules"]
     ('p.npz', 'PINEAPPLE')
     """
-    learned_on = _env_rules(model)
-    if learned_on is not None:
-        given = meta.get("rules")
-        if given is not None:
-            why = rules_mismatch(rules_hash(learned_on), as_rules(given, "export_policy"))
-            if why is not None:
-                raise RulesError(
-                    f"export_policy: the model learns on {learned_on.name} ({why}), not "
-                    f"rules={quote(given)}"
-                )
-        meta = {**meta, "rules": learned_on if given is None else given}  # (they fit)
-    return mlp_of(model, **meta).save(path)
+    if not isinstance(path, str) and not (
+        isinstance(path, os.PathLike) and isinstance(os.fspath(path), str)
+    ):  # (else a file named after the object: "None.npz")
+        raise GameError(f"export_policy: path must be a file path, got {quote(path)}")
+    path = os.fspath(path)
+    learned = _learned_rules(model)
+    given = meta.get("rules")
+    if learned is not None and given is not None:
+        why = rules_mismatch(learned[1], as_rules(given, "export_policy"))
+        if why is not None:
+            raise RulesError(
+                f"export_policy: the model learns on {learned[0]} ({why}), not "
+                f"rules={quote(given)}"
+            )
+    elif learned is not None:  # the name and fingerprint, kept as they are
+        meta = {**meta, "rules": learned[0], "rules_hash": f"{learned[1]:08x}"}
+    mlp = mlp_of(model, **meta)
+    if not str(path).endswith(".zip"):
+        return mlp.save(path)
+    setattr(model, SB3_META, mlp.meta)  # texts: SB3 keeps them as JSON, as attributes
+    model.save(path)
+    return str(path)
+
+
+def _learned_rules(model: Any) -> tuple[str, int] | None:
+    """The name and fingerprint (:func:`~ofc_fast.learned.rules_hash`) of the rules
+    ``model`` learns on: its :class:`VecEnv`'s; without one (``MaskablePPO.load``
+    of a ``.zip`` given no env), those the model records
+    (:data:`~ofc_fast.bots.policy.SB3_META`, :func:`export_policy`'s ``.zip``); else
+    None.  A fingerprint recorded that is no 8 hex digits is a RulesError."""
+    rules = _env_rules(model)
+    if rules is not None:
+        return rules.name, rules_hash(rules)
+    recorded = getattr(model, SB3_META, None)
+    if not isinstance(recorded, dict) or "rules_hash" not in recorded:
+        return None
+    name, text = recorded.get("rules"), recorded["rules_hash"]
+    if not isinstance(text, str) or len(text) != 8 or text.strip("0123456789abcdefABCDEF"):
+        raise RulesError(
+            f"the model records rules_hash {quote(text)} in {SB3_META}, which is no "
+            "rules fingerprint (8 hex digits, ofc_fast.learned.rules_hash)"
+        )
+    return str(name), int(text, 16)
 
 
 def _env_rules(model: Any) -> RuleSet | None:

@@ -1,0 +1,125 @@
+"""Every constructor argument of every environment class, given a value it cannot
+take, is refused with an OfcError naming that argument (never the bare TypeError or
+ValueError of comparing or unpacking the value): a table of classes, arguments and
+hostile values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ofc_fast.env import VectorEnv
+from ofc_fast.env._learner import LearnerTables
+from ofc_fast.errors import OfcError
+
+
+class NoEquality:
+    """A value whose comparison and truth fail (an object of another library)."""
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("compared")
+
+    __hash__ = object.__hash__
+
+    def __bool__(self) -> bool:
+        raise RuntimeError("tested for truth")
+
+
+HOSTILE = {
+    "an object": object(),
+    "an array": np.array([1, 2]),
+    "no equality": NoEquality(),
+    "a dict of numbers": {1: 2},
+}
+"""Values no argument of an environment takes."""
+
+VECTOR_ENV_KEYWORDS = (
+    "rules",
+    "num_envs",
+    "players",
+    "seed",
+    "opponents",
+    "fantasyland",
+    "learner",
+    "shaping",
+    "stay_value",
+    "autoreset",
+    "bot_settings",
+    "obs_type",
+    "final_obs",
+)
+"""VectorEnv's arguments, which every adapter passes on (or refuses)."""
+
+
+def _classes() -> list[tuple[str, Any, dict[str, Any], tuple[str, ...], str]]:
+    """(name, class, the settings it is made with, its arguments, its opponents'
+    keyword) of every environment class whose package is installed."""
+    rows: list[tuple[str, Any, dict[str, Any], tuple[str, ...], str]] = [
+        ("VectorEnv", VectorEnv, {"num_envs": 2}, VECTOR_ENV_KEYWORDS, "opponents"),
+        (
+            "LearnerTables",
+            LearnerTables,
+            {"num_envs": 2},
+            (*VECTOR_ENV_KEYWORDS, "opponent"),
+            "opponent",
+        ),
+    ]
+    try:
+        from ofc_fast.env.aec import OfcAECEnv
+        from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
+    except ImportError:
+        return rows
+    rows += [
+        (
+            "OfcEnv",
+            OfcEnv,
+            {},
+            (*VECTOR_ENV_KEYWORDS, "render_mode", "illegal"),
+            "opponents",
+        ),
+        (
+            "OfcVectorEnv",
+            OfcVectorEnv,
+            {"num_envs": 2},
+            (*VECTOR_ENV_KEYWORDS, "render_mode", "illegal", "max_episode_steps"),
+            "opponents",
+        ),
+        ("OfcAECEnv", OfcAECEnv, {}, (*VECTOR_ENV_KEYWORDS, "render_mode"), "opponents"),
+    ]
+    try:
+        from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    except ImportError:
+        return rows
+    more = (*VECTOR_ENV_KEYWORDS, "opponent", "render_mode")
+    rows += [
+        ("VecEnv", VecEnv, {"num_envs": 2}, (*more, "reward_scale"), "opponent"),
+        ("GymVectorEnv", GymVectorEnv, {"num_envs": 2}, more, "opponent"),
+    ]
+    return rows
+
+
+CASES = [
+    pytest.param(cls, base, argument, value, opponents, id=f"{name}-{argument}-{what}")
+    for name, cls, base, arguments, opponents in _classes()
+    for argument in arguments
+    for what, value in HOSTILE.items()
+]
+
+
+@pytest.mark.parametrize("cls,base,argument,value,opponents", CASES)
+def test_every_env_argument_refuses_a_bad_value_with_an_ofc_error_naming_it(
+    cls: Any, base: dict[str, Any], argument: str, value: object, opponents: str
+) -> None:
+    """Regression: an array or an object given as the SB3 adapters' ``opponent``, as
+    a setting an adapter fixes itself (``num_envs`` of the one-table envs,
+    ``autoreset``, ``final_obs``, the PettingZoo env's ``opponents``) was the
+    ValueError of its truth value (or whatever its comparison raised), and
+    ``bot_settings`` of a number key the TypeError of passing it as a keyword."""
+    kwargs = {**base, argument: value}
+    if argument == "bot_settings" and cls.__name__ != "OfcAECEnv":
+        kwargs[opponents] = "heuristic"  # (bot settings: for bot opponents only)
+    with pytest.raises(OfcError) as err:
+        cls(**kwargs)
+    assert argument.rstrip("s") in str(err.value)
