@@ -50,7 +50,7 @@ typedef struct cx {
     int stopped;         /* it was nonzero: every loop ends */
 } cx;
 
-#define OFC_SX_STOP_EVERY 256u /* leaves between two reads of a stop word (about 1 ms) */
+#define OFC_SX_STOP_EVERY 256u /* leaves between two reads of a stop word (well under 1 ms) */
 
 /* A caller's stop word, which another thread sets: read from memory each time, by an
  * atomic (relaxed) load where the compiler has one, so that a writer's atomic store
