@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._native import ffi, lib
+from ..arena import sigint_deferred
 from ..errors import ModelError
 from .model import ValueModel
 
@@ -22,9 +23,12 @@ _TORCH = threading.Lock()  # held by the fit using torch's process-wide state
 
 def require_torch() -> Any:
     """The torch module (the learn extra, typed loosely); a ModelError saying what to
-    install without it."""
+    install without it.  Ctrl-C while it loads (seconds, the first time) stops the
+    run once the import has ended: cut half-way, it left a torch that no later import
+    in the process could finish, or aborted in its C++ code (pybind11's terminate)."""
     try:
-        return importlib.import_module("torch")
+        with sigint_deferred():
+            return importlib.import_module("torch")
     except ImportError:
         raise ModelError(
             'training a value model needs torch: pip install "ofc-fast[learn]"'
