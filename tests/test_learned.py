@@ -1406,6 +1406,26 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     assert (out / "pineapple-2p.ofcvm").exists()
 
 
+def test_training_interrupted_before_its_first_step_says_nothing_is_saved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the first seconds of a run (torch loading, before --out is made)
+    said "the finished steps are saved in RUN; run the same command again to
+    resume", of a folder that did not exist: it now says that nothing was saved."""
+    from ofc_fast.learned import train as train_module
+
+    def ctrl_c() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_module, "require_torch", ctrl_c)
+    out = tmp_path / "run"
+    assert train_module.main([*_TINY_RUN, "--out", str(out)]) == 130
+    assert capsys.readouterr().err == (
+        f"interrupted before the first step: nothing was saved in {out}\n"
+    )
+    assert not out.exists()
+
+
 _TERMINATED_TRAINING = """
 import os, signal, sys
 from ofc_fast.learned import train

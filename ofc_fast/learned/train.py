@@ -716,10 +716,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OfcError, ValueError, OSError) as exc:
         print(f"error: {name_option(str(exc), p.options)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (before train() made --out: torch loading, say)
+        saved = (Path(a.out) / "config.json").exists()
         print(
             f"interrupted: the finished steps are saved in {a.out}; run the same "
-            "command again to resume",
+            "command again to resume"
+            if saved
+            else f"interrupted before the first step: nothing was saved in {a.out}",
             file=sys.stderr,
         )
         return 130
