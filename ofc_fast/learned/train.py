@@ -32,6 +32,7 @@ Example (a tiny run)::
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -717,7 +718,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {name_option(str(exc), p.options)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # (before train() made --out: torch loading, say)
-        saved = (Path(a.out) / "config.json").exists()
+        saved = os.path.isfile(os.path.join(a.out, "config.json"))  # (no OSError)
         print(
             f"interrupted: the finished steps are saved in {a.out}; run the same "
             "command again to resume"
