@@ -1406,6 +1406,26 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     assert (out / "pineapple-2p.ofcvm").exists()
 
 
+def test_training_interrupted_before_its_first_step_says_nothing_is_saved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the first seconds of a run (torch loading, before --out is made)
+    said "the finished steps are saved in RUN; run the same command again to
+    resume", of a folder that did not exist: it now says that nothing was saved."""
+    from ofc_fast.learned import train as train_module
+
+    def ctrl_c() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_module, "require_torch", ctrl_c)
+    out = tmp_path / "run"
+    assert train_module.main([*_TINY_RUN, "--out", str(out)]) == 130
+    assert capsys.readouterr().err == (
+        f"interrupted before the first step: nothing was saved in {out}\n"
+    )
+    assert not out.exists()
+
+
 _TERMINATED_TRAINING = """
 import os, signal, sys
 from ofc_fast.learned import train
@@ -1442,6 +1462,56 @@ def test_sigterm_stops_training_as_ctrl_c_does(tmp_path: Path) -> None:
         "again to resume\n",
     )
     assert (out / "config.json").exists() and not (out / "positions.npz").exists()
+
+
+_CTRL_C_AT_IMPORT = """
+import os, signal, sys
+class CtrlC:  # Ctrl-C as an import reaches the module sys.argv[1]
+    came = False
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1] and not CtrlC.came:
+            CtrlC.came = True
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, CtrlC())
+"""
+
+
+def _ctrl_c_at_import(module: str, script: str, *args: str) -> tuple[int, str, str]:
+    """Exit status, output and errors of ``script`` run in a process that gets a
+    Ctrl-C as an import first reaches ``module`` (``CtrlC.came``: it came)."""
+    from scripts import package_env
+
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_AT_IMPORT + script, module, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=package_env(),
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT to itself)")
+def test_ctrl_c_while_training_loads_torch_leaves_torch_whole(tmp_path: Path) -> None:
+    """Ctrl-C in the first seconds of a run, while ``train()`` imports torch, cut the
+    import half-way: a session's next ``train()`` failed with "partially initialized
+    module 'torch' has no attribute ..." until it was restarted, and the command
+    sometimes aborted (a pybind11 ``terminate``, exit 134, no "interrupted" line).
+    The import now ends whole and the Ctrl-C stops the run after it."""
+    _require_torch()
+    script = """
+from ofc_fast.learned.train import train
+try:
+    train("pineapple", sys.argv[2], deals=4)
+except KeyboardInterrupt:
+    print("interrupted", CtrlC.came)
+import torch  # a session goes on: the next train() fits with it
+print(torch.nn.Linear(2, 1).weight.shape == (1, 2))
+"""
+    code, out, err = _ctrl_c_at_import("torch.nn", script, str(tmp_path / "run"))
+    assert (code, out) == (0, "interrupted True\nTrue\n"), err
+    assert not (tmp_path / "run").exists()  # stopped before any step
 
 
 def test_training_names_out_when_its_folder_takes_no_files(
@@ -1667,6 +1737,29 @@ def test_training_plot_leaves_the_callers_matplotlib_as_it_was(tmp_path: Path):
     finally:
         matplotlib.use(before)
     assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT to itself)")
+def test_ctrl_c_while_the_report_loads_matplotlib_leaves_it_whole(tmp_path: Path) -> None:
+    """Ctrl-C while the report's plot imported matplotlib (train() in a notebook, at
+    the end of a run) cut the import half-way: the resumed train() stopped with
+    "module 'matplotlib' has no attribute 'get_data_path'" until the session was
+    restarted.  The import now ends whole and the Ctrl-C stops the run after it."""
+    pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    script = """
+from pathlib import Path
+from ofc_fast.learned._report import plot
+street = {"decisions": 9, "regret": 0.5, "regret_ci95": 0.1, "top1": 0.25, "top1_ci95": 0.05}
+report, png = {"streets": {"5": street}}, Path(sys.argv[2])
+try:
+    plot(report, png)
+except KeyboardInterrupt:
+    print("interrupted", CtrlC.came)
+print(plot(report, png), png.read_bytes()[:4] == b"\\x89PNG")  # the run resumed
+"""
+    png = str(tmp_path / "report.png")
+    code, out, err = _ctrl_c_at_import("matplotlib.colors", script, png)
+    assert (code, out) == (0, "interrupted True\nTrue True\n"), err
 
 
 def test_fitting_leaves_the_callers_torch_as_it_was():

@@ -11,20 +11,32 @@ from typing import Any
 import numpy as np
 
 from .._native import ffi, lib
+from ..arena import sigint_deferred
 from ..errors import ModelError
 from .model import ValueModel
 
-__all__ = ["c_check", "fit", "require_torch"]
+__all__ = ["c_check", "fit", "import_extra", "require_torch"]
 
 
 _TORCH = threading.Lock()  # held by the fit using torch's process-wide state
+
+
+def import_extra(name: str) -> Any:
+    """The module ``name`` of an extra (torch, matplotlib; typed loosely), imported
+    whole: Ctrl-C while it loads (seconds, the first time) stops the run once the
+    import has ended.  Cut half-way, it left a module that no later import in the
+    process could finish (a session's next train() failed with "partially
+    initialized module 'torch'"), and torch's sometimes aborted in its C++ code
+    (pybind11's terminate, exit 134).  ImportError without it."""
+    with sigint_deferred():
+        return importlib.import_module(name)
 
 
 def require_torch() -> Any:
     """The torch module (the learn extra, typed loosely); a ModelError saying what to
     install without it."""
     try:
-        return importlib.import_module("torch")
+        return import_extra("torch")
     except ImportError:
         raise ModelError(
             'training a value model needs torch: pip install "ofc-fast[learn]"'

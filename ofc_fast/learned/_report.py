@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import ModelError
 from ..files import atomic_write
+from ._fit import import_extra
 from ._run import read_json
 
 __all__ = ["markdown", "plot", "read_report", "report_files"]
@@ -70,7 +71,7 @@ def plot(report: dict[str, Any], path: Path) -> bool:
     other numbers than the report beside it).  A bare ``Figure``, not pyplot: the
     caller's backend and figures stay as they were."""
     try:
-        from matplotlib.figure import Figure
+        Figure = import_extra("matplotlib.figure").Figure
     except ImportError:
         path.unlink(missing_ok=True)
         return False

@@ -32,6 +32,7 @@ Example (a tiny run)::
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -716,10 +717,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OfcError, ValueError, OSError) as exc:
         print(f"error: {name_option(str(exc), p.options)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (before train() made --out: torch loading, say)
+        saved = os.path.isfile(os.path.join(a.out, "config.json"))  # (no OSError)
         print(
             f"interrupted: the finished steps are saved in {a.out}; run the same "
-            "command again to resume",
+            "command again to resume"
+            if saved
+            else f"interrupted before the first step: nothing was saved in {a.out}",
             file=sys.stderr,
         )
         return 130
