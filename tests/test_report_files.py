@@ -202,13 +202,14 @@ def _exact(text: str) -> Any:
 
 _BEYOND_SCHEMA = (
     r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
-    r"|is not that of the deal's rules|: report: (seat_count|bots\[\d\]\.hands): "
+    r"|is not that of the deal's rules"
+    r"|: report: (seat_count|bots\[\d\]\.hands|forfeited_by): "
     r"|of a deal of \d players"
 )
 """The refusals of what the schemas take (the schemas' descriptions): a seat and a
 point total per player, a decision's seat and the rotation among the players, unique
 bot names, a deal that replays, a report's bots one a seat, each playing every
-hand."""
+hand, its forfeit by one of them."""
 
 
 @pytest.mark.parametrize("kind", ["history line", "report"])
@@ -630,6 +631,30 @@ _SELF_CONTRADICTIONS: dict[str, tuple[Any, str]] = {
         lambda r: r["bots"][1].update(name=NAMES[0]),
         "bots: a name appears twice in",
     ),
+    "forfeited by a stranger": (
+        lambda r: r.update(forfeited_by="x"),
+        "forfeited_by: 'x' is none of the bots",
+    ),
+    "forfeited by a bot of no fault": (
+        lambda r: r.update(forfeited_by=NAMES[1], fault_policy="forfeit"),
+        f"forfeited_by: {NAMES[1]!r} has no fault (a bot forfeits at its first)",
+    ),
+    "forfeited under substitute": (
+        lambda r: (
+            r.update(forfeited_by=NAMES[1], fault_policy="substitute")
+            or r["bots"][1].update(faults=1)
+        ),
+        f"forfeited_by: {NAMES[1]!r}, but fault_policy is 'substitute' (a bot "
+        "forfeits only under 'forfeit')",
+    ),
+    "a fault policy no arena has": (
+        lambda r: r.update(fault_policy="retry"),
+        "fault_policy: expected one of ['substitute', 'forfeit'], got 'retry'",
+    ),
+    "forfeited by a number": (
+        lambda r: r.update(forfeited_by=1),
+        "forfeited_by: expected string or null, got 1",
+    ),
 }
 
 
@@ -642,7 +667,8 @@ def test_a_report_no_arena_run_writes_is_refused_naming_the_field(
 ) -> None:
     """A report that says what no arena run writes (``"bots": []``, a ``seat_count``
     that is not the number of bots, a bot's ``hands`` that are not the report's, a
-    duplicate pair of a bot it does not name) made a page, exit status 0: it is
+    duplicate pair of a bot it does not name, a ``forfeited_by`` naming no bot of the
+    match, or under ``"fault_policy": "substitute"``) made a page, exit status 0: it is
     refused naming the field, by ``ofc-fast report`` and ``html_report`` alike
     (what an arena run writes: :func:`test_every_arena_report_is_read`)."""
     from ofc_fast.arena.html import html_report

@@ -85,7 +85,8 @@ def _inconsistency(report: dict[str, Any]) -> str | None:
     None: a bot name twice, a ``seat_count`` not the number of bots (one a seat), a
     bot's ``hands`` not the report's (every bot plays every hand), duplicate
     ``rotations`` not the number of bots, more ``decks`` than the hands hold, a
-    duplicate bot or pair's bot that is none of the bots."""
+    duplicate bot or pair's bot that is none of the bots, a forfeit no run makes
+    (:func:`_forfeit_problem`)."""
     bots = report["bots"]
     names = [b["name"] for b in bots]
     if len(set(names)) != len(names):
@@ -124,6 +125,27 @@ def _inconsistency(report: dict[str, Any]) -> str | None:
     for where, name in strangers:
         if name not in names:
             return f"{where}: {quote(name)} is none of the bots"
+    return _forfeit_problem(report)
+
+
+def _forfeit_problem(report: dict[str, Any]) -> str | None:
+    """Where ``report``'s ``forfeited_by`` says what no arena run writes, or None: a
+    bot it does not name, one with no fault (a bot forfeits at its first), or a
+    forfeit under another fault policy than ``forfeit``."""
+    who = report.get("forfeited_by")
+    if who is None:
+        return None
+    bot = next((b for b in report["bots"] if b["name"] == who), None)
+    if bot is None:
+        return f"forfeited_by: {quote(who)} is none of the bots"
+    policy = report.get("fault_policy", "forfeit")
+    if policy != "forfeit":
+        return (
+            f"forfeited_by: {quote(who)}, but fault_policy is {quote(policy)} (a bot "
+            "forfeits only under 'forfeit')"
+        )
+    if bot["faults"] == 0:
+        return f"forfeited_by: {quote(who)} has no fault (a bot forfeits at its first)"
     return None
 
 
