@@ -687,6 +687,56 @@ def test_a_report_no_arena_run_writes_is_refused_naming_the_field(
     assert str(caught.value).startswith(f"report: {said}")
 
 
+_KEYS_NO_TEXT: dict[str, tuple[Any, str]] = {
+    "the report's": (lambda r: r.update({1: "x"}), "report: 1: "),
+    "a bot's": (lambda r: r["bots"][0].update({None: 1}), "report: bots[0].None: "),
+    "a bot's decisions'": (
+        lambda r: r["bots"][1]["decisions"].update({2.5: 1}),
+        "report: bots[1].decisions.2.5: ",
+    ),
+    "a duplicate pair's": (
+        lambda r: (
+            r.update(duplicate=_pair(1.0, None))
+            or r["duplicate"]["pairs"][0].update({(1, 2): 0})
+        ),
+        "report: duplicate.pairs[0].(1, 2): ",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_KEYS_NO_TEXT))
+def test_a_report_dict_with_a_key_that_is_no_text_is_refused(
+    case: str, lines: list[dict[str, Any]]
+) -> None:
+    """``html_report`` of a report dict holding a key that is no text (``{1: "x"}``,
+    which no JSON text holds: ``json.dumps`` writes it ``"1"``) made the page, the
+    key ignored: it is refused naming it, as a report read from a file would be."""
+    from ofc_fast.arena.html import html_report
+    from ofc_fast.arena.report import check_report
+
+    edit, said = _KEYS_NO_TEXT[case]
+    report = copy.deepcopy(report_of(lines))
+    edit(report)
+    for check in (check_report, lambda r: html_report(r, lines)):
+        with pytest.raises(ArenaError) as caught:
+            check(report)
+        assert str(caught.value) == f"{said}a key that is no text (JSON's keys are)"
+
+
+def test_a_history_dict_with_a_key_that_is_no_text_is_refused(
+    lines: list[dict[str, Any]],
+) -> None:
+    """A history line given as a dict with a key that is no text (``{7: 0}``) was
+    refused as ``'7': not a known field``, a key it does not hold: the key is named
+    as it is, and said to be no text."""
+    from ofc_fast.arena.html import html_report
+
+    line = {**lines[1], 7: 0}
+    with pytest.raises(HistoryError) as caught:
+        html_report(report_of(lines), [lines[0], line])
+    assert str(caught.value) == "7: a key that is no text (JSON's keys are)"
+
+
 @pytest.mark.parametrize("duplicate", [False, True])
 @pytest.mark.parametrize("bots", [2, 3, 4])
 def test_every_arena_report_is_read(bots: int, duplicate: bool) -> None:
