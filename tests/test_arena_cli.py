@@ -832,9 +832,34 @@ def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
     assert main(["arena", "--bot", "random", "--bot", f"tcp:{port}"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
-        f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
-        "1..65535"
+        f"ofc-fast: error: --bot: bad spec {f'tcp:{port}'!r}: tcp:PORT needs a port "
+        "number 1..65535"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("bad", "unknown bot 'bad'; known bots: "),
+        ("", "a spec must be a non-empty string, got ''"),
+        ("cmd:", "bad spec 'cmd:': nothing after cmd:"),
+        ("me@", "bad spec 'me@': nothing after me@"),
+        ("tcp:x", "bad spec 'tcp:x': tcp:PORT needs a port number 1..65535"),
+    ],
+)
+def test_a_bad_bot_is_an_error_of_the_option_s_form(
+    spec: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arena --bot cmd:`` said ``bad --bot 'cmd:': ...`` and ``--bot ''`` ``a --bot
+    spec must be ...``, where ``--bot bad``, and every other value a command refuses,
+    is ``--bot: ...`` (docs/cli.md: ``ofc-fast: error: --hands: must be at least 1``):
+    every bad ``--bot`` is one line of that form."""
+    from ofc_fast.cli import main
+
+    assert main(["arena", "--bot", spec, "--bot", "random", "--hands", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"ofc-fast: error: --bot: {said}"), err
 
 
 def test_one_hand_one_deck_and_one_substitution_are_singular(

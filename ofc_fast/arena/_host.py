@@ -132,8 +132,8 @@ def parse_bot_spec(text: str) -> BotSpec:
     BotSpec(kind='builtin', target='search@models/home.ofcvm', name=None)
     """
     if not isinstance(text, str) or not text.strip():
-        raise ArenaError("a --bot spec must be a non-empty string")
-    bad = f"bad --bot {quote(text)}"  # (the spec as typed, its name too: me@cmd:)
+        raise ArenaError(f"--bot: a spec must be a non-empty string, got {quote(text)}")
+    bad = f"--bot: bad spec {quote(text)}"  # (as typed, its name too: me@cmd:)
     name = None
     head, sep, rest = text.partition("@")
     if sep and ":" not in head and head.strip() and not _is_model_spec(text, rest):
