@@ -949,7 +949,7 @@ def test_replay_and_bot_errors_name_the_argument(
     play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--seed", "1"]
     assert main([*play, "--history", str(hist)]) == 0
     cases = [
-        (["replay", str(missing)], f"FILE: cannot read {missing}: "),
+        (["replay", str(missing)], f"FILE: cannot read {str(missing)!r}: "),
         (["replay", str(hist), "--deal", "7"], f"--deal: {hist} has no hand 7"),
         (["bot", "nope"], "NAME: unknown bot 'nope'; known bots: "),
         (["bot", "nope", "--time-budget", "0.1"], "NAME: unknown bot 'nope'"),
@@ -994,9 +994,9 @@ def test_report_errors_name_the_report_and_history_arguments(
     bad.write_text("garbage\n", encoding="utf-8")
     missing, out = tmp_path / "nope.json", str(tmp_path / "p.html")
     cases = [
-        ([str(missing), str(hist)], f"REPORT: cannot read the report {missing}: "),
+        ([str(missing), str(hist)], f"REPORT: cannot read the report {str(missing)!r}: "),
         ([str(bad), str(hist)], f"REPORT: {bad}: not JSON"),
-        ([str(rep), str(missing)], f"HISTORY: cannot read {missing}: "),
+        ([str(rep), str(missing)], f"HISTORY: cannot read {str(missing)!r}: "),
         ([str(rep), str(bad)], f"HISTORY: {bad}, line 1: not JSON"),
     ]
     for files, message in cases:

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, quote, shown_path
+from ..errors import ArenaError, quote, quote_path, shown_path
 from ..files import atomic_text, file_key, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
@@ -241,5 +241,5 @@ def _writing(target: Path) -> Iterator[None]:
         yield
     except OSError as exc:
         raise ArenaError(
-            f"output: cannot write {shown_path(target)}: {exc.strerror}"
+            f"output: cannot write {quote_path(target)}: {exc.strerror}"
         ) from None

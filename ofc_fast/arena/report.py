@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import ArenaError, quote, shown_path
+from ..errors import ArenaError, quote, quote_path, shown_path
 from ..files import open_input
 from ._schema import parse, problem
 from ._stats import counted, int_half_width, latency_summary
@@ -169,7 +169,7 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
             return _report_of(f.read(MAX_REPORT_BYTES + 1), shown_path(source))
     except OSError as exc:
         raise ArenaError(
-            f"cannot read the report {shown_path(source)}: {exc.strerror}"
+            f"cannot read the report {quote_path(source)}: {exc.strerror}"
         ) from None
 
 
