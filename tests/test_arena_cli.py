@@ -965,6 +965,31 @@ def test_replay_and_bot_errors_name_the_argument(
     assert " NAME" in commands["bot"].format_usage()
 
 
+def test_replay_deal_says_hands_are_counted_from_0(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``replay --deal N``'s help said ``only this hand number``, not that hands count
+    from 0 (``play`` prints them from Deal 1), and ``--deal 2`` of a history of hands
+    0 and 1 said only ``has no hand 2``: the help says so, and the error names the
+    hands the file holds."""
+    from ofc_fast.cli import build_parser, main
+
+    hist, empty = tmp_path / "h.jsonl", tmp_path / "e.jsonl"
+    play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--seed", "1"]
+    assert main([*play, "--history", str(hist)]) == 0
+    empty.write_text("", encoding="utf-8")
+    helped = " ".join(build_parser().commands["replay"].format_help().split())
+    assert "--deal N only hand N (its hand_no, counted from 0" in helped, helped
+    capsys.readouterr()
+    assert main(["replay", str(hist), "--deal", "1"]) == 0
+    assert capsys.readouterr().out.startswith("hand 1 (")
+    for path, held in ((hist, "its hands are numbered 0 to 1"), (empty, "it holds none")):
+        assert main(["replay", str(path), "--deal", "2"]) == 2
+        assert capsys.readouterr().err == (
+            f"ofc-fast: error: --deal: {path} has no hand 2 ({held})\n"
+        )
+
+
 @pytest.mark.parametrize("extra", [[], ["--workers", "2"]])
 def test_arena_names_bot_for_a_bot_it_cannot_make(
     capsys: pytest.CaptureFixture[str], extra: list[str]

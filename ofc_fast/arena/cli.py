@@ -243,24 +243,32 @@ def _print_standings(report: dict[str, Any]) -> None:
 def _cmd_replay(args: argparse.Namespace) -> int:
     # the file's errors (cannot read, line N: ...) name FILE, as its usage calls it
     source = named("FILE", input_file, args.file)
-    shown = named("FILE", _print_deals, source, args.deal)
+    shown, hands = named("FILE", _print_deals, source, args.deal)
     where = shown_path(args.file) if source is args.file else "standard input"
     if args.deal is not None and not shown:
-        raise ArenaError(f"--deal: {where} has no hand {args.deal}")
+        held = (
+            f"its hands are numbered {hands[0]} to {hands[1]}" if hands else "it holds none"
+        )
+        raise ArenaError(f"--deal: {where} has no hand {args.deal} ({held})")
     if not shown:  # (a match stopped before its first hand: a valid, empty history)
         print(f"no deals in {where}")
     return 0
 
 
-def _print_deals(path: str | IO[bytes], deal: int | None) -> int:
+def _print_deals(
+    path: str | IO[bytes], deal: int | None
+) -> tuple[int, tuple[int, int] | None]:
     """Replay and print every deal of the history file ``path`` (or an open file:
-    standard input; only hand ``deal`` when given); returns the number printed."""
+    standard input; only hand ``deal`` when given); returns the number printed, and
+    the lowest and highest hand numbers of the file (None: it holds no deal)."""
     from ..cards import cards_str
     from .history import read_histories
 
-    shown = 0
+    shown, hands = 0, None
     for d in read_histories(path):
-        if deal is not None and d.record["hand_no"] != deal:
+        number = d.record["hand_no"]
+        hands = (min(hands[0], number), max(hands[1], number)) if hands else (number,) * 2
+        if deal is not None and number != deal:
             continue
         g = d.game
         print(
@@ -273,7 +281,7 @@ def _print_deals(path: str | IO[bytes], deal: int | None) -> int:
             rows = " / ".join(cards_str(sorted(r, reverse=True)) for r in b.rows)
             print(f"  seat {s} {printable(d.record['seats'][s])}{fl}: {rows}{foul}")
         shown += 1
-    return shown
+    return shown, hands
 
 
 def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
@@ -456,7 +464,14 @@ def add_commands(sub: Any) -> None:
         "high to low.",
     )
     r.add_argument("file", metavar="FILE", help="a .jsonl hand history (-: standard input)")
-    r.add_argument("--deal", type=int, default=None, help="only this hand number")
+    r.add_argument(
+        "--deal",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only hand N (its hand_no, counted from 0 as replay prints them: play's "
+        "Deal 1 is hand 0)",
+    )
     r.set_defaults(func=_cmd_replay)
 
     h = sub.add_parser(
