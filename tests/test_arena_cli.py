@@ -542,6 +542,27 @@ def test_a_duplicate_match_forfeited_before_its_first_deck_prints_its_standings(
     assert "duplicate random - bot-2: - per deck (0 decks)" in printed
 
 
+def test_standings_print_no_control_character_of_a_bot_s_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    r"""``arena --bot $'a\e[31m@random'`` printed the name's escape sequence to the
+    terminal in the standings (and a name holding a newline broke its line), in the
+    forfeit and in the duplicate pairs, where ``replay`` writes such a name as Python
+    does (``'a\x1b[31m'``): the standings do too."""
+    from ofc_fast.cli import main
+
+    red, broken = "a\x1b[31m", "b\nc"
+    quit_at_once = f"{broken}@cmd:{sys.executable} -c pass"
+    args = ["arena", "--bot", f"{red}@random", "--bot", quit_at_once, "--hands", "2"]
+    assert main([*args, "--duplicate", "--fault-policy", "forfeit"]) == 0
+    printed = capsys.readouterr().out
+    lines = printed.splitlines()
+    assert len(lines) == 4 and all(line.isprintable() for line in lines), printed
+    assert f"forfeited by {broken!r}" in lines[0]
+    assert lines[1].startswith(f"  {red!r} ") and lines[2].startswith(f"  {broken!r} ")
+    assert lines[3].startswith(f"  duplicate {red!r} - {broken!r}: "), lines[3]
+
+
 @pytest.mark.parametrize("value", ["null", "  null  "])
 def test_replay_refuses_a_null_line_naming_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str

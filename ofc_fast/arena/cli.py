@@ -200,7 +200,7 @@ def _bot_line(b: dict[str, Any]) -> str:
         f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
     )
     line = (
-        f"  {b['name']:<20} {b['points']:+7d} pts  {_signed(mean)}"
+        f"  {printable(b['name']):<20} {b['points']:+7d} pts  {_signed(mean)}"
         f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
         f"FL {b['fantasylands']}  {faults}"
     )
@@ -222,9 +222,10 @@ def _print_standings(report: dict[str, Any]) -> None:
         )
     else:
         played = counted(report["hands"], "hand")
+    forfeit = report["forfeited_by"]  # (names as replay prints them: no escape codes)
     print(
         f"{report['game_id']}: {played}, seed {report['seed']}"
-        + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
+        + (f", forfeited by {printable(forfeit)}" if forfeit else "")
         + (" (interrupted)" if report.get("interrupted") else "")
     )
     for b in report["bots"]:
@@ -235,7 +236,8 @@ def _print_standings(report: dict[str, Any]) -> None:
             ci = p["difference_per_deck_ci95"]
             margin = "" if ci is None else f" {plus_minus()} {ci:.3f}"
             print(
-                f"  duplicate {p['a']} - {p['b']}: {_signed(p['difference_per_deck_mean'])}"
+                f"  duplicate {printable(p['a'])} - {printable(p['b'])}: "
+                f"{_signed(p['difference_per_deck_mean'])}"
                 f"{margin} per deck ({counted(dup['decks'], 'deck')})"
             )
 
