@@ -340,8 +340,8 @@ class Arena:
         for spec, name in zip(self.specs, self.names):
             if len(name) > bot_name_limit():  # (its report and history: unreadable)
                 raise ArenaError(
-                    f"--bot {quote(spec.label)}: a seat's name holds at most "
-                    f"{bot_name_limit()} characters, got {len(name)}"
+                    f"--bot: a seat's name holds at most {bot_name_limit()} characters, "
+                    f"got {len(name)}: {quote(name)} (of {quote(spec.label)})"
                 )
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
