@@ -867,6 +867,7 @@ def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
         ("me@", "bad spec 'me@': nothing after me@"),
         ("tcp:x", "bad spec 'tcp:x': tcp:PORT needs a port number 1..65535"),
         ("n" * 1001 + "@random", "a seat's name holds at most 1000 characters, got 1001"),
+        ("tcp:45211", "two seats on one port, tcp:45211; give each tcp: seat its own"),
     ],
 )
 def test_a_bad_bot_is_an_error_of_the_option_s_form(
@@ -878,7 +879,8 @@ def test_a_bad_bot_is_an_error_of_the_option_s_form(
     every bad ``--bot`` is one line of that form."""
     from ofc_fast.cli import main
 
-    assert main(["arena", "--bot", spec, "--bot", "random", "--hands", "1"]) == 2
+    other = spec if spec.startswith("tcp:") else "random"  # (a port taken twice)
+    assert main(["arena", "--bot", spec, "--bot", other, "--hands", "1"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1, err
     assert err.startswith(f"ofc-fast: error: --bot: {said}"), err

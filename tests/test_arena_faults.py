@@ -346,7 +346,7 @@ def test_two_tcp_seats_on_one_port_are_refused_naming_it() -> None:
     from ofc_fast.errors import ArenaError
 
     bots = [parse_bot_spec("a@tcp:45211"), parse_bot_spec("b@tcp:045211")]
-    with pytest.raises(ArenaError, match=r"^--bot tcp:45211: two seats on one port"):
+    with pytest.raises(ArenaError, match=r"^--bot: two seats on one port, tcp:45211;"):
         Arena("pineapple", bots, 1)
 
 

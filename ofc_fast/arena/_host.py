@@ -316,7 +316,7 @@ class Arena:
         for port in ports:
             if ports.count(port) > 1:  # (the second could not listen: "in use")
                 raise ArenaError(
-                    f"--bot tcp:{port}: two seats on one port; give each tcp: seat its own"
+                    f"--bot: two seats on one port, tcp:{port}; give each tcp: seat its own"
                 )
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
