@@ -814,3 +814,32 @@ def test_a_utf8_line_cut_inside_a_character_is_said_to_be_cut_off(
         f"{hist}, line 2: cut off: the last line ends with no newline"
     ), caught.value
     assert "not UTF-8 (byte 0xc3" in str(caught.value), caught.value
+
+
+def test_html_report_refuses_the_deals_of_another_match(
+    lines: list[dict[str, Any]],
+) -> None:
+    """``html_report(report, deals)`` of deals that are not the report's match (more
+    deals than its hands, a bot's points that are not the report's) made a page whose
+    totals contradict its standings, where ``ofc-fast report`` and
+    ``write_html_report`` refuse such files: the dicts are refused alike."""
+    from ofc_fast.arena.html import html_report
+
+    report = report_of(lines)
+    total = sum(d["points"][0] for d in lines)
+    cases = [
+        (report_of(lines[:1]), lines, "it holds 2 deals, the report 1 hand"),
+        (
+            {
+                **report,
+                "bots": [{**report["bots"][0], "points": total + 1}, *report["bots"][1:]],
+            },
+            lines,
+            f"{NAMES[0]} has {total} points in it, {total + 1} in the report",
+        ),
+    ]
+    for rep, deals_given, said in cases:
+        with pytest.raises(ArenaError) as caught:
+            html_report(rep, deals_given)
+        assert str(caught.value) == f"deals: not the history of the report: {said}"
+    assert html_report(report, lines).startswith("<!DOCTYPE html>")
