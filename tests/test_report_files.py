@@ -647,6 +647,11 @@ _SELF_CONTRADICTIONS: dict[str, tuple[Any, str]] = {
         f"forfeited_by: {NAMES[1]!r}, but fault_policy is 'substitute' (a bot "
         "forfeits only under 'forfeit')",
     ),
+    "a fault under forfeit, no forfeit": (
+        lambda r: r.update(fault_policy="forfeit") or r["bots"][0].update(faults=1),
+        f"forfeited_by: null, but {NAMES[0]!r} has a fault under fault_policy "
+        "'forfeit' (its first fault forfeits the match)",
+    ),
     "a fault policy no arena has": (
         lambda r: r.update(fault_policy="retry"),
         "fault_policy: expected one of ['substitute', 'forfeit'], got 'retry'",

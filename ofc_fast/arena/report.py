@@ -130,15 +130,22 @@ def _inconsistency(report: dict[str, Any]) -> str | None:
 
 def _forfeit_problem(report: dict[str, Any]) -> str | None:
     """Where ``report``'s ``forfeited_by`` says what no arena run writes, or None: a
-    bot it does not name, one with no fault (a bot forfeits at its first), or a
-    forfeit under another fault policy than ``forfeit``."""
+    bot it does not name, one with no fault (a bot forfeits at its first), a forfeit
+    under another fault policy than ``forfeit``, or none under ``forfeit`` where a bot
+    has a fault."""
     who = report.get("forfeited_by")
+    policy = report.get("fault_policy", "forfeit")
     if who is None:
+        faulted = [b["name"] for b in report["bots"] if b["faults"]]
+        if faulted and "fault_policy" in report and policy == "forfeit":
+            return (
+                f"forfeited_by: null, but {quote(faulted[0])} has a fault under "
+                "fault_policy 'forfeit' (its first fault forfeits the match)"
+            )
         return None
     bot = next((b for b in report["bots"] if b["name"] == who), None)
     if bot is None:
         return f"forfeited_by: {quote(who)} is none of the bots"
-    policy = report.get("fault_policy", "forfeit")
     if policy != "forfeit":
         return (
             f"forfeited_by: {quote(who)}, but fault_policy is {quote(policy)} (a bot "
