@@ -542,6 +542,27 @@ def test_a_duplicate_match_forfeited_before_its_first_deck_prints_its_standings(
     assert "duplicate random - bot-2: - per deck (0 decks)" in printed
 
 
+def test_standings_print_no_control_character_of_a_bot_s_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    r"""``arena --bot $'a\e[31m@random'`` printed the name's escape sequence to the
+    terminal in the standings (and a name holding a newline broke its line), in the
+    forfeit and in the duplicate pairs, where ``replay`` writes such a name as Python
+    does (``'a\x1b[31m'``): the standings do too."""
+    from ofc_fast.cli import main
+
+    red, broken = "a\x1b[31m", "b\nc"
+    quit_at_once = f"{broken}@cmd:{sys.executable} -c pass"
+    args = ["arena", "--bot", f"{red}@random", "--bot", quit_at_once, "--hands", "2"]
+    assert main([*args, "--duplicate", "--fault-policy", "forfeit"]) == 0
+    printed = capsys.readouterr().out
+    lines = printed.splitlines()
+    assert len(lines) == 4 and all(line.isprintable() for line in lines), printed
+    assert f"forfeited by {broken!r}" in lines[0]
+    assert lines[1].startswith(f"  {red!r} ") and lines[2].startswith(f"  {broken!r} ")
+    assert lines[3].startswith(f"  duplicate {red!r} - {broken!r}: "), lines[3]
+
+
 @pytest.mark.parametrize("value", ["null", "  null  "])
 def test_replay_refuses_a_null_line_naming_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str
@@ -832,9 +853,37 @@ def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
     assert main(["arena", "--bot", "random", "--bot", f"tcp:{port}"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
-        f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
-        "1..65535"
+        f"ofc-fast: error: --bot: bad spec {f'tcp:{port}'!r}: tcp:PORT needs a port "
+        "number 1..65535"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("bad", "unknown bot 'bad'; known bots: "),
+        ("", "a spec must be a non-empty string, got ''"),
+        ("cmd:", "bad spec 'cmd:': nothing after cmd:"),
+        ("me@", "bad spec 'me@': nothing after me@"),
+        ("tcp:x", "bad spec 'tcp:x': tcp:PORT needs a port number 1..65535"),
+        ("n" * 1001 + "@random", "a seat's name holds at most 1000 characters, got 1001"),
+        ("tcp:45211", "two seats on one port, tcp:45211; give each tcp: seat its own"),
+    ],
+)
+def test_a_bad_bot_is_an_error_of_the_option_s_form(
+    spec: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arena --bot cmd:`` said ``bad --bot 'cmd:': ...`` and ``--bot ''`` ``a --bot
+    spec must be ...``, where ``--bot bad``, and every other value a command refuses,
+    is ``--bot: ...`` (docs/cli.md: ``ofc-fast: error: --hands: must be at least 1``):
+    every bad ``--bot`` is one line of that form."""
+    from ofc_fast.cli import main
+
+    other = spec if spec.startswith("tcp:") else "random"  # (a port taken twice)
+    assert main(["arena", "--bot", spec, "--bot", other, "--hands", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"ofc-fast: error: --bot: {said}"), err
 
 
 def test_one_hand_one_deck_and_one_substitution_are_singular(
@@ -924,7 +973,7 @@ def test_replay_and_bot_errors_name_the_argument(
     play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--seed", "1"]
     assert main([*play, "--history", str(hist)]) == 0
     cases = [
-        (["replay", str(missing)], f"FILE: cannot read {missing}: "),
+        (["replay", str(missing)], f"FILE: cannot read {str(missing)!r}: "),
         (["replay", str(hist), "--deal", "7"], f"--deal: {hist} has no hand 7"),
         (["bot", "nope"], "NAME: unknown bot 'nope'; known bots: "),
         (["bot", "nope", "--time-budget", "0.1"], "NAME: unknown bot 'nope'"),
@@ -938,6 +987,31 @@ def test_replay_and_bot_errors_name_the_argument(
     commands = build_parser().commands  # the usage names them so too
     assert commands["replay"].format_usage().rstrip().endswith(" FILE")
     assert " NAME" in commands["bot"].format_usage()
+
+
+def test_replay_deal_says_hands_are_counted_from_0(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``replay --deal N``'s help said ``only this hand number``, not that hands count
+    from 0 (``play`` prints them from Deal 1), and ``--deal 2`` of a history of hands
+    0 and 1 said only ``has no hand 2``: the help says so, and the error names the
+    hands the file holds."""
+    from ofc_fast.cli import build_parser, main
+
+    hist, empty = tmp_path / "h.jsonl", tmp_path / "e.jsonl"
+    play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--seed", "1"]
+    assert main([*play, "--history", str(hist)]) == 0
+    empty.write_text("", encoding="utf-8")
+    helped = " ".join(build_parser().commands["replay"].format_help().split())
+    assert "--deal N only hand N (its hand_no, counted from 0" in helped, helped
+    capsys.readouterr()
+    assert main(["replay", str(hist), "--deal", "1"]) == 0
+    assert capsys.readouterr().out.startswith("hand 1 (")
+    for path, held in ((hist, "its hands are numbered 0 to 1"), (empty, "it holds none")):
+        assert main(["replay", str(path), "--deal", "2"]) == 2
+        assert capsys.readouterr().err == (
+            f"ofc-fast: error: --deal: {path} has no hand 2 ({held})\n"
+        )
 
 
 @pytest.mark.parametrize("extra", [[], ["--workers", "2"]])
@@ -969,9 +1043,9 @@ def test_report_errors_name_the_report_and_history_arguments(
     bad.write_text("garbage\n", encoding="utf-8")
     missing, out = tmp_path / "nope.json", str(tmp_path / "p.html")
     cases = [
-        ([str(missing), str(hist)], f"REPORT: cannot read the report {missing}: "),
+        ([str(missing), str(hist)], f"REPORT: cannot read the report {str(missing)!r}: "),
         ([str(bad), str(hist)], f"REPORT: {bad}: not JSON"),
-        ([str(rep), str(missing)], f"HISTORY: cannot read {missing}: "),
+        ([str(rep), str(missing)], f"HISTORY: cannot read {str(missing)!r}: "),
         ([str(rep), str(bad)], f"HISTORY: {bad}, line 1: not JSON"),
     ]
     for files, message in cases:
@@ -1028,10 +1102,11 @@ def test_a_seat_name_the_report_cannot_hold_is_refused(
     capsys.readouterr()
     assert main([*args, "--bot", f"{longest}x@random"]) == 2
     out, err = capsys.readouterr()
-    assert err == (
-        "ofc-fast: error: --bot 'builtin:random': a seat's name holds at most 1000 "
-        "characters, got 1001\n"
+    assert err.startswith(
+        "ofc-fast: error: --bot: a seat's name holds at most 1000 characters, got 1001: "
+        "'nnnn"
     )
+    assert err.endswith("' (of 'builtin:random')\n") and len(err) < 200, err
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")

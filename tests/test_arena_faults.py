@@ -6,6 +6,8 @@ a clean match's)."""
 
 from __future__ import annotations
 
+import io
+import json
 import sys
 import time
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from ofc_fast.arena import Arena, parse_bot_spec
-from ofc_fast.arena.report import without_timings
+from ofc_fast.arena.report import read_report, without_timings
 from ofc_fast.bots import register, unregister
 
 TINY = Path(__file__).parent / "arena_clients" / "tiny_client.py"
@@ -97,6 +99,8 @@ def test_forfeit_ends_the_match_at_the_first_fault() -> None:
     report = match("illegal", policy="forfeit")
     assert report["forfeited_by"] == "tiny" and report["hands"] == 0
     assert report["bots"][1]["faults"] == 1
+    # what a forfeit writes is read back (check_report's forfeited_by checks)
+    assert read_report(io.BytesIO(json.dumps(report).encode())) == report
 
 
 def test_unknown_messages_are_ignored(clean: dict[str, Any]) -> None:
@@ -342,7 +346,7 @@ def test_two_tcp_seats_on_one_port_are_refused_naming_it() -> None:
     from ofc_fast.errors import ArenaError
 
     bots = [parse_bot_spec("a@tcp:45211"), parse_bot_spec("b@tcp:045211")]
-    with pytest.raises(ArenaError, match=r"^--bot tcp:45211: two seats on one port"):
+    with pytest.raises(ArenaError, match=r"^--bot: two seats on one port, tcp:45211;"):
         Arena("pineapple", bots, 1)
 
 

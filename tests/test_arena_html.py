@@ -194,11 +194,13 @@ def _hostile_cases() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]], bo
     report = report_of(lines)
     hostile_hand = [{**lines[0], "hand_no": PAYLOADS[0]}, *lines[1:]]
     fouls = {**report["bots"][0], "fouls": PAYLOADS[3]}
+    forfeiter = report_of(named, names)
+    forfeiter["bots"][0]["faults"] = 1  # (a bot forfeits at its first fault)
     texts = {
-        **report_of(named, names),
+        **forfeiter,
         "game_id": PAYLOADS[2],
         "rules": PAYLOADS[0],
-        "forfeited_by": PAYLOADS[3],
+        "forfeited_by": names[0],  # (every payload: one of the bots, as a forfeit is)
         "duplicate": {
             "decks": 1,
             "pairs": [

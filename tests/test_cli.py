@@ -1067,9 +1067,9 @@ def test_a_file_name_with_control_characters_is_quoted_in_errors(
 @pytest.mark.parametrize(
     ("spec", "said"),
     [
-        ("x@", "bad --bot 'x@': nothing after x@"),
-        ("me@cmd:", "bad --bot 'me@cmd:': nothing after cmd:"),
-        ("me@tcp:0", "bad --bot 'me@tcp:0': tcp:PORT needs a port number"),
+        ("x@", "--bot: bad spec 'x@': nothing after x@"),
+        ("me@cmd:", "--bot: bad spec 'me@cmd:': nothing after cmd:"),
+        ("me@tcp:0", "--bot: bad spec 'me@tcp:0': tcp:PORT needs a port number"),
     ],
 )
 def test_a_bad_arena_bot_is_named_as_typed(

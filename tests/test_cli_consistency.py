@@ -906,3 +906,44 @@ def test_two_outputs_into_one_pipe_are_refused() -> None:
     )
     assert done.returncode == 2 and done.stdout == "", done
     assert "--history: '/dev/stdout' is the --json file too" in done.stderr
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_a_file_a_command_cannot_read_or_write_is_quoted_one_way(
+    capsys: pytest.CaptureFixture[str],
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    long: bool,
+) -> None:
+    """``replay FILE`` and ``report REPORT HISTORY`` said ``cannot read no such.jsonl``
+    (the name bare, where it ends unseen), ``--rules`` and ``--api-key-file``
+    ``cannot read 'no such.json'``, and ``report -o /dev/full`` ``cannot write
+    /dev/full`` where ``--json`` says ``cannot write '/dev/full'``: every file a
+    command cannot read or write is named quoted, a long name (here 300 characters,
+    which ``--rules`` printed whole) cut alike."""
+    folder = tmp_path / ("d" * 300 if long else "no such")
+    missing = str(folder / "f.json")
+    rep, hist = str(match_files["report"]), str(match_files["history"])
+    page = str(tmp_path / "p.html")
+    cases = [
+        (["replay", missing], "FILE: cannot read "),
+        (["report", missing, hist, "-o", page], "REPORT: cannot read the report "),
+        (["report", rep, missing, "-o", page], "HISTORY: cannot read "),
+        (["rules", missing], "NAME: cannot read "),
+        (["play", "--rules", missing], "--rules: cannot read "),
+    ]
+    shown = set()
+    for argv, said in cases:
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+        assert err.startswith(f"ofc-fast: error: {said}'"), (argv, err)
+        name = err[len(f"ofc-fast: error: {said}") :].rsplit(": ", 1)[0]
+        shown.add(name)
+        assert len(name) <= 200 and name.endswith("f.json'"), (argv, err)
+    assert len(shown) == 1, shown
+    if not long:
+        assert shown == {repr(missing)}
+    code, _, err = run(capsys, "report", rep, hist, "-o", "/dev/full")
+    assert code == 2 and err.startswith(
+        "ofc-fast: error: --output: cannot write '/dev/full':"
+    )

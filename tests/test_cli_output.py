@@ -242,7 +242,7 @@ def test_a_report_page_that_fills_the_disk_names_output(
     code, _, err = run(capsys, "report", report, history, "-o", "/dev/full")
     assert (code, err) == (
         2,
-        f"ofc-fast: error: --output: cannot write /dev/full: {os.strerror(28)}\n",
+        f"ofc-fast: error: --output: cannot write '/dev/full': {os.strerror(28)}\n",
     )
 
 

@@ -202,13 +202,14 @@ def _exact(text: str) -> Any:
 
 _BEYOND_SCHEMA = (
     r"entries for \d players|appears twice|^line 1: history: |are not the replay's"
-    r"|is not that of the deal's rules|: report: (seat_count|bots\[\d\]\.hands): "
+    r"|is not that of the deal's rules"
+    r"|: report: (seat_count|bots\[\d\]\.hands|forfeited_by): "
     r"|of a deal of \d players"
 )
 """The refusals of what the schemas take (the schemas' descriptions): a seat and a
 point total per player, a decision's seat and the rotation among the players, unique
 bot names, a deal that replays, a report's bots one a seat, each playing every
-hand."""
+hand, its forfeit by one of them."""
 
 
 @pytest.mark.parametrize("kind", ["history line", "report"])
@@ -630,6 +631,35 @@ _SELF_CONTRADICTIONS: dict[str, tuple[Any, str]] = {
         lambda r: r["bots"][1].update(name=NAMES[0]),
         "bots: a name appears twice in",
     ),
+    "forfeited by a stranger": (
+        lambda r: r.update(forfeited_by="x"),
+        "forfeited_by: 'x' is none of the bots",
+    ),
+    "forfeited by a bot of no fault": (
+        lambda r: r.update(forfeited_by=NAMES[1], fault_policy="forfeit"),
+        f"forfeited_by: {NAMES[1]!r} has no fault (a bot forfeits at its first)",
+    ),
+    "forfeited under substitute": (
+        lambda r: (
+            r.update(forfeited_by=NAMES[1], fault_policy="substitute")
+            or r["bots"][1].update(faults=1)
+        ),
+        f"forfeited_by: {NAMES[1]!r}, but fault_policy is 'substitute' (a bot "
+        "forfeits only under 'forfeit')",
+    ),
+    "a fault under forfeit, no forfeit": (
+        lambda r: r.update(fault_policy="forfeit") or r["bots"][0].update(faults=1),
+        f"forfeited_by: null, but {NAMES[0]!r} has a fault under fault_policy "
+        "'forfeit' (its first fault forfeits the match)",
+    ),
+    "a fault policy no arena has": (
+        lambda r: r.update(fault_policy="retry"),
+        "fault_policy: expected one of ['substitute', 'forfeit'], got 'retry'",
+    ),
+    "forfeited by a number": (
+        lambda r: r.update(forfeited_by=1),
+        "forfeited_by: expected string or null, got 1",
+    ),
 }
 
 
@@ -642,7 +672,8 @@ def test_a_report_no_arena_run_writes_is_refused_naming_the_field(
 ) -> None:
     """A report that says what no arena run writes (``"bots": []``, a ``seat_count``
     that is not the number of bots, a bot's ``hands`` that are not the report's, a
-    duplicate pair of a bot it does not name) made a page, exit status 0: it is
+    duplicate pair of a bot it does not name, a ``forfeited_by`` naming no bot of the
+    match, or under ``"fault_policy": "substitute"``) made a page, exit status 0: it is
     refused naming the field, by ``ofc-fast report`` and ``html_report`` alike
     (what an arena run writes: :func:`test_every_arena_report_is_read`)."""
     from ofc_fast.arena.html import html_report
@@ -659,6 +690,56 @@ def test_a_report_no_arena_run_writes_is_refused_naming_the_field(
     with pytest.raises(ArenaError) as caught:
         html_report(report, lines)
     assert str(caught.value).startswith(f"report: {said}")
+
+
+_KEYS_NO_TEXT: dict[str, tuple[Any, str]] = {
+    "the report's": (lambda r: r.update({1: "x"}), "report: 1: "),
+    "a bot's": (lambda r: r["bots"][0].update({None: 1}), "report: bots[0].None: "),
+    "a bot's decisions'": (
+        lambda r: r["bots"][1]["decisions"].update({2.5: 1}),
+        "report: bots[1].decisions.2.5: ",
+    ),
+    "a duplicate pair's": (
+        lambda r: (
+            r.update(duplicate=_pair(1.0, None))
+            or r["duplicate"]["pairs"][0].update({(1, 2): 0})
+        ),
+        "report: duplicate.pairs[0].(1, 2): ",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_KEYS_NO_TEXT))
+def test_a_report_dict_with_a_key_that_is_no_text_is_refused(
+    case: str, lines: list[dict[str, Any]]
+) -> None:
+    """``html_report`` of a report dict holding a key that is no text (``{1: "x"}``,
+    which no JSON text holds: ``json.dumps`` writes it ``"1"``) made the page, the
+    key ignored: it is refused naming it, as a report read from a file would be."""
+    from ofc_fast.arena.html import html_report
+    from ofc_fast.arena.report import check_report
+
+    edit, said = _KEYS_NO_TEXT[case]
+    report = copy.deepcopy(report_of(lines))
+    edit(report)
+    for check in (check_report, lambda r: html_report(r, lines)):
+        with pytest.raises(ArenaError) as caught:
+            check(report)
+        assert str(caught.value) == f"{said}a key that is no text (JSON's keys are)"
+
+
+def test_a_history_dict_with_a_key_that_is_no_text_is_refused(
+    lines: list[dict[str, Any]],
+) -> None:
+    """A history line given as a dict with a key that is no text (``{7: 0}``) was
+    refused as ``'7': not a known field``, a key it does not hold: the key is named
+    as it is, and said to be no text."""
+    from ofc_fast.arena.html import html_report
+
+    line = {**lines[1], 7: 0}
+    with pytest.raises(HistoryError) as caught:
+        html_report(report_of(lines), [lines[0], line])
+    assert str(caught.value) == "7: a key that is no text (JSON's keys are)"
 
 
 @pytest.mark.parametrize("duplicate", [False, True])
@@ -738,3 +819,32 @@ def test_a_utf8_line_cut_inside_a_character_is_said_to_be_cut_off(
         f"{hist}, line 2: cut off: the last line ends with no newline"
     ), caught.value
     assert "not UTF-8 (byte 0xc3" in str(caught.value), caught.value
+
+
+def test_html_report_refuses_the_deals_of_another_match(
+    lines: list[dict[str, Any]],
+) -> None:
+    """``html_report(report, deals)`` of deals that are not the report's match (more
+    deals than its hands, a bot's points that are not the report's) made a page whose
+    totals contradict its standings, where ``ofc-fast report`` and
+    ``write_html_report`` refuse such files: the dicts are refused alike."""
+    from ofc_fast.arena.html import html_report
+
+    report = report_of(lines)
+    total = sum(d["points"][0] for d in lines)
+    cases = [
+        (report_of(lines[:1]), lines, "it holds 2 deals, the report 1 hand"),
+        (
+            {
+                **report,
+                "bots": [{**report["bots"][0], "points": total + 1}, *report["bots"][1:]],
+            },
+            lines,
+            f"{NAMES[0]} has {total} points in it, {total + 1} in the report",
+        ),
+    ]
+    for rep, deals_given, said in cases:
+        with pytest.raises(ArenaError) as caught:
+            html_report(rep, deals_given)
+        assert str(caught.value) == f"deals: not the history of the report: {said}"
+    assert html_report(report, lines).startswith("<!DOCTYPE html>")

@@ -318,11 +318,11 @@ def test_schema_checker_agrees_with_jsonschema(lines: list[dict[str, Any]]) -> N
             if ours != theirs:
                 # the package's extra rules: one entry per seat, seats among the
                 # players, unique bot names, a report's bots one a seat, each playing
-                # every hand
+                # every hand, its forfeit by one of them
                 assert theirs and not ours, doc
                 beyond = (
                     r"entries for|appears twice|seat_count: |bots\[\d\]\.hands: "
-                    r"|of a deal of \d players"
+                    r"|of a deal of \d players|forfeited_by: "
                 )
                 with pytest.raises(OfcError, match=beyond):
                     check(doc)
@@ -336,7 +336,8 @@ def test_page_escapes_every_text_value(lines: list[dict[str, Any]]) -> None:
     names = (f"h{tag}", f"r{tag}")
     lines = [_line(d, seats=list(names)) for d in lines]
     report = report_of(lines, names)
-    report.update(game_id=f"g{tag}", rules=f"R{tag}", forfeited_by=f"f{tag}")
+    report.update(game_id=f"g{tag}", rules=f"R{tag}", forfeited_by=names[1])
+    report["bots"][1]["faults"] = 1  # (a bot forfeits at its first fault)
     page = html_report(report, lines)
     assert "<x-inj" not in page and "<!--" not in page
     island = page.split("id='report-data'>", 1)[1].split("</script>", 1)[0]

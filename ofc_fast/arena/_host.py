@@ -132,8 +132,8 @@ def parse_bot_spec(text: str) -> BotSpec:
     BotSpec(kind='builtin', target='search@models/home.ofcvm', name=None)
     """
     if not isinstance(text, str) or not text.strip():
-        raise ArenaError("a --bot spec must be a non-empty string")
-    bad = f"bad --bot {quote(text)}"  # (the spec as typed, its name too: me@cmd:)
+        raise ArenaError(f"--bot: a spec must be a non-empty string, got {quote(text)}")
+    bad = f"--bot: bad spec {quote(text)}"  # (as typed, its name too: me@cmd:)
     name = None
     head, sep, rest = text.partition("@")
     if sep and ":" not in head and head.strip() and not _is_model_spec(text, rest):
@@ -316,7 +316,7 @@ class Arena:
         for port in ports:
             if ports.count(port) > 1:  # (the second could not listen: "in use")
                 raise ArenaError(
-                    f"--bot tcp:{port}: two seats on one port; give each tcp: seat its own"
+                    f"--bot: two seats on one port, tcp:{port}; give each tcp: seat its own"
                 )
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
@@ -340,8 +340,8 @@ class Arena:
         for spec, name in zip(self.specs, self.names):
             if len(name) > bot_name_limit():  # (its report and history: unreadable)
                 raise ArenaError(
-                    f"--bot {quote(spec.label)}: a seat's name holds at most "
-                    f"{bot_name_limit()} characters, got {len(name)}"
+                    f"--bot: a seat's name holds at most {bot_name_limit()} characters, "
+                    f"got {len(name)}: {quote(name)} (of {quote(spec.label)})"
                 )
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}

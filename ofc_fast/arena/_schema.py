@@ -9,7 +9,8 @@ and a small JSON Schema checker for the package's own schemas (``hand_history.sc
 number is finite.
 
 It descends into a value only where the schema describes it, so its depth is the
-schema's, whatever the value's nesting.
+schema's, whatever the value's nesting; an object it descends into (a dict a caller
+made, not read from a text) has text keys only, as a JSON text's.
 """
 
 from __future__ import annotations
@@ -272,6 +273,9 @@ def _object_problem(
     value: dict[Any, Any], schema: Mapping[str, Any], path: str
 ) -> str | None:
     prefix = f"{path}." if path else ""
+    for key in value:  # (a dict a caller made: a JSON text's keys are all text)
+        if not isinstance(key, str):
+            return f"{prefix}{quote(key)}: a key that is no text (JSON's keys are)"
     for key in schema.get("required", ()):
         if key not in value:
             return f"{prefix}{key}: missing"

@@ -200,7 +200,7 @@ def _bot_line(b: dict[str, Any]) -> str:
         f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
     )
     line = (
-        f"  {b['name']:<20} {b['points']:+7d} pts  {_signed(mean)}"
+        f"  {printable(b['name']):<20} {b['points']:+7d} pts  {_signed(mean)}"
         f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
         f"FL {b['fantasylands']}  {faults}"
     )
@@ -222,9 +222,10 @@ def _print_standings(report: dict[str, Any]) -> None:
         )
     else:
         played = counted(report["hands"], "hand")
+    forfeit = report["forfeited_by"]  # (names as replay prints them: no escape codes)
     print(
         f"{report['game_id']}: {played}, seed {report['seed']}"
-        + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
+        + (f", forfeited by {printable(forfeit)}" if forfeit else "")
         + (" (interrupted)" if report.get("interrupted") else "")
     )
     for b in report["bots"]:
@@ -235,7 +236,8 @@ def _print_standings(report: dict[str, Any]) -> None:
             ci = p["difference_per_deck_ci95"]
             margin = "" if ci is None else f" {plus_minus()} {ci:.3f}"
             print(
-                f"  duplicate {p['a']} - {p['b']}: {_signed(p['difference_per_deck_mean'])}"
+                f"  duplicate {printable(p['a'])} - {printable(p['b'])}: "
+                f"{_signed(p['difference_per_deck_mean'])}"
                 f"{margin} per deck ({counted(dup['decks'], 'deck')})"
             )
 
@@ -243,24 +245,32 @@ def _print_standings(report: dict[str, Any]) -> None:
 def _cmd_replay(args: argparse.Namespace) -> int:
     # the file's errors (cannot read, line N: ...) name FILE, as its usage calls it
     source = named("FILE", input_file, args.file)
-    shown = named("FILE", _print_deals, source, args.deal)
+    shown, hands = named("FILE", _print_deals, source, args.deal)
     where = shown_path(args.file) if source is args.file else "standard input"
     if args.deal is not None and not shown:
-        raise ArenaError(f"--deal: {where} has no hand {args.deal}")
+        held = (
+            f"its hands are numbered {hands[0]} to {hands[1]}" if hands else "it holds none"
+        )
+        raise ArenaError(f"--deal: {where} has no hand {args.deal} ({held})")
     if not shown:  # (a match stopped before its first hand: a valid, empty history)
         print(f"no deals in {where}")
     return 0
 
 
-def _print_deals(path: str | IO[bytes], deal: int | None) -> int:
+def _print_deals(
+    path: str | IO[bytes], deal: int | None
+) -> tuple[int, tuple[int, int] | None]:
     """Replay and print every deal of the history file ``path`` (or an open file:
-    standard input; only hand ``deal`` when given); returns the number printed."""
+    standard input; only hand ``deal`` when given); returns the number printed, and
+    the lowest and highest hand numbers of the file (None: it holds no deal)."""
     from ..cards import cards_str
     from .history import read_histories
 
-    shown = 0
+    shown, hands = 0, None
     for d in read_histories(path):
-        if deal is not None and d.record["hand_no"] != deal:
+        number = d.record["hand_no"]
+        hands = (min(hands[0], number), max(hands[1], number)) if hands else (number,) * 2
+        if deal is not None and number != deal:
             continue
         g = d.game
         print(
@@ -273,7 +283,7 @@ def _print_deals(path: str | IO[bytes], deal: int | None) -> int:
             rows = " / ".join(cards_str(sorted(r, reverse=True)) for r in b.rows)
             print(f"  seat {s} {printable(d.record['seats'][s])}{fl}: {rows}{foul}")
         shown += 1
-    return shown
+    return shown, hands
 
 
 def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
@@ -456,7 +466,14 @@ def add_commands(sub: Any) -> None:
         "high to low.",
     )
     r.add_argument("file", metavar="FILE", help="a .jsonl hand history (-: standard input)")
-    r.add_argument("--deal", type=int, default=None, help="only this hand number")
+    r.add_argument(
+        "--deal",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only hand N (its hand_no, counted from 0 as replay prints them: play's "
+        "Deal 1 is hand 0)",
+    )
     r.set_defaults(func=_cmd_replay)
 
     h = sub.add_parser(

@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, HistoryError, OfcError, quote, shown_path
+from ..errors import ArenaError, HistoryError, OfcError, quote, quote_path, shown_path
 from ..files import open_input
 from ..game import Game
 from ..rules import PRESETS
@@ -235,7 +235,7 @@ def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[Importe
             # on at most FIFO_WAIT seconds)
         except OSError as exc:
             raise HistoryError(
-                f"cannot read {shown_path(source)}: {exc.strerror}", ""
+                f"cannot read {quote_path(source)}: {exc.strerror}", ""
             ) from None
         with f:
             yield from _deals(f, f"{shown_path(source)}, ")

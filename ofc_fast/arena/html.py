@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, quote, shown_path
+from ..errors import ArenaError, quote, quote_path, shown_path
 from ..files import atomic_text, file_key, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
@@ -82,8 +82,10 @@ def html_report(
     report: dict[str, Any], deals: Iterable[dict[str, Any]], *, embed: int | None = None
 ) -> str:
     """The page of a match report and its history lines (each checked and replayed:
-    HistoryError or ArenaError naming the first bad one); ``embed``: the number of
-    deals the page holds besides the largest swings (None: every deal).
+    HistoryError or ArenaError naming the first bad one; ArenaError for lines that
+    are not the history of the report's match, as :func:`write_html_report` refuses
+    such files); ``embed``: the number of deals the page holds besides the largest
+    swings (None: every deal).
 
     >>> from ofc_fast.arena import Arena, parse_bot_spec
     >>> from ofc_fast.arena.history import deal_record
@@ -97,7 +99,10 @@ def html_report(
     if embed is not None:
         _check_embed(embed)
     checked = check_report(report)
-    return page(checked, _digest(checked, _imported(deals), embed), None)
+    digest = _history_digest(
+        checked, _imported(deals), embed, None, "deals: not the history of the report"
+    )
+    return page(checked, digest, None)
 
 
 def _check_embed(embed: object) -> None:
@@ -165,13 +170,14 @@ def write_html_report(
                 f"elsewhere"
             )
     report = read_report(report_path)
-    strangers: list[str] = []
     with _scratch(out, side) as body:
-        deals = _seated(report, read_histories(history_path), strangers)
-        digest = _digest(report, deals, embed, body)
-        mismatch = _mismatch(report, digest) or (strangers[0] if strangers else None)
-        if mismatch:
-            raise ArenaError(f"{names[1]} is not the history of {names[0]}: {mismatch}")
+        digest = _history_digest(
+            report,
+            read_histories(history_path),
+            embed,
+            body,
+            f"{names[1]} is not the history of {names[0]}",
+        )
         wanted = body is not None and len(digest.embedded()) < digest.count
         text = page(report, digest, side.name if wanted else None)
         with _writing(out), atomic_text(out) as f:
@@ -182,6 +188,24 @@ def write_html_report(
                     body.seek(0)
                     shutil.copyfileobj(body, g)
     return side if wanted else None
+
+
+def _history_digest(
+    report: dict[str, Any],
+    deals: Iterable[ImportedDeal],
+    embed: int | None,
+    sidecar: IO[str] | None,
+    not_its_history: str,
+) -> Digest:
+    """The digest of ``deals`` (:func:`_digest`) when they are the history of
+    ``report``'s match (:func:`_mismatch`, :func:`_seated`); else ArenaError saying
+    ``not_its_history`` and how they differ: a file's and a caller's dicts alike."""
+    strangers: list[str] = []
+    digest = _digest(report, _seated(report, deals, strangers), embed, sidecar)
+    mismatch = _mismatch(report, digest) or (strangers[0] if strangers else None)
+    if mismatch:
+        raise ArenaError(f"{not_its_history}: {mismatch}")
+    return digest
 
 
 def _seated(
@@ -241,5 +265,5 @@ def _writing(target: Path) -> Iterator[None]:
         yield
     except OSError as exc:
         raise ArenaError(
-            f"output: cannot write {shown_path(target)}: {exc.strerror}"
+            f"output: cannot write {quote_path(target)}: {exc.strerror}"
         ) from None

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import ArenaError, quote, shown_path
+from ..errors import ArenaError, quote, quote_path, shown_path
 from ..files import open_input
 from ._schema import parse, problem
 from ._stats import counted, int_half_width, latency_summary
@@ -85,7 +85,8 @@ def _inconsistency(report: dict[str, Any]) -> str | None:
     None: a bot name twice, a ``seat_count`` not the number of bots (one a seat), a
     bot's ``hands`` not the report's (every bot plays every hand), duplicate
     ``rotations`` not the number of bots, more ``decks`` than the hands hold, a
-    duplicate bot or pair's bot that is none of the bots."""
+    duplicate bot or pair's bot that is none of the bots, a forfeit no run makes
+    (:func:`_forfeit_problem`)."""
     bots = report["bots"]
     names = [b["name"] for b in bots]
     if len(set(names)) != len(names):
@@ -124,6 +125,34 @@ def _inconsistency(report: dict[str, Any]) -> str | None:
     for where, name in strangers:
         if name not in names:
             return f"{where}: {quote(name)} is none of the bots"
+    return _forfeit_problem(report)
+
+
+def _forfeit_problem(report: dict[str, Any]) -> str | None:
+    """Where ``report``'s ``forfeited_by`` says what no arena run writes, or None: a
+    bot it does not name, one with no fault (a bot forfeits at its first), a forfeit
+    under another fault policy than ``forfeit``, or none under ``forfeit`` where a bot
+    has a fault."""
+    who = report.get("forfeited_by")
+    policy = report.get("fault_policy", "forfeit")
+    if who is None:
+        faulted = [b["name"] for b in report["bots"] if b["faults"]]
+        if faulted and "fault_policy" in report and policy == "forfeit":
+            return (
+                f"forfeited_by: null, but {quote(faulted[0])} has a fault under "
+                "fault_policy 'forfeit' (its first fault forfeits the match)"
+            )
+        return None
+    bot = next((b for b in report["bots"] if b["name"] == who), None)
+    if bot is None:
+        return f"forfeited_by: {quote(who)} is none of the bots"
+    if policy != "forfeit":
+        return (
+            f"forfeited_by: {quote(who)}, but fault_policy is {quote(policy)} (a bot "
+            "forfeits only under 'forfeit')"
+        )
+    if bot["faults"] == 0:
+        return f"forfeited_by: {quote(who)} has no fault (a bot forfeits at its first)"
     return None
 
 
@@ -147,7 +176,7 @@ def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
             return _report_of(f.read(MAX_REPORT_BYTES + 1), shown_path(source))
     except OSError as exc:
         raise ArenaError(
-            f"cannot read the report {shown_path(source)}: {exc.strerror}"
+            f"cannot read the report {quote_path(source)}: {exc.strerror}"
         ) from None
 
 

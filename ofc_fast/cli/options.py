@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError, quote, shown_path
+from ..errors import GameError, OfcError, RulesError, quote, quote_path, shown_path
 from ..files import (
     FIFO_WAIT,
     atomic_text,
@@ -365,11 +365,13 @@ def _rules_text(value: str, option: str, wait: float) -> str:
         with io.TextIOWrapper(open_input(value, wait), encoding="utf-8-sig") as f:
             text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
     except OSError as exc:
-        raise RulesError(f"{option}: cannot read {value!r}: {exc.strerror}") from None
+        raise RulesError(
+            f"{option}: cannot read {quote_path(value)}: {exc.strerror}"
+        ) from None
     except UnicodeDecodeError as exc:
         raise RulesError(
-            f"{option}: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
-            f" at offset {exc.start})"
+            f"{option}: cannot read {quote_path(value)}: not UTF-8 (byte "
+            f"{exc.object[exc.start]:#04x} at offset {exc.start})"
         ) from None
     return _rules_checked(text, value, option)
 
@@ -378,12 +380,12 @@ def _rules_checked(text: str, value: str, option: str) -> str:
     """``text`` of the rules file ``value``; RulesError naming them if long or empty."""
     if len(text) > MAX_RULES_FILE_CHARS:
         raise RulesError(
-            f"{option}: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
+            f"{option}: {quote_path(value)} is longer than {MAX_RULES_FILE_CHARS} characters: "
             "not a rules file"
         )
     if not text.strip():
         raise RulesError(
-            f"{option}: {value!r} is empty (or a FIFO that nothing wrote to): "
+            f"{option}: {quote_path(value)} is empty (or a FIFO that nothing wrote to): "
             "no rules JSON in it"
         )
     return text
@@ -427,14 +429,14 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     if not path.strip():  # (an unset shell variable: no output at all, silently)
         return "a file is needed, got an empty name"
     if os.path.isdir(path):
-        return f"cannot write {path!r}: it is a folder"
+        return f"cannot write {quote_path(path)}: it is a folder"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        return f"cannot write {path!r}: no folder {folder!r}"
+        return f"cannot write {quote_path(path)}: no folder {quote_path(folder)}"
     try:
         check_writable(path)  # (what the writer meets: a file, a folder's new file)
     except OSError as exc:
-        return f"cannot write {path!r}: {exc.strerror}"
+        return f"cannot write {quote_path(path)}: {exc.strerror}"
     return None
 
 
@@ -454,7 +456,7 @@ def check_folder(option: str, path: str, error: type[OfcError] = GameError) -> N
     if path == "-":
         raise error(f"{option}: {dash_refused('folder')}")
     if os.path.exists(path) and not os.path.isdir(path):
-        raise error(f"{option}: {path!r} is a file, not a folder")
+        raise error(f"{option}: {quote_path(path)} is a file, not a folder")
 
 
 def dash_refused(what: str) -> str:
@@ -485,7 +487,7 @@ def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterato
     except OSError as exc:
         if isinstance(exc, BrokenPipeError) and is_standard_output(path):
             raise  # (/dev/stdout | head -1: its reader gone, run_command's quiet exit)
-        raise error(f"{option}: cannot write {path!r}: {exc.strerror}") from None
+        raise error(f"{option}: cannot write {quote_path(path)}: {exc.strerror}") from None
 
 
 def is_standard_output(path: str) -> bool:

@@ -61,7 +61,7 @@ REPORT = {
     "bots": [
         {
             "name": name,
-            "points": 0,
+            "points": sum(d["points"][s] for d in DEALS),  # (html_report: its history)
             "points_per_hand_mean": 0.0,
             "points_per_hand_ci95": 1.0,
             "fouls": 0,
@@ -72,7 +72,7 @@ REPORT = {
             "substituted": 0,
             "decisions": {"count": 9, "p50_ms": 0.5, "p99_ms": None},
         }
-        for name in NAMES
+        for s, name in enumerate(NAMES)
     ],
 }
 
@@ -119,7 +119,9 @@ def test_one_input(data: bytes) -> None:
             node: Any = report
             for key in path[:-1]:
                 node = node[key]
-            node[path[-1]] = hostile(fdp)
+            if path == ("forfeited_by",):  # (a bot of the match, at its first fault)
+                report["bots"][0]["faults"] = 1
+            node[path[-1]] = name if path == ("forfeited_by",) else hostile(fdp)
     embed = fdp.PickValueInList([None, 0, 1])
     ok, page = ours(html_report, report, deals, embed=embed)
     if ok:
