@@ -225,6 +225,16 @@ static void test_game_null(void)
     CHECK_EQ(ofc_encode_game(&g, 0, 0, NULL), OFC_E_COUNT);
     CHECK_EQ(ofc_game_result_get(&game_rules, NULL, NULL, 0, &res), OFC_E_COUNT);
     CHECK(memcmp(&g, &before, sizeof g) == 0);
+    CHECK_EQ(ofc_game_random_move(NULL, &rng), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_random_move(&g, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_playout(NULL, &rng, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_playout(&g, NULL, NULL), OFC_E_COUNT);
+    CHECK(memcmp(&g, &before, sizeof g) == 0 && rng.ctr == 0);
+    /* ofc_rng_below(): no stream, an empty range or one over 2^32 give 0, nothing drawn */
+    CHECK_EQ(ofc_rng_below(NULL, 5), 0);
+    CHECK_EQ(ofc_rng_below(&rng, 0), 0);
+    CHECK_EQ(ofc_rng_below(&rng, (UINT64_C(1) << 32) + 1), 0);
+    CHECK_EQ(rng.ctr, 0);
     CHECK_EQ(ofc_game_playout(&g, &rng, NULL), OFC_OK);
     CHECK_EQ(ofc_game_result_get(NULL, &g, NULL, 0, &res), OFC_E_RULES);
     CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, NULL), OFC_E_COUNT);
@@ -348,6 +358,14 @@ static void test_value_and_model(void)
     CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, NULL, 1, &v), OFC_E_VALUE);
     CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, ids, 1, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, NULL, 0, NULL), OFC_OK);
+    /* the decision's counts and the number of actions (documented since audit 19) */
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 6, 1, 0, ids, 1, &v), OFC_E_COUNT);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 3, 0, ids, 1, &v), OFC_E_COUNT);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, ids, OFC_ACTION_SPACE + 1, &v),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, (uint64_t)1 << 1, ids, 1, &v),
+             OFC_E_DUPLICATE);
+    CHECK_EQ(ofc_value_best(&c, partial, dealt, 0, 0, 0, NULL, NULL, NULL), OFC_E_COUNT);
     CHECK_EQ(ofc_value_best(&c, partial, NULL, 3, 1, 0, NULL, NULL, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 0, 1, 1, NULL, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 21, 1, 1, &v, NULL), OFC_E_COUNT);
