@@ -379,6 +379,7 @@ static void test_value_and_model(void)
 
 static void test_heuristic_and_features(void)
 {
+    static ofc_vecenv_slot slot; /* zeros: never read (every call here is refused) */
     ofc_heur_rows rows;
     uint8_t futures[3], enc[OFC_ENC_SIZE];
     float x[OFC_FEAT_SIZE];
@@ -403,6 +404,20 @@ static void test_heuristic_and_features(void)
     enc[12 * 52 + 7] = 1; /* the dealt plane holds card 7 only */
     CHECK_EQ(ofc_features(enc, BOARD, 1, x), OFC_E_CARD);
     CHECK_EQ(ofc_features(enc, NULL, 0, x), OFC_OK);
+    /* NULL encodings and outputs are refused, as the other checking functions do (they
+     * were read through: a crash) */
+    CHECK_EQ(ofc_features(NULL, NULL, 0, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features(enc, NULL, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(NULL, NULL, 1, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(enc, NULL, 1, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(NULL, NULL, 0, NULL), OFC_OK);
+    CHECK_EQ(ofc_features_slots(NULL, 0, 1, enc, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(&slot, 0, 1, NULL, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(&slot, 0, 1, enc, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(NULL, 0, 0, NULL, NULL), OFC_OK);
+    /* environments first .. first + count - 1 past 2^32 - 1: no table has them (the
+     * loop's end wrapped to below first, and the call answered OFC_OK, writing nothing) */
+    CHECK_EQ(ofc_features_slots(&slot, UINT32_MAX, 2, enc, x), OFC_E_COUNT);
     CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);
 }
 
