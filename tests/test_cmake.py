@@ -816,6 +816,44 @@ def test_c_tests_pass_under_link_time_optimisation(tmp_path: Path) -> None:
     _cmake(ctest, "-R", "^test_vecenv$", "--output-on-failure", cwd=build)
 
 
+def test_link_time_optimisation_of_one_configuration_is_detected(tmp_path: Path) -> None:
+    """The check that leaves test_vecenv's wrapped allocation out under link-time
+    optimisation read the flags of CMAKE_BUILD_TYPE only: a multi-configuration
+    generator (Ninja Multi-Config, Visual Studio, Xcode) has no build type, so
+    ``-flto`` in CMAKE_C_FLAGS_RELEASE went unseen and the Release test_vecenv failed
+    under CTest (``rc == -70, expected OFC_E_MEMORY``), as did a single-configuration
+    build given CMAKE_INTERPROCEDURAL_OPTIMIZATION_RELEASE.  Each configuration now
+    leaves the check out where it has LTO and keeps it where it has none."""
+    ninja = shutil.which("ninja")
+    if platform.system() != "Linux" or ninja is None:
+        pytest.skip("run on Linux (a GNU ld test) with ninja: pip install ninja")
+    # a single-configuration build given LTO for its build type only (configured only)
+    single = tmp_path / "single"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", single, "-DOFC_FAST_TESTS=ON",
+        "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_INTERPROCEDURAL_OPTIMIZATION_RELEASE=ON",
+    )  # fmt: skip
+    made = single / "CMakeFiles" / "test_vecenv.dir" / "flags.make"
+    if made.exists():  # the Makefile generator's
+        assert "-DOFC_TEST_WRAP_ALLOC" not in made.read_text()
+    build = tmp_path / "multi"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", build, "-G", "Ninja Multi-Config",
+        f"-DCMAKE_MAKE_PROGRAM={ninja}", "-DCMAKE_CONFIGURATION_TYPES=Debug;Release",
+        "-DCMAKE_C_FLAGS_RELEASE=-O2 -flto=auto -DNDEBUG", "-DOFC_FAST_TESTS=ON",
+    )  # fmt: skip
+    for config, wrapped in (("Debug", True), ("Release", False)):
+        rules = (build / "CMakeFiles" / f"impl-{config}.ninja").read_text()
+        assert ("-DOFC_TEST_WRAP_ALLOC" in rules) == wrapped, config
+        assert ("--wrap=ofc_bnb_alloc" in rules) == wrapped, config
+    _cmake(
+        CMAKE or "cmake", "--build", build, "--config", "Release",
+        "--target", "test_vecenv", "--parallel", "2",
+    )  # fmt: skip
+    ctest = Path(CMAKE).with_name("ctest") if CMAKE else "ctest"
+    _cmake(ctest, "-C", "Release", "-R", "^test_vecenv$", "--output-on-failure", cwd=build)
+
+
 def test_model_values_do_not_depend_on_the_c_dialect(tmp_path: Path) -> None:
     """ofc_model.h promises the forward pass the same bits on every CPU: no fused
     multiply-add.  Only Clang was told so (its pragma); GCC was trusted not to contract

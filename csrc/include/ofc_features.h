@@ -104,9 +104,10 @@ extern "C" {
  *               encoding's dealt plane), or NULL: that plane's cards by increasing id.
  * @param n      cards in dealt (ignored when dealt is NULL).
  * @param out    OFC_FEAT_SIZE floats (written only on success).
- * @pre enc and out are not NULL.
- * @return OFC_OK, or OFC_E_CARD when dealt is not the dealt plane's cards (an id
- *         outside 0..51, a card not in the plane, a repeat, or a different count). */
+ * @pre enc holds OFC_ENC_SIZE bytes and out room for OFC_FEAT_SIZE floats.
+ * @return OFC_OK, OFC_E_VALUE (enc or out NULL), or OFC_E_CARD when dealt is not
+ *         the dealt plane's cards (an id outside 0..51, a card not in the plane, a
+ *         repeat, or a different count). */
 OFC_API int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt,
                              uint32_t n, float out[OFC_FEAT_SIZE]);
 
@@ -118,9 +119,11 @@ OFC_API int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dea
  * @param count  how many.
  * @param enc    num_envs x OFC_ENC_SIZE encodings (row i for environment i).
  * @param out    num_envs x OFC_FEAT_SIZE floats (rows first .. first+count-1 written).
- * @pre slots, enc and out are not NULL.
- * @return OFC_OK, or OFC_E_CARD for an encoding that does not match its slot (then
- *         rows from the first bad one on are left as they are). */
+ * @pre first + count is at most num_envs and each slot passed
+ *      ofc_vecenv_slot_check() (num_envs is not given here: not checked).
+ * @return OFC_OK, OFC_E_VALUE (slots, enc or out NULL with count > 0), OFC_E_COUNT
+ *         (first + count over 2^32 - 1), or OFC_E_CARD for an encoding that does not
+ *         match its slot (then rows from the first bad one on are left as they are). */
 OFC_API int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first,
                                    uint32_t count, const uint8_t *enc, float *out);
 
@@ -130,8 +133,9 @@ OFC_API int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first,
  * @param select  count flags (row i is computed where select[i] != 0), or NULL: all.
  * @param count   rows.
  * @param out     count x OFC_FEAT_SIZE floats (the selected rows written).
- * @pre enc and out are not NULL.
- * @return OFC_OK, or what ofc_features() returns for the first bad row. */
+ * @pre enc and out hold count rows.
+ * @return OFC_OK, OFC_E_VALUE (enc or out NULL with count > 0), or what
+ *         ofc_features() returns for the first bad row. */
 OFC_API int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t count,
                                   float *out);
 

@@ -143,8 +143,9 @@ OFC_API uint64_t ofc_random64(uint64_t key, uint64_t i);
 /*! @brief Uniform integer in 0..n-1 from a stream (Lemire's method with rejection).
  * @param rng  the stream; advanced by the outputs used (usually one).
  * @param n    the range, 1..2^32.
- * @pre rng != NULL, 1 <= n <= 2^32.
- * @return a value in 0..n-1 (0 when n is 0). */
+ * @pre none checked beyond these: a NULL rng, n 0 or n over 2^32 is answered 0 (no
+ *      status to return) and advances nothing.
+ * @return a value in 0..n-1; 0 when rng is NULL or n is outside 1..2^32. */
 OFC_API uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n);
 
 /*! @brief The deck of a seed: Fisher-Yates over 0..51 driven by ofc_rng_below().
@@ -515,17 +516,19 @@ OFC_API int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
 
 /*! @brief Play one uniformly random legal move of the pending decision (a full set: a
  * uniformly random setting), as ofc_game_playout() does for each decision.
- * @param g    the state.
- * @param rng  the caller's random stream (advanced).
+ * @param g    a state made by ofc_game_init() (NULL is refused).
+ * @param rng  the caller's random stream (advanced; NULL is refused).
+ * @pre g, where not NULL, is a state ofc_game_init() made.
  * @return OFC_OK, OFC_E_GAME_OVER, or OFC_E_COUNT on NULL arguments. */
 OFC_API int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
 
 /*! @brief Play uniformly random legal moves until the deal is over (a full set: a
  * uniformly random setting; classic seats never declare or surrender).
- * @param g          a state made by ofc_game_init().
- * @param rng        the caller's random stream (advanced).
+ * @param g          a state made by ofc_game_init() (NULL is refused).
+ * @param rng        the caller's random stream (advanced; NULL is refused).
  * @param decisions  receives the number of decisions played (may be NULL).
- * @return OFC_OK, or OFC_E_COUNT on NULL arguments. */
+ * @pre g, where not NULL, is a state ofc_game_init() made.
+ * @return OFC_OK, or OFC_E_COUNT when g or rng is NULL. */
 OFC_API int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);
 
 #ifdef __cplusplus

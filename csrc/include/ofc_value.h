@@ -140,7 +140,10 @@ OFC_API int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13],
  * @param n_actions  how many (<= OFC_ACTION_SPACE);
  * @param values     n_actions values out.
  * @return OFC_OK, OFC_E_ACTION (an id that does not exist or does not fit the
- *         board), the errors of ofc_value_board(). */
+ *         board), OFC_E_COUNT (n outside 1..5, or k not below n), OFC_E_VALUE
+ *         (actions or values NULL with n_actions > 0, n_actions over
+ *         OFC_ACTION_SPACE), OFC_E_CARD / OFC_E_DUPLICATE (a dealt card out of
+ *         range, twice, on the board or dead), the errors of ofc_value_board(). */
 OFC_API int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13],
                                   const uint8_t *dealt, uint32_t n, uint32_t k,
                                   uint64_t dead, const uint8_t *actions, uint32_t n_actions,

@@ -263,8 +263,12 @@ int32_t ofc_features(const uint8_t given[OFC_ENC_SIZE], const uint8_t *given_dea
     const uint8_t *enc = ofc_read_once(given, OFC_ENC_SIZE, local);
     const uint8_t *dealt = ofc_read_once(given_dealt, n <= OFC_GAME_MAX_DEALT ? n : 0,
                                          local_dealt);
-    const uint8_t *sc = enc + E_SC;
-    int32_t rc = dealt_order(enc, dealt, n, order, &count);
+    const uint8_t *sc;
+    int32_t rc;
+    if (enc == NULL || out == NULL)
+        return OFC_E_VALUE;
+    sc = enc + E_SC;
+    rc = dealt_order(enc, dealt, n, order, &count);
     if (rc != OFC_OK)
         return rc;
     memset(&v, 0, sizeof v);
@@ -318,6 +322,10 @@ int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_
                            const uint8_t *enc, float *out)
 {
     uint32_t i;
+    if (count > 0 && (slots == NULL || enc == NULL || out == NULL))
+        return OFC_E_VALUE;
+    if (count > UINT32_MAX - first)
+        return OFC_E_COUNT; /* past the last environment any table can have */
     for (i = first; i < first + count; i++) {
         const ofc_game *g = &slots[i].game;
         const uint8_t *row = enc + (size_t)i * OFC_ENC_SIZE;
@@ -338,6 +346,8 @@ int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t co
                           float *out)
 {
     uint32_t i;
+    if (count > 0 && (enc == NULL || out == NULL))
+        return OFC_E_VALUE;
     for (i = 0; i < count; i++) {
         int32_t rc;
         if (select != NULL && !select[i])

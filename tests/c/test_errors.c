@@ -225,6 +225,16 @@ static void test_game_null(void)
     CHECK_EQ(ofc_encode_game(&g, 0, 0, NULL), OFC_E_COUNT);
     CHECK_EQ(ofc_game_result_get(&game_rules, NULL, NULL, 0, &res), OFC_E_COUNT);
     CHECK(memcmp(&g, &before, sizeof g) == 0);
+    CHECK_EQ(ofc_game_random_move(NULL, &rng), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_random_move(&g, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_playout(NULL, &rng, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_playout(&g, NULL, NULL), OFC_E_COUNT);
+    CHECK(memcmp(&g, &before, sizeof g) == 0 && rng.ctr == 0);
+    /* ofc_rng_below(): no stream, an empty range or one over 2^32 give 0, nothing drawn */
+    CHECK_EQ(ofc_rng_below(NULL, 5), 0);
+    CHECK_EQ(ofc_rng_below(&rng, 0), 0);
+    CHECK_EQ(ofc_rng_below(&rng, (UINT64_C(1) << 32) + 1), 0);
+    CHECK_EQ(rng.ctr, 0);
     CHECK_EQ(ofc_game_playout(&g, &rng, NULL), OFC_OK);
     CHECK_EQ(ofc_game_result_get(NULL, &g, NULL, 0, &res), OFC_E_RULES);
     CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, NULL), OFC_E_COUNT);
@@ -348,6 +358,14 @@ static void test_value_and_model(void)
     CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, NULL, 1, &v), OFC_E_VALUE);
     CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, ids, 1, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, NULL, 0, NULL), OFC_OK);
+    /* the decision's counts and the number of actions (documented since audit 19) */
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 6, 1, 0, ids, 1, &v), OFC_E_COUNT);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 3, 0, ids, 1, &v), OFC_E_COUNT);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, ids, OFC_ACTION_SPACE + 1, &v),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, (uint64_t)1 << 1, ids, 1, &v),
+             OFC_E_DUPLICATE);
+    CHECK_EQ(ofc_value_best(&c, partial, dealt, 0, 0, 0, NULL, NULL, NULL), OFC_E_COUNT);
     CHECK_EQ(ofc_value_best(&c, partial, NULL, 3, 1, 0, NULL, NULL, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 0, 1, 1, NULL, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 21, 1, 1, &v, NULL), OFC_E_COUNT);
@@ -361,6 +379,7 @@ static void test_value_and_model(void)
 
 static void test_heuristic_and_features(void)
 {
+    static ofc_vecenv_slot slot; /* zeros: never read (every call here is refused) */
     ofc_heur_rows rows;
     uint8_t futures[3], enc[OFC_ENC_SIZE];
     float x[OFC_FEAT_SIZE];
@@ -385,6 +404,20 @@ static void test_heuristic_and_features(void)
     enc[12 * 52 + 7] = 1; /* the dealt plane holds card 7 only */
     CHECK_EQ(ofc_features(enc, BOARD, 1, x), OFC_E_CARD);
     CHECK_EQ(ofc_features(enc, NULL, 0, x), OFC_OK);
+    /* NULL encodings and outputs are refused, as the other checking functions do (they
+     * were read through: a crash) */
+    CHECK_EQ(ofc_features(NULL, NULL, 0, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features(enc, NULL, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(NULL, NULL, 1, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(enc, NULL, 1, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(NULL, NULL, 0, NULL), OFC_OK);
+    CHECK_EQ(ofc_features_slots(NULL, 0, 1, enc, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(&slot, 0, 1, NULL, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(&slot, 0, 1, enc, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(NULL, 0, 0, NULL, NULL), OFC_OK);
+    /* environments first .. first + count - 1 past 2^32 - 1: no table has them (the
+     * loop's end wrapped to below first, and the call answered OFC_OK, writing nothing) */
+    CHECK_EQ(ofc_features_slots(&slot, UINT32_MAX, 2, enc, x), OFC_E_COUNT);
     CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);
 }
 
