@@ -6,6 +6,7 @@ single-threaded answers."""
 from __future__ import annotations
 
 import copy
+import inspect
 import pickle
 import random
 import sys
@@ -666,3 +667,49 @@ def test_play_out_runs_a_subclass_play_out_of_the_game_s_lock(
     ref_game = Game("pineapple", 2, seed=1)
     ref = play_out(ref_game, [make_bot("random", seed=4)] * 2)
     assert result.net == ref.net and len(seen) == ref_game.decisions - 1
+
+
+def _toy_method(
+    self: Any, a: int, /, b: int, c: int = 3, *more: int, d: int, e: int = 5, **rest: int
+) -> Any:
+    """Every kind of parameter; returns what it got and whether it ran holding both
+    locks."""
+    return (a, b, c, more, d, e, rest, self._busy.locked(), self._state_lock._is_owned())
+
+
+def test_a_guarded_method_takes_its_arguments_as_the_method_does() -> None:
+    # the guards are made with the method's own parameters (a (*args, **kwargs)
+    # wrapper packed them at every move): every kind is passed on as given, a call
+    # the method refuses is refused the same way, and the locks are let go after it
+    from ofc_fast.game.threads import consistent, one_at_a_time
+
+    checked: list[str] = []
+    guard = one_at_a_time(
+        "Toy", "using", "one at a time", hold=True, check=lambda _o, w: checked.append(w)
+    )
+
+    class Toy:
+        def __init__(self) -> None:
+            self._busy = threading.Lock()
+            self._state_lock = threading.RLock()
+
+        moved = guard(_toy_method)
+        read = consistent(_toy_method)
+
+    toy = Toy()
+    for f, busy in ((toy.moved, True), (toy.read, False)):
+        unbound = f.__func__  # type: ignore[attr-defined]
+        assert inspect.signature(unbound, follow_wrapped=False) == inspect.signature(
+            _toy_method
+        )
+        assert f(1, 2, d=4) == (1, 2, 3, (), 4, 5, {}, busy, True)
+        assert f(1, b=2, d=4, x=9) == (1, 2, 3, (), 4, 5, {"x": 9}, busy, True)
+        assert f(1, 2, 7, 8, 9, e=6, d=4) == (1, 2, 7, (8, 9), 4, 6, {}, busy, True)
+        for bad in ({"a": 1, "b": 2, "d": 4}, {"b": 2}, {}):
+            with pytest.raises(TypeError):
+                f(**bad)
+        assert not toy._busy.locked() and not toy._state_lock._is_owned()
+    assert checked == ["_toy_method()"] * 3
+    with toy._busy, pytest.raises(GameError, match=r"^Toy\._toy_method\(\) while another"):
+        toy.moved(1, 2, d=4)
+    assert checked == ["_toy_method()"] * 3  # refused before the check

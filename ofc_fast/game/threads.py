@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from inspect import Parameter, signature
 from typing import Any, Protocol, TypeVar
 
 from ..errors import GameError
@@ -34,6 +35,81 @@ from ..errors import GameError
 __all__ = ["Guard", "consistent", "one_at_a_time"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+_HOLDING = """\
+state = {self}._state_lock
+state.acquire()
+try:
+    return method({args})
+finally:
+    state.release()"""
+"""The body of a call that holds the object's ``_state_lock`` (no ``with``: its
+``__enter__``/``__exit__`` calls cost a third of the guard)."""
+
+_ONE_AT_A_TIME = """\
+busy = {self}._busy
+if not busy.acquire(False):
+    raise error(refusal)
+try:
+{inside}
+finally:
+    busy.release()"""
+"""The body of a :func:`one_at_a_time` guard, ``{inside}`` the call (checked, held)."""
+
+_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "busy", "state"))
+
+
+def _twin(method: _F, body: str, **names: Any) -> _F:
+    """``method`` wrapped in ``body`` (its ``{self}``: the first parameter; ``{args}``:
+    the call's arguments) by a function with ``method``'s very parameters, made once
+    here: a ``(*args, **kwargs)`` wrapper packed and unpacked them at every call (a
+    quarter of a guarded ``play_action``).  ``names``: what ``body`` reads (``method``
+    is given)."""
+    params: list[str] = []
+    args: list[str] = []
+    defaults: dict[str, Any] = {}
+    star = False
+    given = list(signature(method, follow_wrapped=False).parameters.values())
+    for i, p in enumerate(given):
+        name = p.name
+        if name in _OWN_NAMES or name == "defaults":
+            raise TypeError(f"{method.__qualname__}: a guarded parameter named {name}")
+        spec = name if p.default is p.empty else f"{name}=defaults[{name!r}]"
+        if p.default is not p.empty:
+            defaults[name] = p.default
+        if p.kind is Parameter.VAR_POSITIONAL:
+            params.append(f"*{name}")
+            args.append(f"*{name}")
+            star = True
+        elif p.kind is Parameter.VAR_KEYWORD:
+            params.append(f"**{name}")
+            args.append(f"**{name}")
+        elif p.kind is Parameter.KEYWORD_ONLY:
+            params += [spec] if star else ["*", spec]
+            args.append(f"{name}={name}")
+            star = True
+        else:
+            params.append(spec)
+            args.append(name)
+            last = i + 1 == len(given) or given[i + 1].kind is not p.kind
+            if p.kind is Parameter.POSITIONAL_ONLY and last:
+                params.append("/")
+    if not given or given[0].kind not in (
+        Parameter.POSITIONAL_ONLY,
+        Parameter.POSITIONAL_OR_KEYWORD,
+    ):
+        raise TypeError(f"{method.__qualname__}: a guarded method takes the object first")
+    code = body.format(self=given[0].name, args=", ".join(args))
+    inner = "\n".join("        " + line for line in code.splitlines())
+    source = (
+        f"def make({', '.join(['method', 'defaults', *names])}):\n"
+        f"    def {method.__name__}({', '.join(params)}):\n{inner}\n"
+        f"    return {method.__name__}\n"
+    )
+    made: dict[str, Any] = {}
+    exec(compile(source, f"<guard of {method.__qualname__}>", "exec"), globals(), made)
+    twin: Any = made["make"](method, defaults, *names.values())
+    return wraps(method)(twin)  # type: ignore[return-value]
 
 
 class Guard(Protocol):
@@ -61,7 +137,8 @@ def one_at_a_time(
     refuse: a closed object), and with ``hold`` the method runs holding the object's
     ``_state_lock`` too (the lock its readers wait for: :func:`consistent`).  The
     attributes are named here, not given: a fixed name is read as fast as the guards
-    were before they were one."""
+    were before they were one; the guarded method has the method's own parameters and
+    only the steps its options ask for (:func:`_twin`)."""
 
     def guard(method: _F, call: str | None = None) -> _F:
         what = call or f"{method.__name__}()"
@@ -69,23 +146,12 @@ def one_at_a_time(
             f"{call or f'{owner}.{what}'} while another thread is {doing} this "
             f"{owner}: {advice}"
         )
-
-        @wraps(method)
-        def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
-            busy = self._busy
-            if not busy.acquire(False):
-                raise GameError(refusal)
-            try:
-                if check is not None:
-                    check(self, what)
-                if not hold:
-                    return method(self, *args, **kwargs)
-                with self._state_lock:
-                    return method(self, *args, **kwargs)
-            finally:
-                busy.release()
-
-        return guarded  # type: ignore[return-value]
+        inside = _HOLDING if hold else "return method({args})"
+        if check is not None:
+            inside = "check({self}, what)\n" + inside
+        indented = "\n".join("    " + line for line in inside.splitlines())
+        body = _ONE_AT_A_TIME.replace("{inside}", indented)
+        return _twin(method, body, error=GameError, refusal=refusal, check=check, what=what)
 
     return guard
 
@@ -98,10 +164,4 @@ def consistent(method: _F) -> _F:
     sees the object before or after, never half-written (the lock is reentrant: reads
     call reads).  A :class:`~ofc_fast.env.VectorEnv`'s views hold its lock the same
     way, or read without it and again behind it when a step overlapped."""
-
-    @wraps(method)
-    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._state_lock:
-            return method(self, *args, **kwargs)
-
-    return guarded  # type: ignore[return-value]
+    return _twin(method, _HOLDING)
