@@ -931,6 +931,7 @@ def test_a_file_a_command_cannot_read_or_write_is_quoted_one_way(
         (["report", rep, missing, "-o", page], "HISTORY: cannot read "),
         (["rules", missing], "NAME: cannot read "),
         (["play", "--rules", missing], "--rules: cannot read "),
+        (["serve", "--api-key-file", missing], "--api-key-file: cannot read "),
     ]
     shown = set()
     for argv, said in cases:

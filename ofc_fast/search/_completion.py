@@ -75,10 +75,11 @@ def best_completion(
     the Fantasyland count of this hand (0: a normal hand, entry rule).  Exact for
     ``policy="best"``, which examines every discard choice and every board: seconds
     for 17 cards seen at once (``rounds=[(17, 4)]``, a Fantasyland hand: some 85
-    million boards; a Pineapple deal in its rounds, some 3 million, under a second); such a search (over a million boards)
-    runs in a thread that Ctrl-C, or ``should_stop`` (None, or a callable asked
-    every 0.05 s, as :func:`advise` asks it) once it returns True, stops within
-    about 0.05 s: KeyboardInterrupt, or a SearchError saying so.
+    million boards; a Pineapple deal in its rounds, some 3 million, under a second);
+    such a search (over a million boards) runs in a thread that Ctrl-C, or
+    ``should_stop`` (None, or a callable asked every 0.05 s, as :func:`advise` asks
+    it) once it returns True, stops within about 0.05 s: KeyboardInterrupt, or a
+    SearchError saying so.
 
     >>> from ofc_fast import rules
     >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,

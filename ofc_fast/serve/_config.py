@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO
 
-from ..errors import OfcError, quote
+from ..errors import OfcError, quote, quote_path
 from ..files import open_input
 from ..parallel import cpu_count
 from ..parallel.cli import MAX_WORKERS_PER_CPU
@@ -323,7 +323,7 @@ def api_key(
     if option is not None:
         return _usable_key(option, "--api-key")
     if path is not None:
-        where = repr(path) if isinstance(path, str) else "standard input"
+        where = quote_path(path) if isinstance(path, str) else "standard input"
         try:
             if isinstance(path, str):
                 with open_input(path) as f:  # (a FIFO: not waited on for ever)
