@@ -872,6 +872,13 @@ def test_replay_cuts_a_long_seat_name_between_whole_characters() -> None:
         "a" + accented * 19,
         "a" + flag * 19,
     ]
+    # an unknown field's name in a 422 problem is cut alike (its field pointer)
+    from ofc_fast.serve._fields import check_known
+    from ofc_fast.serve._problems import ApiError
+
+    with pytest.raises(ApiError) as err:
+        check_known({"x" + family * 10: 1}, ("a",))
+    assert err.value.field == "x" + family * 7
 
 
 def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
