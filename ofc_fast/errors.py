@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import reprlib
+import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -349,6 +350,47 @@ def unicode_problem(text: str) -> str | None:
     except UnicodeEncodeError:
         return "not valid Unicode (a lone surrogate)"
     return None
+
+
+def _extends(c: str) -> bool:
+    """Whether ``c`` belongs to the character before it: a joiner (U+200D), a
+    combining mark or variation selector (category M*), a tag or skin-tone modifier."""
+    return (
+        c == "\u200d"
+        or unicodedata.category(c)[0] == "M"
+        or "\U000e0020" <= c <= "\U000e007f"
+        or "\U0001f3fb" <= c <= "\U0001f3ff"
+    )
+
+
+def _regional(c: str) -> bool:
+    return "\U0001f1e6" <= c <= "\U0001f1ff"
+
+
+def cut_text(text: str, limit: int) -> str:
+    r"""``text`` cut to at most ``limit`` code points between two whole characters as
+    a reader sees them: an emoji sequence joined by U+200D, a letter and its
+    combining marks or variation selector, a flag's two regional indicators are kept
+    whole or dropped whole, never left dangling (the one cutter of shown names).
+
+    >>> cut_text("ab́c", 2), cut_text("x👨‍👩", 3)
+    ('a', 'x')
+    >>> cut_text("🇫🇷🇩🇪", 3), cut_text("abc", 5)
+    ('🇫🇷', 'abc')
+    """
+    if len(text) <= limit:
+        return text
+    end = limit
+    while end > 0 and (_extends(text[end]) or text[end - 1] == "\u200d"):
+        end -= 1
+    run = 0
+    while run < end and _regional(text[end - 1 - run]):
+        run += 1
+    if run % 2 and _regional(text[end]):
+        end -= 1  # (a flag's first half)
+    if end == 0:  # one character longer than limit (a letter of many marks)
+        return text[:limit].rstrip("\u200d")
+    return text[:end]
 
 
 class ArenaError(OfcError):

@@ -606,3 +606,23 @@ def test_a_bot_that_cannot_play_at_the_hello_table_leaves_without_joining() -> N
     assert BotClient(make_bot("value", seed=0)).feed({**hello, "seat_count": 2}) == [
         {"t": "join"}
     ]
+
+
+@pytest.mark.parametrize("players", [0, 1, 4, -1, True, 2.5, "2"])
+def test_warm_up_refuses_a_bad_seat_count_naming_the_bot_and_warm_up(players: Any) -> None:
+    """``SearchBot().warm_up(players=0)`` raised the table's bare 'PINEAPPLE seats 2
+    to 3 players, got 0', naming neither the bot nor warm_up: every built-in bot with
+    a warm_up now names both (its other settings' errors name the bot), still a
+    TableError, before any rehearsal."""
+    from ofc_fast.bots import bot_names
+    from ofc_fast.errors import TableError
+
+    warmed = {n: make_bot(n, seed=0) for n in bot_names()}
+    warmed = {n: b for n, b in warmed.items() if hasattr(b, "warm_up")}
+    assert {"heuristic", "search"} <= set(warmed)
+    for name, bot in warmed.items():
+        with pytest.raises(TableError) as err:
+            bot.warm_up("pineapple", players=players)
+        message = str(err.value)
+        assert message.startswith(f"{name} bot warm_up: "), message
+        assert "players" in message, message

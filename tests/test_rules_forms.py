@@ -189,6 +189,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "play_key": None,  # (the caches by rule set: fed the RuleSet as_rules gave)
         "train": None,
         "rehearse": None,
+        "warm_seats": None,  # (fed the RuleSet warm_table resolved)
         "warm_table": lambda r: warm_table(r, None, "test"),
         # train's settings check and its nets (ofc_fast.learned._settings): fed the
         # RuleSet train resolved.

@@ -852,6 +852,35 @@ def test_a_game_can_start_with_a_seat_in_fantasyland(api: Api) -> None:
     assert (status, out["field"], out["error"]) == (422, "fantasyland", "TableError")
 
 
+def test_replay_cuts_a_long_seat_name_between_whole_characters() -> None:
+    """POST /v1/replay cut each seat name to its first 40 code points, splitting a
+    family emoji (man ZWJ woman ZWJ girl: 5 code points) to a dangling joiner, a letter
+    from its combining accent, a flag from its second regional indicator. A name is
+    cut before the character (as a reader sees it) that would cross the 40."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    accented = "e\u0301"  # e + COMBINING ACUTE ACCENT
+    flag = "\U0001f1eb\U0001f1f7"  # FR
+    g = ofc.Game("pineapple", 3, seed=5)
+    while not g.is_over:
+        g.play_action(g.legal_actions()[0])
+    names = ["x" + family * 10, "a" + accented * 20, "a" + flag * 20]
+    out = replay_mod.replay({"text": json.dumps(deal_record(g, 0, names))})
+    # by hand: 1 + 7 * 5 = 36 code points (an 8th family ends at 41); 1 + 19 * 2 = 39
+    # (the 20th "e" is the 40th, its accent the 41st); 1 + 19 * 2 = 39 likewise.
+    assert out["deals"][0]["seats"] == [
+        "x" + family * 7,
+        "a" + accented * 19,
+        "a" + flag * 19,
+    ]
+    # an unknown field's name in a 422 problem is cut alike (its field pointer)
+    from ofc_fast.serve._fields import check_known
+    from ofc_fast.serve._problems import ApiError
+
+    with pytest.raises(ApiError) as err:
+        check_known({"x" + family * 10: 1}, ("a",))
+    assert err.value.field == "x" + family * 7
+
+
 def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
     hist = tmp_path / "h.jsonl"
     out = subprocess.run(

@@ -644,6 +644,29 @@ def test_a_surrendered_seat_pays_the_single_winner_its_surrender_only() -> None:
     ]
 
 
+def test_a_surrendered_seat_pays_a_natural_its_surrender_only() -> None:
+    """R-VAR-SUR-1/3, Q-13: a surrender, made before the reveal, is a fixed agreed
+    loss; a natural is shown at the reveal (R-NAT-2).  A surrendered seat facing a
+    declared Dragon paid the natural's 13 units instead of its 3 (Hawaiian Gardens,
+    R-VAR-SUR-2): net [26, -10, -16]."""
+    dragon = "2c 3d 4h 5s 6c 7d 8h 9c Tc Jd Qh Kh Ac"
+    played = "Ks Kd 3c / 8s 8c 8d 6d 2s / As Ad Qs Js Ts"
+    res = settle(
+        [dragon, played, None],
+        rules.HAWAIIAN_GARDENS,
+        declared={0: "dragon"},
+        surrendered=[2],
+    )
+    # by hand: seat 1 pays the Dragon 13 (R-NAT-7, HG); seat 2 pays its surrender, 3,
+    # to each of seats 0 and 1
+    assert res.net == [13 + 3, -13 + 3, -3 - 3]
+    assert sorted((i.kind, i.payer, i.payee, i.amount) for i in res.items) == [
+        ("natural", 1, 0, 13),
+        ("surrender", 2, 0, 3),
+        ("surrender", 2, 1, 3),
+    ]
+
+
 # --------------------------------------------------------------- foul / majority
 
 

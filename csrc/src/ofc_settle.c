@@ -374,7 +374,9 @@ static int32_t settle_single(const ofc_rules *rules, const ofc_table_rules *t, l
 
 /* ------------------------------------------------------------- the phases */
 
-/* Naturals, then surrenders, pair by pair; returns the pairs left to score rows. */
+/* Naturals, then surrenders, pair by pair; returns the pairs left to score rows.  A
+ * seat that surrendered (before the reveal, its fixed loss: R-VAR-SUR-1/3) pays a
+ * natural shown at the reveal its surrender cost, not the natural (Q-13). */
 static uint32_t settle_declared(const ofc_table_rules *t, const ofc_settle_input *in,
                                 ledger *L, uint32_t naturals)
 {
@@ -383,7 +385,8 @@ static uint32_t settle_declared(const ofc_table_rules *t, const ofc_settle_input
     int k;
     for (k = 0; k < L->npairs && naturals; k++) {
         int i = L->pair[k][0], j = L->pair[k][1];
-        if ((L->active & BIT(k)) && (pair_seats(L, k) & naturals)) {
+        uint32_t seats = pair_seats(L, k);
+        if ((L->active & BIT(k)) && (seats & naturals) && !(seats & in->surrendered)) {
             int32_t pay = ofc_st_natural_pay(t, out->natural[i], out->natural_key[i],
                                       out->natural[j], out->natural_key[j]);
             ledger_add(L, k, OFC_ITEM_NATURAL, pay);
@@ -392,7 +395,7 @@ static uint32_t settle_declared(const ofc_table_rules *t, const ofc_settle_input
     }
     for (k = 0; k < L->npairs; k++) {
         uint32_t seats = pair_seats(L, k), sur = seats & in->surrendered;
-        if (!(L->active & BIT(k)) || (seats & naturals)) {
+        if (!(L->active & BIT(k)) || ((seats & naturals) && !sur)) {
             continue;
         }
         if (!sur) {

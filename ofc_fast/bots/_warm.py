@@ -4,10 +4,12 @@ clock (``ofc-fast bot`` calls a bot's ``warm_up(rules, players)`` after ``hello`
 
 from __future__ import annotations
 
+from ..errors import TableError
 from ..game import Game, play_out
 from ..rules import PINEAPPLE, RuleSet, as_rules
+from ..table import check_players
 
-__all__ = ["rehearse", "warm_table"]
+__all__ = ["rehearse", "warm_seats", "warm_table"]
 
 
 def warm_table(rules: object, own: RuleSet | None, who: str) -> RuleSet:
@@ -27,6 +29,25 @@ def warm_table(rules: object, own: RuleSet | None, who: str) -> RuleSet:
     if rules is None:
         return PINEAPPLE if own is None else own
     return as_rules(rules, who)
+
+
+def warm_seats(players: object, rules: RuleSet, who: str) -> int:
+    """The seat count a bot's ``warm_up(rules, players)`` rehearses at: ``players``
+    checked as every table checks it (:func:`~ofc_fast.table.check_players`), its
+    TableError naming ``who`` (the bot and ``warm_up``).
+
+    >>> from ofc_fast import rules
+    >>> warm_seats(3, rules.PINEAPPLE, "a bot warm_up")
+    3
+    >>> warm_seats(0, rules.PINEAPPLE, "a bot warm_up")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.TableError: a bot warm_up: PINEAPPLE seats 2 to 3 players, got 0
+    """
+    try:
+        return check_players(players, rules)
+    except TableError as exc:
+        raise TableError(f"{who}: {exc}") from None
 
 
 def rehearse(bot: object, rules: RuleSet, players: int = 2) -> None:

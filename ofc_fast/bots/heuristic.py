@@ -57,7 +57,7 @@ from ..game import Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..search import decision_actions, flag, given_actions
 from ..table import check_seed
-from ._warm import rehearse, warm_table
+from ._warm import rehearse, warm_seats, warm_table
 from .base import (
     ObservationLike,
     SeparateCopies,
@@ -337,8 +337,9 @@ class HeuristicBot(SeparateCopies):
 
         >>> HeuristicBot(seed=0).warm_up("ofc", players=3)
         """
-        table = warm_table(rules, self.rules, "heuristic bot warm_up")
-        seats = 2 if players is None else players  # (0 is refused, not 2)
+        who = "heuristic bot warm_up"
+        table = warm_table(rules, self.rules, who)
+        seats = 2 if players is None else warm_seats(players, table, who)  # (0: refused)
         rehearse(HeuristicBot(table, 0, **self.settings()), table, seats)
 
     # -- the interface

@@ -43,7 +43,7 @@ from ._sets import (
     model_setting,
     table_model,
 )
-from ._warm import rehearse, warm_table
+from ._warm import rehearse, warm_seats, warm_table
 from .base import ObservationLike, SeparateCopies, names_bad_observations
 from .heuristic import HeuristicBot, rules_setting, seed_setting
 
@@ -217,8 +217,12 @@ class SearchBot(SeparateCopies):
         >>> sorted(bot.overruns())
         [3, 5]
         """
-        table = warm_table(rules, self.rules, "search bot warm_up")
-        seats = model_seats(self.model, "search bot") if players is None else players
+        who = "search bot warm_up"
+        table = warm_table(rules, self.rules, who)
+        if players is None:
+            seats = model_seats(self.model, "search bot")
+        else:
+            seats = warm_seats(players, table, who)
         start = time.monotonic()
         end = None  # the first rehearsal's (10 ms searches) builds the tables, however slow
         self._sets.warm_up(table)

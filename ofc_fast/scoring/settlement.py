@@ -405,10 +405,10 @@ def settle(
     seat that surrendered or declared a natural may give its 13 cards in any order
     (a surrendered seat may give None).  ``surrendered``: seats that surrendered before
     the reveal (R-VAR-SUR-*: they pay ``rules.surrender_cost`` to each opponent they
-    face).  ``declared``: seat -> natural name (in any case, as a rule set reads it:
-    ``"Dragon"``; or True for its best) declared before the reveal (R-NAT-2); a seat
-    that declares nothing is left out (its board is scored by rows), and any other
-    value (False, None, 0) is refused.  ``stacks``:
+    face, one that declared a natural too: Q-13).  ``declared``: seat -> natural
+    name (in any case, as a rule set reads it: ``"Dragon"``; or True for its best)
+    declared before the reveal (R-NAT-2); a seat that declares nothing is left out
+    (its board is scored by rows), and any other value (False, None, 0) is refused.  ``stacks``:
     chips per seat at the start of the deal (0..1,000,000,000); with them every
     pair's transfer, pool transfers included, is capped by ``rules.stakes``
     (R-STAKES-*).

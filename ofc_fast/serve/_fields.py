@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Collection, Mapping
 from typing import Any, TypeAlias
 
-from ..errors import quote
+from ..errors import cut_text, quote
 from ._problems import ApiError
 
 __all__ = [
@@ -118,7 +118,7 @@ def check_known(body: Mapping[str, Any], names: Collection[str], prefix: str = "
     """
     for name in body:
         if name not in names:
-            shown = f"{prefix}.{name[:40]}" if prefix else name[:40]
+            shown = f"{prefix}.{cut_text(name, 40)}" if prefix else cut_text(name, 40)
             close = difflib.get_close_matches(name[:64], sorted(names), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ApiError(422, shown, f"unknown field {shown!r}{hint}")

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..arena.history import read_histories
 from ..cards import cards_str
+from ..errors import cut_text
 from ..game import Game
 from ._config import ServeConfig
 from ._fields import get_str
@@ -61,11 +62,12 @@ def replay(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, An
         for d in read_histories(source):
             g, rec = d.game, d.record
             r = g.result()
+            seats = [cut_text(str(s), 40) for s in rec.get("seats", [])]
             deals.append(
                 {
                     "line": d.line,
                     "hand_no": rec.get("hand_no"),
-                    "seats": [str(s)[:40] for s in rec.get("seats", [])][: g.players],
+                    "seats": seats[: g.players],
                     "rules": g.rules.name,
                     "players": g.players,
                     "fantasyland": list(g.fantasyland),

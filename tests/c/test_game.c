@@ -665,8 +665,10 @@ static void test_classic_specials(void)
     {
         ofc_game_result res;
         CHECK_EQ(ofc_game_result_get(&classic, &g, NULL, OFC_SETTLE_ITEMS, &res), OFC_OK);
-        CHECK_EQ(res.net[1], 13); /* the dragon beats the surrender */
-        CHECK_EQ(res.net[0], -13);
+        /* seat 0 surrendered before the reveal, where seat 1 shows its dragon (13):
+         * the surrender is its fixed loss, surrender_cost 1 (R-VAR-SUR-3, Q-13) */
+        CHECK_EQ(res.net[1], 1);
+        CHECK_EQ(res.net[0], -1);
     }
 }
 

@@ -139,12 +139,12 @@ def settle(
     row_pairs: list[Pair] = []
     for pair in order:
         i, j = pair
-        if i in nats or j in nats:
+        if (i in nats or j in nats) and not (i in sur or j in sur):
             ledger.add(pair, "natural", natural_payment(nats.get(i), nats.get(j), rules))
     for pair in order:
         i, j = pair
-        if i in nats or j in nats:
-            continue
+        if (i in nats or j in nats) and not (i in sur or j in sur):
+            continue  # (a surrendered seat pays a natural its surrender cost: Q-13)
         if i in sur or j in sur:
             if not (i in sur and j in sur):
                 cost = rules.surrender_cost or 0
