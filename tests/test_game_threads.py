@@ -9,6 +9,7 @@ import copy
 import inspect
 import pickle
 import random
+import signal
 import sys
 import threading
 from typing import Any
@@ -713,3 +714,44 @@ def test_a_guarded_method_takes_its_arguments_as_the_method_does() -> None:
     with toy._busy, pytest.raises(GameError, match=r"^Toy\._toy_method\(\) while another"):
         toy.moved(1, 2, d=4)
     assert checked == ["_toy_method()"] * 3  # refused before the check
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")
+@pytest.mark.parametrize("call", ["legal_move_count", "play_action"])
+def test_a_ctrl_c_inside_a_guarded_call_leaves_the_state_lock_free(call: str) -> None:
+    """A Ctrl-C (KeyboardInterrupt from a signal handler) can land on any bytecode of a
+    guarded call: the guard took the state lock with ``acquire()`` and then entered
+    its ``try``, and one landing between the two left the lock held (about one in ten
+    interrupted reads), so every other thread's read of that game waited for ever.
+    Here a timer raises KeyboardInterrupt into thousands of guarded calls; the lock
+    must be free after every one."""
+    armed = [False]
+
+    def ctrl_c(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, ctrl_c)
+    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    interrupted = held = 0
+    try:
+        for n in range(3000):
+            g = Game("pineapple", players=2, seed=n)
+            rng = random.Random(n)
+            try:
+                armed[0] = True
+                for _ in range(400):
+                    if call == "legal_move_count":
+                        g.legal_move_count()
+                    elif not g.is_over:
+                        g.play_action(rng.choice(g.legal_actions()))
+                armed[0] = False
+            except KeyboardInterrupt:
+                interrupted += 1
+            held += g._state_lock._is_owned()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert interrupted > 100, interrupted  # the timer did land inside the calls
+    assert held == 0, f"{held} of {interrupted} interrupted calls left the lock held"

@@ -37,14 +37,12 @@ __all__ = ["Guard", "consistent", "one_at_a_time"]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 _HOLDING = """\
-state = {self}._state_lock
-state.acquire()
-try:
-    return method({args})
-finally:
-    state.release()"""
-"""The body of a call that holds the object's ``_state_lock`` (no ``with``: its
-``__enter__``/``__exit__`` calls cost a third of the guard)."""
+with {self}._state_lock:
+    return method({args})"""
+"""The body of a call that holds the object's ``_state_lock``: a ``with`` block, which
+leaves no gap between taking the lock and guarding its release (an ``acquire()``
+before a ``try`` did: a Ctrl-C landing between them left the lock held, and every
+other thread's read of the object waited for ever)."""
 
 _ONE_AT_A_TIME = """\
 busy = {self}._busy
