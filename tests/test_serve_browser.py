@@ -1518,6 +1518,44 @@ def test_an_analysis_answered_after_clear_is_neither_shown_nor_said(
     assert "legal moves" not in tid(d, "said").get_attribute("textContent")
 
 
+_SLOW_HEALTH = """
+window.__pending = 0;
+const real = window.fetch;
+window.fetch = async (req, ...rest) => {
+  window.__pending++;
+  try {
+    const res = await real(req, ...rest);
+    if (String(req.url || req).endsWith("/v1/health")) {
+      await new Promise((ok) => setTimeout(ok, 1500));
+    }
+    return res;
+  } finally {
+    window.__pending--;
+  }
+};
+"""
+
+
+def test_clear_while_the_server_s_health_is_awaited_drops_the_analysis(
+    server: Server, browser: Any
+) -> None:
+    """Regression: Analyse waits for the server's health (its most seconds of search)
+    before it asks; Clear in that wait hid the panel, and when the health came the
+    panel was shown again, "Analysing...", for ever (its answer dropped as stale)."""
+    d = browser
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _SLOW_HEALTH})
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+    tid(d, "analyse").click()
+    d.find_element(*by("#a-clear")).click()
+    assert not tid(d, "analysis").is_displayed()
+    settled(d)
+    time.sleep(0.5)  # the analysis the health let go (before the fix) is drawn by now
+    assert not tid(d, "analysis").is_displayed()
+    assert "Analysing" not in tid(d, "analysis").get_attribute("textContent")
+
+
 def test_back_to_the_page_or_a_reload_shows_the_game_in_progress(
     server: Server, browser: Any
 ) -> None:

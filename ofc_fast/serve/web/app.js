@@ -694,6 +694,7 @@ async function analyse() {
     time_budget: await timeBudget(Number($("a-time").value)),
     seed: 1,
   };
+  if (token !== analyseToken) return; // Clear (or a later click) came while it waited
   const box = $("analysis");
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
