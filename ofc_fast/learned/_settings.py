@@ -9,7 +9,7 @@ from .._native import lib
 from ..errors import ModelError, OfcError, quote
 from ..rules import RuleSet
 from ..rules.model import GameKind
-from ..table import SEED_MAX, as_int, check_fantasyland
+from ..table import as_int, check_fantasyland, check_seed
 from .model import FEATURES
 
 __all__ = ["MAX_SAMPLES", "check_settings", "sizes"]
@@ -47,8 +47,7 @@ def check_settings(
         check_fantasyland(None, players, rules)  # names players itself
     except OfcError as exc:
         raise ModelError(str(exc)) from None
-    if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
-        raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    check_seed(seed, "seed", ModelError)  # (the one reader of a seed, its wording)
     floor = {"others": 0}  # the rest: 1 or more
     ceiling = {"samples": MAX_SAMPLES, "eval_samples": MAX_SAMPLES}  # (C's draws)
     for name, value in counts.items():  # ints: 1.5 samples failed after the positions
