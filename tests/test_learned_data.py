@@ -222,10 +222,36 @@ def test_fl_value_setting_reads_as_the_solver_reads_stay_values() -> None:
     with pytest.raises(ModelError, match=r"fl_value: card counts must be 13\.\.17"):
         _stay(pin, {12: 1.0})
     assert _stay_arg("3") == 3.0
-    assert _stay_arg('{"14": 10.5}') == {14: 10.5}
-    for bad in ("lots", "[1, 2]", '{"fourteen": 1}'):
+    assert _stay_arg('{"14": 10.5}') == {"14": 10.5}  # (read as fl_value= is)
+    assert _stay(pin, _stay_arg('{"14": 10.5}')) == (0.0, 10.5, 0.0, 0.0, 0.0)
+    for bad in ("lots", "[1, 2]"):
         with pytest.raises(ModelError, match="--fl-value: a number or a JSON object"):
             _stay_arg(bad)
+    with pytest.raises(
+        ModelError, match=r"fl_value: card counts must be 13\.\.17, got 'fourteen'"
+    ):
+        _stay(pin, _stay_arg('{"fourteen": 1}'))
+
+
+def test_fl_value_refuses_two_keys_for_one_card_count():
+    """--fl-value '{"14": 1, "014": 2}' trained with {14: 2} without a word (int() of
+    each key, the last kept), and so did '{"14": 1, "14": 2}' (json.loads keeps the
+    last); train(fl_value={14: 1, "14": 2}) and the bots' fl_value named no key.  Each
+    is now a ModelError (BotError) naming the keys, as fl_value= is read everywhere."""
+    from ofc_fast.bots import ValueBot
+    from ofc_fast.errors import BotError, ModelError
+    from ofc_fast.learned.train import _stay, _stay_arg
+
+    pin = rules.PINEAPPLE
+    with pytest.raises(ModelError, match=r"^--fl-value: key '14' is given twice"):
+        _stay_arg('{"14": 1, "14": 2}')
+    with pytest.raises(ModelError, match=r"card counts must be 13\.\.17, got '014'$"):
+        _stay(pin, _stay_arg('{"14": 1, "014": 2}'))
+    both = r"^fl_value: card counts must be 13\.\.17, each given once; keys 14 and '14'"
+    with pytest.raises(ModelError, match=both):
+        _stay(pin, {14: 1.0, "14": 2.0})
+    with pytest.raises(BotError, match="keys '15' and 15 both name 15"):
+        ValueBot(pin, fl_value={"15": 1.0, 15: 2.0})
 
 
 @pytest.mark.skipif(

@@ -45,11 +45,11 @@ import numpy as np
 
 from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
-from ..errors import ModelError, OfcError, choice, flag, quote
+from ..errors import ModelError, OfcError, RulesError, choice, flag, quote
 from ..files import atomic_write
 from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import RuleSet, RulesLike, as_rules, unique_keys
 from ..solver import StayValue, stay_values
 from ..timing import ScriptHelp
 from ._data import (
@@ -599,14 +599,19 @@ def _hidden_arg(text: str) -> tuple[int, ...]:
 
 
 def _stay_arg(text: str) -> StayValue:
-    """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``."""
+    """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``, its keys as
+    written: :func:`ofc_fast.solver.stay_values` reads them as it reads
+    ``fl_value=`` everywhere (int() made '{"14": 1, "014": 2}' one count, the last
+    value kept without a word, as json.loads keeps a key given twice)."""
     with suppress(ValueError):
         return float(text)
     try:
-        raw = json.loads(text)
+        raw = json.loads(text, object_pairs_hook=unique_keys)
         if not isinstance(raw, dict):
             raise ValueError
-        return {int(k): v for k, v in raw.items()}
+        return dict(raw)
+    except RulesError as exc:  # (a key given twice: unique_keys)
+        raise ModelError(f"--fl-value: {exc}") from None
     except ValueError:
         raise ModelError(
             f'--fl-value: a number or a JSON object {{"14": 10.5, ...}}, got {text!r}'
