@@ -1207,6 +1207,34 @@ def test_training_run_with_one_held_out_decision_has_no_interval(tmp_path: Path)
     assert "±" not in text and "(no interval: n < 2)" in text
 
 
+def test_training_refuses_an_out_with_a_folder_where_a_file_goes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder in --out named as a file the run writes (RUN/pineapple-2p.ofcvm,
+    RUN/report.md, a step's .npz) ended the run, after its steps, with
+    "error: [Errno 21] Is a directory: ..." naming neither --out nor what to do; each
+    file a finished run made is now checked before any step: exit 2 naming --out and
+    the file, nothing written."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    args = [*_TINY_RUN, "--opponent", "random", "--opponent-deals", "4", "--rounds", "2"]
+    assert main([*args, "--out", str(tmp_path / "done")]) == 0
+    made = sorted(p.name for p in (tmp_path / "done").iterdir() if p.name[0] != ".")
+    assert {"pineapple-2p.ofcvm", "report.md", "positions-r2.npz", "opponent.npz"} <= {
+        *made
+    }
+    capsys.readouterr()
+    for k, name in enumerate(made):
+        out = tmp_path / f"run{k}"
+        (out / name).mkdir(parents=True)
+        assert main([*args, "--out", str(out)]) == 2, name
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: --out: {str(out / name)!r} is in the way"), err
+        assert "another --out" in err
+        assert [p.name for p in out.iterdir()] == [name]  # (no config, no lock)
+
+
 def test_training_resume_refuses_foreign_step_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

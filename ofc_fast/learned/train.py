@@ -66,7 +66,7 @@ from ._data import (
 )
 from ._fit import c_check, require_torch
 from ._report import markdown, read_report, report_files
-from ._run import Run, save_run_json
+from ._run import Run, check_outputs, save_run_json
 from ._settings import check_settings, sizes
 from .model import ValueModel, model_bytes
 
@@ -421,6 +421,14 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
+    steps = ["positions", "heldout", *(["opponent"] if opponent in _ROW_EPSILON else [])]
+    for tag in ["", *(f"-r{r}" for r in range(2, rounds + 1))]:
+        steps += [f"{k}-{c}{tag}" for c in sizes(rules) for k in ("labels", "net")]
+        steps += [f"positions{tag}"] if tag else []
+    files = ["config.json", "cost.json", _file_name(rules, players), "report.json"]
+    check_outputs(
+        Path(out), [*files, "report.md", "report.png", *(f"{s}.npz" for s in steps)]
+    )
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
