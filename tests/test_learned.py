@@ -791,10 +791,10 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--eval-limit", "0"], "--eval-limit: must be 1 or more"),
         (["--epochs", "0"], "--epochs: must be 1 or more"),
         (["--others", "-1"], "--others: must be 0 or more"),
-        (["--seed", "-1"], "--seed: must be an int 0..2**64-1, got -1"),
+        (["--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
         (
             ["--seed", str(2**64)],
-            "--seed: must be an int 0..2**64-1, got 18446744073709551616",
+            "--seed: must be 0..2**64-1, got 18446744073709551616",
         ),
         (["--epsilon", "1.5"], "--epsilon: must be a probability"),
         (["--epsilon", "nan"], "--epsilon: must be a probability"),
