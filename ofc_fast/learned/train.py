@@ -67,7 +67,7 @@ from ._data import (
 from ._fit import c_check, require_torch
 from ._report import markdown, read_report, report_files
 from ._run import Run, check_outputs, save_run_json
-from ._settings import check_settings, sizes
+from ._settings import POSITION_BYTES, check_settings, sizes
 from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -637,7 +637,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2, help="seats at each table")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and fits")
     p.add_argument("--out", required=True, help="output directory (resumed when it exists)")
-    p.add_argument("--deals", type=int, default=4000, help="training deals played")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=4000,
+        help="training deals played (their positions, as those of --eval-deals and "
+        f"--opponent-deals, are held in memory at once, {POSITION_BYTES} bytes a "
+        "decision: counts this machine's memory cannot hold are refused)",
+    )
     p.add_argument("--eval-deals", type=int, default=200, help="held-out deals")
     p.add_argument("--samples", type=int, default=16, help="draws per label")
     p.add_argument(
