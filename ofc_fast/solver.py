@@ -175,11 +175,18 @@ def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, 
     if stay_value is None:
         return tuple(float(STAY_VALUE_DEFAULT[k]) for k in range(13, 18))
     if isinstance(stay_value, Mapping):
-        by_count = {_count_key(k): v for k, v in stay_value.items()}
-        bad = [k for k in stay_value if _count_key(k) is None]
-        if bad or len(by_count) < len(stay_value):
-            got = quote(bad[0]) if bad else f"a count twice in {quote(dict(stay_value))}"
-            raise SearchError(f"stay_value: card counts must be 13..17, got {got}")
+        by_count: dict[str | None, Any] = {}
+        first: dict[str | None, object] = {}  # each count's first key, to name
+        for k, v in stay_value.items():
+            count = _count_key(k)
+            if count is None:
+                raise SearchError(f"stay_value: card counts must be 13..17, got {quote(k)}")
+            if count in by_count:  # ({14: 1, "14": 2}: the last was kept, unsaid)
+                raise SearchError(
+                    f"stay_value: card counts must be 13..17, each given once; keys "
+                    f"{quote(first[count])} and {quote(k)} both name {count}"
+                )
+            by_count[count], first[count] = v, k
         return tuple(_stay_number(by_count.get(k, 0.0)) for k in _COUNT_KEYS)
     if isinstance(stay_value, Real) and not isinstance(stay_value, bool):
         return (_stay_number(stay_value),) * 5

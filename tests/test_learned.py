@@ -791,10 +791,10 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--eval-limit", "0"], "--eval-limit: must be 1 or more"),
         (["--epochs", "0"], "--epochs: must be 1 or more"),
         (["--others", "-1"], "--others: must be 0 or more"),
-        (["--seed", "-1"], "--seed: must be an int 0..2**64-1, got -1"),
+        (["--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
         (
             ["--seed", str(2**64)],
-            "--seed: must be an int 0..2**64-1, got 18446744073709551616",
+            "--seed: must be 0..2**64-1, got 18446744073709551616",
         ),
         (["--epsilon", "1.5"], "--epsilon: must be a probability"),
         (["--epsilon", "nan"], "--epsilon: must be a probability"),
@@ -1006,7 +1006,8 @@ def test_training_takes_workers_and_ray_as_every_command_does(
         ({"eval_limit": True}, "eval_limit must be 1 or more (an int), got True"),
         ({"rounds": 2.0}, "rounds must be 1 or more (an int), got 2.0"),
         ({"opponent_deals": 0}, "opponent_deals must be 1 or more (an int), got 0"),
-        ({"seed": 1.5}, "seed must be an int 0..2**64-1, got 1.5"),
+        ({"seed": 1.5}, "seed: must be 0..2**64-1, got 1.5"),
+        ({"seed": 2**64}, "seed: must be 0..2**64-1, got 18446744073709551616"),
         ({"players": 2.5}, "players must be 2..3, got 2.5"),
         ({"hidden": (8.5,)}, "hidden: 1..3 layer widths, each 1..256"),
         ({"hidden": 64}, "hidden: 1..3 layer widths, each 1..256 (a model file's nets "),
@@ -1204,6 +1205,34 @@ def test_training_run_with_one_held_out_decision_has_no_interval(tmp_path: Path)
         assert street["top1_ci95"] is None
     text = (tmp_path / "report.md").read_text()
     assert "±" not in text and "(no interval: n < 2)" in text
+
+
+def test_training_refuses_an_out_with_a_folder_where_a_file_goes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder in --out named as a file the run writes (RUN/pineapple-2p.ofcvm,
+    RUN/report.md, a step's .npz) ended the run, after its steps, with
+    "error: [Errno 21] Is a directory: ..." naming neither --out nor what to do; each
+    file a finished run made is now checked before any step: exit 2 naming --out and
+    the file, nothing written."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    args = [*_TINY_RUN, "--opponent", "random", "--opponent-deals", "4", "--rounds", "2"]
+    assert main([*args, "--out", str(tmp_path / "done")]) == 0
+    made = sorted(p.name for p in (tmp_path / "done").iterdir() if p.name[0] != ".")
+    assert {"pineapple-2p.ofcvm", "report.md", "positions-r2.npz", "opponent.npz"} <= {
+        *made
+    }
+    capsys.readouterr()
+    for k, name in enumerate(made):
+        out = tmp_path / f"run{k}"
+        (out / name).mkdir(parents=True)
+        assert main([*args, "--out", str(out)]) == 2, name
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: --out: {str(out / name)!r} is in the way"), err
+        assert "another --out" in err
+        assert [p.name for p in out.iterdir()] == [name]  # (no config, no lock)
 
 
 def test_training_resume_refuses_foreign_step_files(

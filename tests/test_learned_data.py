@@ -222,10 +222,36 @@ def test_fl_value_setting_reads_as_the_solver_reads_stay_values() -> None:
     with pytest.raises(ModelError, match=r"fl_value: card counts must be 13\.\.17"):
         _stay(pin, {12: 1.0})
     assert _stay_arg("3") == 3.0
-    assert _stay_arg('{"14": 10.5}') == {14: 10.5}
-    for bad in ("lots", "[1, 2]", '{"fourteen": 1}'):
+    assert _stay_arg('{"14": 10.5}') == {"14": 10.5}  # (read as fl_value= is)
+    assert _stay(pin, _stay_arg('{"14": 10.5}')) == (0.0, 10.5, 0.0, 0.0, 0.0)
+    for bad in ("lots", "[1, 2]"):
         with pytest.raises(ModelError, match="--fl-value: a number or a JSON object"):
             _stay_arg(bad)
+    with pytest.raises(
+        ModelError, match=r"fl_value: card counts must be 13\.\.17, got 'fourteen'"
+    ):
+        _stay(pin, _stay_arg('{"fourteen": 1}'))
+
+
+def test_fl_value_refuses_two_keys_for_one_card_count():
+    """--fl-value '{"14": 1, "014": 2}' trained with {14: 2} without a word (int() of
+    each key, the last kept), and so did '{"14": 1, "14": 2}' (json.loads keeps the
+    last); train(fl_value={14: 1, "14": 2}) and the bots' fl_value named no key.  Each
+    is now a ModelError (BotError) naming the keys, as fl_value= is read everywhere."""
+    from ofc_fast.bots import ValueBot
+    from ofc_fast.errors import BotError, ModelError
+    from ofc_fast.learned.train import _stay, _stay_arg
+
+    pin = rules.PINEAPPLE
+    with pytest.raises(ModelError, match=r"^--fl-value: key '14' is given twice"):
+        _stay_arg('{"14": 1, "14": 2}')
+    with pytest.raises(ModelError, match=r"card counts must be 13\.\.17, got '014'$"):
+        _stay(pin, _stay_arg('{"14": 1, "014": 2}'))
+    both = r"^fl_value: card counts must be 13\.\.17, each given once; keys 14 and '14'"
+    with pytest.raises(ModelError, match=both):
+        _stay(pin, {14: 1.0, "14": 2.0})
+    with pytest.raises(BotError, match="keys '15' and 15 both name 15"):
+        ValueBot(pin, fl_value={"15": 1.0, 15: 2.0})
 
 
 @pytest.mark.skipif(
@@ -264,3 +290,37 @@ def test_contexts_against_many_opponents_free_their_tables() -> None:
     for i in range(10, 50):
         _data.features(rules.PINEAPPLE, 2, boards, dead, opponent(i))
     assert rss_mb() - before < 5
+
+
+def test_training_refuses_deals_whose_positions_cannot_fit_in_memory(
+    tmp_path, monkeypatch, capsys
+):
+    """--deals 1000000000000 printed "positions" and built its chunk list for minutes
+    before a MemoryError; --eval-deals and --opponent-deals alike.  Counts whose
+    positions (a decision's bytes as a run's arrays hold them, measured here) cannot
+    fit in the machine's memory are refused before any step, naming the option."""
+    from ofc_fast.errors import ModelError
+    from ofc_fast.learned._settings import check_settings
+    from ofc_fast.learned.train import _positions, main
+    from ofc_fast.parallel import make_executor
+
+    with make_executor(1) as ex:
+        pos = _positions(ex, rules.PINEAPPLE, 3, 5, 0, 4, 0.15, False)
+    per_deal = sum(v.nbytes for k, v in pos.items() if k != "rows") // 4
+    assert per_deal == 3 * 5 * 38  # (3 seats, 5 streets)
+    settings = dict(seed=1, epsilon=0.1, hidden=(8,), eval_deals=1, opponent_deals=1)
+    for name in ("deals", "eval_deals", "opponent_deals"):  # (on any machine)
+        with pytest.raises(ModelError, match=rf"^{name}: 1,000,000,000,000 is too many"):
+            check_settings(rules.PINEAPPLE, 3, **{**settings, "deals": 1, name: 10**12})
+    with monkeypatch.context() as m:  # 16 MB
+        m.setattr(os, "sysconf", {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 4000}.get)
+        fits = (4000 * 4096 // per_deal - 1) // 4  # 2 copies of 2 rounds, 1 held out
+        check_settings(rules.PINEAPPLE, 3, **settings, deals=fits, rounds=2)
+        with pytest.raises(ModelError, match=r"^deals: .* too many .*memory \(0 GB\)"):
+            check_settings(rules.PINEAPPLE, 3, **settings, deals=fits + 1, rounds=2)
+    out = tmp_path / "run"
+    for option in ("--deals", "--eval-deals", "--opponent-deals"):
+        assert main([option, str(10**12), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {option}: 1,000,000,000,000 is too many for this ")
+    assert not out.exists()

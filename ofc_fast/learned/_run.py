@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,12 +18,26 @@ import numpy as np
 from ..errors import ModelError
 from ..files import NPZ_ERRORS, atomic_write, read_npz, remove_leftovers
 
-__all__ = ["Run", "read_json", "save_run_json"]
+__all__ = ["Run", "check_outputs", "read_json", "save_run_json"]
 
 
 def save_run_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
     """A run's JSON file, written whole or not at all (a kill leaves the old one)."""
     atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
+
+
+def check_outputs(out: Path, names: Iterable[str]) -> None:
+    """ModelError naming the first of the files ``names`` that a run writes in ``out``
+    where something other than a file is (a folder): before any step, not as an
+    ``[Errno 21] Is a directory`` naming no option after the steps it follows."""
+    for name in names:
+        path = out / name
+        if os.path.lexists(path) and not path.is_file():
+            raise ModelError(
+                f"out: {str(path)!r} is in the way: the run writes its file {name!r} "
+                "there, and that is a folder (or no file); move it away or use "
+                "another --out"
+            )
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -3,18 +3,23 @@ set's model holds.  Private to :mod:`ofc_fast.learned.train`."""
 
 from __future__ import annotations
 
+import os
 from numbers import Real
 
 from .._native import lib
 from ..errors import ModelError, OfcError, quote
 from ..rules import RuleSet
 from ..rules.model import GameKind
-from ..table import SEED_MAX, as_int, check_fantasyland
+from ..table import as_int, check_fantasyland, check_seed
 from .model import FEATURES
 
-__all__ = ["MAX_SAMPLES", "check_settings", "sizes"]
+__all__ = ["MAX_SAMPLES", "POSITION_BYTES", "check_settings", "sizes"]
 
 MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
+POSITION_BYTES = 38
+"""The bytes of one decision in a run's positions (board 13, dealt 5, n and k 1
+each, dead 8, played 2, deal 8): a deal makes one a seat a street, all held in
+memory at once (the steps' arrays)."""
 
 
 def sizes(rules: RuleSet) -> list[int]:
@@ -47,8 +52,7 @@ def check_settings(
         check_fantasyland(None, players, rules)  # names players itself
     except OfcError as exc:
         raise ModelError(str(exc)) from None
-    if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
-        raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    check_seed(seed, "seed", ModelError)  # (the one reader of a seed, its wording)
     floor = {"others": 0}  # the rest: 1 or more
     ceiling = {"samples": MAX_SAMPLES, "eval_samples": MAX_SAMPLES}  # (C's draws)
     for name, value in counts.items():  # ints: 1.5 samples failed after the positions
@@ -60,6 +64,7 @@ def check_settings(
             raise ModelError(
                 f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
             )
+    _check_memory(rules, players, counts)
     if not (isinstance(epsilon, Real) and not isinstance(epsilon, bool)) or not (
         0.0 <= epsilon <= 1.0
     ):
@@ -85,3 +90,29 @@ def check_settings(
             f"{rules.name} ({quote(list(hidden))} wide); a model file holds at most "
             f"{int(lib.OFC_VM_MAX_PARAMS):,}: narrower or fewer layers"
         )
+
+
+def _check_memory(rules: RuleSet, players: int, counts: dict[str, int]) -> None:
+    """ModelError when the positions of the deals (every round's with the held-out
+    ones, twice: joined for the fits; or the opponent deals') would not fit in this
+    machine's memory: ``--deals 1000000000000`` built its task list for minutes and
+    ended in a MemoryError.  No limit where the memory is not known."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # (no sysconf: Windows)
+        return
+    per_deal = players * (len(sizes(rules)) + 1) * POSITION_BYTES
+    played = 2 * counts.get("deals", 0) * counts.get("rounds", 1)
+    held_out = counts.get("eval_deals", 0)  # (played: each round's, joined again)
+    peaks = [
+        ("eval_deals" if held_out > played else "deals", played + held_out),
+        ("opponent_deals", counts.get("opponent_deals", 0)),
+    ]
+    for name, held in peaks:
+        if name in counts and held * per_deal > memory:
+            raise ModelError(
+                f"{name}: {counts[name]:,} is too many for this machine's memory "
+                f"({memory / 1e9:,.0f} GB): a deal's positions take {per_deal} bytes "
+                f"({POSITION_BYTES} a decision, {players} seats), held at once, "
+                f"{held * per_deal / 1e9:,.0f} GB here; fewer deals"
+            )

@@ -45,11 +45,11 @@ import numpy as np
 
 from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
-from ..errors import ModelError, OfcError, choice, flag, quote
+from ..errors import ModelError, OfcError, RulesError, choice, flag, quote
 from ..files import atomic_write
 from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import RuleSet, RulesLike, as_rules, unique_keys
 from ..solver import StayValue, stay_values
 from ..timing import ScriptHelp
 from ._data import (
@@ -66,8 +66,8 @@ from ._data import (
 )
 from ._fit import c_check, require_torch
 from ._report import markdown, read_report, report_files
-from ._run import Run, save_run_json
-from ._settings import check_settings, sizes
+from ._run import Run, check_outputs, save_run_json
+from ._settings import POSITION_BYTES, check_settings, sizes
 from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -421,6 +421,14 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
+    steps = ["positions", "heldout", *(["opponent"] if opponent in _ROW_EPSILON else [])]
+    for tag in ["", *(f"-r{r}" for r in range(2, rounds + 1))]:
+        steps += [f"{k}-{c}{tag}" for c in sizes(rules) for k in ("labels", "net")]
+        steps += [f"positions{tag}"] if tag else []
+    files = ["config.json", "cost.json", _file_name(rules, players), "report.json"]
+    check_outputs(
+        Path(out), [*files, "report.md", "report.png", *(f"{s}.npz" for s in steps)]
+    )
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
@@ -599,14 +607,19 @@ def _hidden_arg(text: str) -> tuple[int, ...]:
 
 
 def _stay_arg(text: str) -> StayValue:
-    """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``."""
+    """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``, its keys as
+    written: :func:`ofc_fast.solver.stay_values` reads them as it reads
+    ``fl_value=`` everywhere (int() made '{"14": 1, "014": 2}' one count, the last
+    value kept without a word, as json.loads keeps a key given twice)."""
     with suppress(ValueError):
         return float(text)
     try:
-        raw = json.loads(text)
+        raw = json.loads(text, object_pairs_hook=unique_keys)
         if not isinstance(raw, dict):
             raise ValueError
-        return {int(k): v for k, v in raw.items()}
+        return dict(raw)
+    except RulesError as exc:  # (a key given twice: unique_keys)
+        raise ModelError(f"--fl-value: {exc}") from None
     except ValueError:
         raise ModelError(
             f'--fl-value: a number or a JSON object {{"14": 10.5, ...}}, got {text!r}'
@@ -624,7 +637,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2, help="seats at each table")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and fits")
     p.add_argument("--out", required=True, help="output directory (resumed when it exists)")
-    p.add_argument("--deals", type=int, default=4000, help="training deals played")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=4000,
+        help="training deals played (their positions, as those of --eval-deals and "
+        f"--opponent-deals, are held in memory at once, {POSITION_BYTES} bytes a "
+        "decision: counts this machine's memory cannot hold are refused)",
+    )
     p.add_argument("--eval-deals", type=int, default=200, help="held-out deals")
     p.add_argument("--samples", type=int, default=16, help="draws per label")
     p.add_argument(
