@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -353,10 +354,15 @@ def test_a_bot_that_raises_fails_play_alike_on_every_executor(
     status 1), ``--workers 2`` in one line naming the chunk (exit status 2)."""
     args = ["play", "--players", "2", "--hands", "20", "--seed", "1", "--quiet"]
     args += ["--bots", "ofc_fast.parallel._chaos:crasher,random"]
+    errs = []
     for workers in ("1", "2"):
         assert main([*args, "--workers", workers]) == 2
-        err = capsys.readouterr().err
-        assert err == "ofc-fast: error: chunk 0 raised RuntimeError('boom')\n"
+        errs.append(capsys.readouterr().err)
+    bot = re.escape("'ofc_fast.parallel._chaos:crasher'")
+    said = (
+        rf"ofc-fast: error: deal \d+, seat 0 \(bot {bot}\) raised RuntimeError\('boom'\)\n"
+    )
+    assert re.fullmatch(said, errs[0]) and errs[1] == errs[0], errs
 
 
 def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
@@ -378,7 +384,30 @@ def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
         args = [*command, *bots, "--hands", "20", "--quiet", "--workers", "1"]
         assert main(args) == 2
         err = capsys.readouterr().err
-        assert err == "ofc-fast: error: chunk 0 raised SystemExit(0)\n", args
+        bot = re.escape("'ofc_fast.parallel._chaos:quitter'")
+        said = rf"ofc-fast: error: deal \d+, seat 0 \(bot {bot}\) raised SystemExit\(0\)\n"
+        assert re.fullmatch(said, err), args
+
+
+def test_a_bot_that_raises_is_named_with_its_deal_and_seat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bot that raised in ``play --workers N`` was reported as ``chunk 0 raised
+    RuntimeError(...)``: not which of the chunk's deals, seat or bot (a chunk is 50
+    deals by default).  The error names the deal, the seat and its bot.  The bot of
+    seat 1 raises on its 12th decision; independent deals of Pineapple give each
+    seat 5 decisions a deal, and a chunk makes its bots once: deal (12 - 1) // 5."""
+    bot = "ofc_fast.parallel._chaos:late_crasher"
+    deal = (12 - 1) // 5
+    args = ["play", "--players", "2", "--hands", "4", "--seed", "1", "--quiet"]
+    args += ["--independent", "--bots", f"random,{bot}"]
+    for workers in ("1", "2"):
+        assert main([*args, "--workers", workers]) == 2
+        err = capsys.readouterr().err
+        assert err == (
+            f"ofc-fast: error: deal {deal}, seat 1 (bot {bot!r}) raised "
+            f"RuntimeError('decision 12')\n"
+        ), workers
 
 
 def test_a_run_let_go_late_leaves_a_later_runs_workers_alone() -> None:
