@@ -330,6 +330,24 @@ def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
         list(ex.map_unordered(os._exit, [3]))
 
 
+def test_a_chunk_that_kills_its_worker_every_time_is_named() -> None:
+    """A chunk whose worker died on every try (a bot calling ``os._exit``) gave up
+    with "the process pool broke 6 times (a worker died: exit status 7...)": not
+    which chunk, among many that ran well.  The chunks in flight at the last break
+    are named: with one worker (two chunks in flight), chunk 2 and no chunk before."""
+    from ofc_fast.parallel import ExecutorError
+
+    items = ["1", "2", "__import__('os')._exit(7)", "4", "5"]
+    with (
+        ProcessExecutor(1, max_restarts=2) as ex,
+        pytest.raises(ExecutorError, match="exit status 7") as info,
+    ):
+        list(ex.map_unordered(eval, items))
+    said = re.search(r"chunks? ([\d, ]+) in flight", str(info.value))
+    assert said is not None, str(info.value)
+    assert min(int(n) for n in said.group(1).split(", ")) == 2, str(info.value)
+
+
 def test_a_chunk_that_raises_in_this_process_is_the_same_named_error() -> None:
     """``--workers 1`` (the local executor) let a chunk's exception out as it was (a
     bot's RuntimeError: a traceback and exit status 1 from ``ofc-fast play``), where

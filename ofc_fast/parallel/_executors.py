@@ -367,7 +367,7 @@ class ProcessExecutor(Executor):
                     try:
                         f = pool.submit(fn, items[i])
                     except BrokenProcessPool:
-                        self._restart()
+                        self._restart(running.values())
                         return
                     running[f] = i
                     f.add_done_callback(finished.put)
@@ -377,7 +377,7 @@ class ProcessExecutor(Executor):
                     try:
                         result = done.result()
                     except BrokenProcessPool:
-                        self._restart()
+                        self._restart([i, *running.values()])
                         return
                     except CHUNK_ERRORS as exc:  # the chunk raised, or could not travel
                         raise _chunk_failed(i, exc) from exc
@@ -386,7 +386,9 @@ class ProcessExecutor(Executor):
             left.discard(i)
             yield i, result
 
-    def _restart(self) -> None:
+    def _restart(self, in_flight: Collection[int]) -> None:
+        """Rebuild the broken pool, whose chunks ``in_flight`` (submitted, not
+        returned) run again; past :attr:`max_restarts`, ExecutorError naming them."""
         self.restarts += 1
         procs = self._processes()
         if self._pool is not None:
@@ -396,10 +398,14 @@ class ProcessExecutor(Executor):
             from ..arena import counted
 
             how = _exits(procs)
+            chunks = ", ".join(str(i) for i in sorted(in_flight))
+            if chunks:
+                chunks = f", the last time with chunk{'s' * (len(in_flight) > 1)} {chunks}"
+                chunks += " in flight"
             raise ExecutorError(
                 f"the process pool broke {counted(self.restarts, 'time')} (a worker died"
                 f"{f': {how}' if how else ''}; out of memory, a bot that exits, or a "
-                f"worker that cannot start); giving up"
+                f"worker that cannot start){chunks}; giving up"
             )
 
     def _stop(self) -> None:
