@@ -53,7 +53,14 @@ import numpy as np
 
 from ..bots import bot_key, make_bot, make_bots
 from ..bots.registry import is_bot_spec
-from ..errors import BotError, ExecutorError, GameError, OfcError, quote
+from ..errors import (
+    BotError,
+    ExecutorError,
+    GameError,
+    OfcError,
+    UnknownBotError,
+    quote,
+)
 from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
@@ -280,7 +287,16 @@ class Seats:
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
         self.rules = spec.rules
-        self.bots = [make_bot(n, self.rules, 0, **json.loads(s)) for n, s in spec.bots]
+        try:
+            self.bots = [make_bot(n, self.rules, 0, **json.loads(s)) for n, s in spec.bots]
+        except UnknownBotError as exc:  # (RunSpec.make, in the driver, knew every name)
+            raise UnknownBotError(
+                f"{exc}; this worker (process {os.getpid()}) does not know a bot the run "
+                f"was made with: a bot registered after import (under `if __name__ == "
+                f'"__main__":`, in a notebook) is known to that process only; register '
+                f"it at the main script's top level (a process pool's workers import the "
+                f"script again), or name it as module:attribute (any executor)"
+            ) from None
 
     def for_deal(self, i: int, k: int = 0) -> list[Any]:
         for s, (name, settings) in enumerate(self.spec.bots):
