@@ -348,6 +348,38 @@ def test_a_chunk_that_kills_its_worker_every_time_is_named() -> None:
     assert min(int(n) for n in said.group(1).split(", ")) == 2, str(info.value)
 
 
+def test_a_run_given_no_executor_names_it(tmp_path: Path) -> None:
+    """``play_parallel(spec, "process")`` (or a worker count, ``2``) failed with
+    AttributeError: 'str' object has no attribute 'map_unordered'; ``selfplay`` only
+    after making its output folder (``learned.train.train`` too).  Each is an
+    ExecutorError naming the argument, before anything is written."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.learned.train import train
+    from ofc_fast.parallel import ExecutorError
+    from ofc_fast.parallel.tournament import run_arena
+
+    spec = RunSpec.make("pineapple", 2, seed=1, hands=2, bots=[("random", {})])
+    shards = RunSpec.make(
+        "pineapple", 2, seed=1, hands=2, bots=[("random", {})], fantasyland=False
+    )
+    arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1)
+    out = tmp_path / "shards"
+    bad: Any
+    for bad in ("process", 2):
+        said = r"^executor: an Executor \(make_executor\(workers=N\)\), got "
+        said += re.escape(repr(bad)) + "$"
+        with pytest.raises(ExecutorError, match=said):
+            play_parallel(spec, bad)
+        with pytest.raises(ExecutorError, match=said):
+            selfplay(shards, out, bad, progress=False)
+        assert not out.exists()
+        with pytest.raises(ExecutorError, match=said):
+            run_arena(arena, bad)
+        with pytest.raises(ExecutorError, match=said):
+            train("pineapple", tmp_path / "model", executor=bad, progress=False)
+        assert not (tmp_path / "model").exists()
+
+
 def test_a_chunk_that_raises_in_this_process_is_the_same_named_error() -> None:
     """``--workers 1`` (the local executor) let a chunk's exception out as it was (a
     bot's RuntimeError: a traceback and exit status 1 from ``ofc-fast play``), where

@@ -52,6 +52,7 @@ __all__ = [
     "ProcessExecutor",
     "RayExecutor",
     "check_main_guard",
+    "executor_or_local",
     "make_executor",
     "unguarded_main_line",
     "unreadable_main",
@@ -669,6 +670,27 @@ class RayExecutor(Executor):
         if self._owned:
             self.ray.shutdown()
             self._owned = False
+
+
+def executor_or_local(executor: object) -> Executor:
+    """``executor`` when it is an :class:`Executor`, a :class:`LocalExecutor` for None,
+    else ExecutorError naming it (a run's ``executor=`` argument, checked before the
+    run writes anything).
+
+    >>> executor_or_local(None).name
+    'local'
+    >>> executor_or_local("process")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ExecutorError: executor: an Executor (make_executor(workers=N)), got 'process'
+    """
+    if executor is None:
+        return LocalExecutor()
+    if not isinstance(executor, Executor):
+        raise ExecutorError(
+            f"executor: an Executor (make_executor(workers=N)), got {quote(executor)}"
+        )
+    return executor
 
 
 def make_executor(
