@@ -1536,6 +1536,20 @@ def test_selfplay_help_does_not_offer_a_chunk_size_it_refuses(
     assert chunk_help("play").startswith("deals per task (default 50)")
 
 
+def test_ray_help_offers_only_the_addresses_it_takes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--ray --help`` said "none: a local cluster", where ``--ray none`` is taken as
+    the address of a cluster named none; a local cluster is ``--ray`` alone or
+    ``--ray local`` (``make_executor(ray="local")``)."""
+    for command in ("play", "arena", "selfplay"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        said = text.split("--ray [ADDRESS] ", 1)[1].split(" --chunk-size", 1)[0]
+        assert "none:" not in said and "local: a local cluster" in said, (command, said)
+
+
 def test_a_pool_that_broke_once_says_one_time() -> None:
     """A pool allowed no restart said it "broke 1 times"."""
     from ofc_fast.parallel import ExecutorError
