@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -329,6 +330,56 @@ def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
         list(ex.map_unordered(os._exit, [3]))
 
 
+def test_a_chunk_that_kills_its_worker_every_time_is_named() -> None:
+    """A chunk whose worker died on every try (a bot calling ``os._exit``) gave up
+    with "the process pool broke 6 times (a worker died: exit status 7...)": not
+    which chunk, among many that ran well.  The chunks in flight at the last break
+    are named: with one worker (two chunks in flight), chunk 2 and no chunk before."""
+    from ofc_fast.parallel import ExecutorError
+
+    items = ["1", "2", "__import__('os')._exit(7)", "4", "5"]
+    with (
+        ProcessExecutor(1, max_restarts=2) as ex,
+        pytest.raises(ExecutorError, match="exit status 7") as info,
+    ):
+        list(ex.map_unordered(eval, items))
+    said = re.search(r"chunks? ([\d, ]+) in flight", str(info.value))
+    assert said is not None, str(info.value)
+    assert min(int(n) for n in said.group(1).split(", ")) == 2, str(info.value)
+
+
+def test_a_run_given_no_executor_names_it(tmp_path: Path) -> None:
+    """``play_parallel(spec, "process")`` (or a worker count, ``2``) failed with
+    AttributeError: 'str' object has no attribute 'map_unordered'; ``selfplay`` only
+    after making its output folder (``learned.train.train`` too).  Each is an
+    ExecutorError naming the argument, before anything is written."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.learned.train import train
+    from ofc_fast.parallel import ExecutorError
+    from ofc_fast.parallel.tournament import run_arena
+
+    spec = RunSpec.make("pineapple", 2, seed=1, hands=2, bots=[("random", {})])
+    shards = RunSpec.make(
+        "pineapple", 2, seed=1, hands=2, bots=[("random", {})], fantasyland=False
+    )
+    arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1)
+    out = tmp_path / "shards"
+    bad: Any
+    for bad in ("process", 2):
+        said = r"^executor: an Executor \(make_executor\(workers=N\)\), got "
+        said += re.escape(repr(bad)) + "$"
+        with pytest.raises(ExecutorError, match=said):
+            play_parallel(spec, bad)
+        with pytest.raises(ExecutorError, match=said):
+            selfplay(shards, out, bad, progress=False)
+        assert not out.exists()
+        with pytest.raises(ExecutorError, match=said):
+            run_arena(arena, bad)
+        with pytest.raises(ExecutorError, match=said):
+            train("pineapple", tmp_path / "model", executor=bad, progress=False)
+        assert not (tmp_path / "model").exists()
+
+
 def test_a_chunk_that_raises_in_this_process_is_the_same_named_error() -> None:
     """``--workers 1`` (the local executor) let a chunk's exception out as it was (a
     bot's RuntimeError: a traceback and exit status 1 from ``ofc-fast play``), where
@@ -353,10 +404,15 @@ def test_a_bot_that_raises_fails_play_alike_on_every_executor(
     status 1), ``--workers 2`` in one line naming the chunk (exit status 2)."""
     args = ["play", "--players", "2", "--hands", "20", "--seed", "1", "--quiet"]
     args += ["--bots", "ofc_fast.parallel._chaos:crasher,random"]
+    errs = []
     for workers in ("1", "2"):
         assert main([*args, "--workers", workers]) == 2
-        err = capsys.readouterr().err
-        assert err == "ofc-fast: error: chunk 0 raised RuntimeError('boom')\n"
+        errs.append(capsys.readouterr().err)
+    bot = re.escape("'ofc_fast.parallel._chaos:crasher'")
+    said = (
+        rf"ofc-fast: error: deal \d+, seat 0 \(bot {bot}\) raised RuntimeError\('boom'\)\n"
+    )
+    assert re.fullmatch(said, errs[0]) and errs[1] == errs[0], errs
 
 
 def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
@@ -378,7 +434,30 @@ def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
         args = [*command, *bots, "--hands", "20", "--quiet", "--workers", "1"]
         assert main(args) == 2
         err = capsys.readouterr().err
-        assert err == "ofc-fast: error: chunk 0 raised SystemExit(0)\n", args
+        bot = re.escape("'ofc_fast.parallel._chaos:quitter'")
+        said = rf"ofc-fast: error: deal \d+, seat 0 \(bot {bot}\) raised SystemExit\(0\)\n"
+        assert re.fullmatch(said, err), args
+
+
+def test_a_bot_that_raises_is_named_with_its_deal_and_seat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bot that raised in ``play --workers N`` was reported as ``chunk 0 raised
+    RuntimeError(...)``: not which of the chunk's deals, seat or bot (a chunk is 50
+    deals by default).  The error names the deal, the seat and its bot.  The bot of
+    seat 1 raises on its 12th decision; independent deals of Pineapple give each
+    seat 5 decisions a deal, and a chunk makes its bots once: deal (12 - 1) // 5."""
+    bot = "ofc_fast.parallel._chaos:late_crasher"
+    deal = (12 - 1) // 5
+    args = ["play", "--players", "2", "--hands", "4", "--seed", "1", "--quiet"]
+    args += ["--independent", "--bots", f"random,{bot}"]
+    for workers in ("1", "2"):
+        assert main([*args, "--workers", workers]) == 2
+        err = capsys.readouterr().err
+        assert err == (
+            f"ofc-fast: error: deal {deal}, seat 1 (bot {bot!r}) raised "
+            f"RuntimeError('decision 12')\n"
+        ), workers
 
 
 def test_a_run_let_go_late_leaves_a_later_runs_workers_alone() -> None:
@@ -1455,6 +1534,20 @@ def test_selfplay_help_does_not_offer_a_chunk_size_it_refuses(
 
     assert chunk_help("selfplay").startswith("refused: a self-play task is one shard")
     assert chunk_help("play").startswith("deals per task (default 50)")
+
+
+def test_ray_help_offers_only_the_addresses_it_takes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--ray --help`` said "none: a local cluster", where ``--ray none`` is taken as
+    the address of a cluster named none; a local cluster is ``--ray`` alone or
+    ``--ray local`` (``make_executor(ray="local")``)."""
+    for command in ("play", "arena", "selfplay"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        said = text.split("--ray [ADDRESS] ", 1)[1].split(" --chunk-size", 1)[0]
+        assert "none:" not in said and "local: a local cluster" in said, (command, said)
 
 
 def test_a_pool_that_broke_once_says_one_time() -> None:

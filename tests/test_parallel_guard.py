@@ -301,3 +301,33 @@ def test_the_forkserver_preloads_where_the_working_directory_has_no_ofc_fast(
     (tmp_path / "ofc_fast" / "__init__.py").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # (another ofc_fast)
     assert preload() == []
+
+
+REGISTERED_IN_MAIN = """\
+from ofc_fast.bots import RandomBot, register
+from ofc_fast.parallel import RunSpec, make_executor, play_parallel
+
+
+def coin(rules=None, seed=None):
+    return RandomBot(seed)
+
+
+if __name__ == "__main__":
+    register("coin", coin)
+    spec = RunSpec.make("pineapple", players=2, seed=7, hands=4, bots=[("coin", {})])
+    with make_executor(workers=2) as pool:
+        play_parallel(spec, pool, chunk_size=2)
+"""
+
+
+def test_a_bot_registered_in_the_parent_only_is_explained(tmp_path: Path) -> None:
+    """A bot registered under ``if __name__ == "__main__":`` (or in a notebook) is
+    known to the script, whose ``RunSpec.make`` accepts it, not to the workers, which
+    said "unknown bot 'coin'; known bots: heuristic, random, ..." of the bot the
+    script had just registered.  The error says that the workers do not know it and
+    how to register it so that they do."""
+    done = run_as_script(tmp_path, "registered.py", REGISTERED_IN_MAIN)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ofc_fast.errors.UnknownBotError: unknown bot 'coin'"), last
+    assert "at the main script's top level" in last and "module:attribute" in last, last

@@ -210,6 +210,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         # The parallel runs' faulty bots for the tests (ofc_fast.parallel._chaos):
         # made by name like any bot, they ignore their rules.
         "crasher": None,
+        "late_crasher": None,
         "quitter": None,
         "cheater": None,
         "sleeper": None,

@@ -47,7 +47,14 @@ from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
 from ..errors import ModelError, OfcError, RulesError, choice, flag, quote
 from ..files import atomic_write
-from ..parallel import Executor, Progress, exclusive, in_order, make_executor
+from ..parallel import (
+    Executor,
+    Progress,
+    exclusive,
+    executor_or_local,
+    in_order,
+    make_executor,
+)
 from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules, unique_keys
 from ..solver import StayValue, stay_values
@@ -402,6 +409,7 @@ def train(
     if not out.strip():  # (an unset shell variable: not the current folder)
         raise ModelError("out: a folder is needed, got an empty name")
     require_torch()  # the fits': before any step, not after the first labels
+    executor_or_local(executor)  # (before the folder is made)
     config = {
         "rules": rules.to_dict(),
         "players": players,
@@ -436,7 +444,7 @@ def train(
     with exclusive(Path(out), run="training", error=ModelError):
         run = Run(Path(out), config, _REPORT_SETTINGS)
         run.check_rounds(rounds)
-        ex = executor or make_executor(1)
+        ex = executor_or_local(executor)
 
         def say(message: str) -> None:
             if progress:

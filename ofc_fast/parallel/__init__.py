@@ -29,6 +29,7 @@ from ._executors import (
     make_executor,
 )
 from ._executors import cpu_count as cpu_count  # for serve
+from ._executors import executor_or_local as executor_or_local  # for learned.train
 from ._lock import exclusive as exclusive  # for learned.train
 from ._plan import (
     DEFAULT_CHUNK,

@@ -2,7 +2,8 @@
 process once (the first time it runs, guarded by a marker file), then behaves; one
 whose chunk of one item stalls until a file is made; and
 faulty bots that a parallel arena's workers can make by name
-(``ofc_fast.parallel._chaos:crasher``, ``:quitter``, ``:cheater``, ``:sleeper``).
+(``ofc_fast.parallel._chaos:crasher``, ``:late_crasher``, ``:quitter``, ``:cheater``,
+``:sleeper``).
 
 >>> import os, tempfile
 >>> marker = os.path.join(tempfile.mkdtemp(), "killed")
@@ -24,7 +25,16 @@ from typing import Any
 from ..bots import RandomBot
 from ..game import Move
 
-__all__ = ["FaultyBot", "HoldUntil", "KillOnce", "cheater", "crasher", "quitter", "sleeper"]
+__all__ = [
+    "FaultyBot",
+    "HoldUntil",
+    "KillOnce",
+    "cheater",
+    "crasher",
+    "late_crasher",
+    "quitter",
+    "sleeper",
+]
 
 
 @dataclass(frozen=True)
@@ -70,19 +80,25 @@ class HoldUntil:
 class FaultyBot(RandomBot):
     """A random bot with a fault, the same in every process and chunk (it depends on
     the decision alone): ``crash`` raises on a decision dealt the 2c (card 0),
-    ``exit`` calls ``sys.exit(0)`` there;
+    ``exit`` calls ``sys.exit(0)`` there; ``late`` raises on its :data:`LATE_AT`-th
+    decision since it was made (a bot is made once per chunk, re-seeded per deal);
     ``illegal`` plays every card of a first street into the front row; ``slow`` sleeps
     ``SLOW_S`` before each move (a built-in bot's time is never a fault)."""
 
     SLOW_S = 0.005
+    LATE_AT = 12
 
     def __init__(self, fault: str, seed: int | None = None) -> None:
         super().__init__(seed)
         self.fault = fault
+        self.decided = 0
 
     def act(self, observation: Any) -> Move:
         """The random bot's move, or the fault."""
         dealt = list(observation["dealt"])
+        self.decided += 1
+        if self.fault == "late" and self.decided == self.LATE_AT:
+            raise RuntimeError(f"decision {self.decided}")
         if self.fault == "crash" and 0 in dealt:
             raise RuntimeError("boom")
         if self.fault == "exit" and 0 in dealt:
@@ -97,6 +113,11 @@ class FaultyBot(RandomBot):
 def crasher(rules: Any = None, seed: int | None = None) -> FaultyBot:
     """A :class:`FaultyBot` that raises."""
     return FaultyBot("crash", seed)
+
+
+def late_crasher(rules: Any = None, seed: int | None = None) -> FaultyBot:
+    """A :class:`FaultyBot` that raises on its :data:`FaultyBot.LATE_AT`-th decision."""
+    return FaultyBot("late", seed)
 
 
 def quitter(rules: Any = None, seed: int | None = None) -> FaultyBot:

@@ -52,6 +52,7 @@ __all__ = [
     "ProcessExecutor",
     "RayExecutor",
     "check_main_guard",
+    "executor_or_local",
     "make_executor",
     "unguarded_main_line",
     "unreadable_main",
@@ -367,7 +368,7 @@ class ProcessExecutor(Executor):
                     try:
                         f = pool.submit(fn, items[i])
                     except BrokenProcessPool:
-                        self._restart()
+                        self._restart(running.values())
                         return
                     running[f] = i
                     f.add_done_callback(finished.put)
@@ -377,7 +378,7 @@ class ProcessExecutor(Executor):
                     try:
                         result = done.result()
                     except BrokenProcessPool:
-                        self._restart()
+                        self._restart([i, *running.values()])
                         return
                     except CHUNK_ERRORS as exc:  # the chunk raised, or could not travel
                         raise _chunk_failed(i, exc) from exc
@@ -386,7 +387,9 @@ class ProcessExecutor(Executor):
             left.discard(i)
             yield i, result
 
-    def _restart(self) -> None:
+    def _restart(self, in_flight: Collection[int]) -> None:
+        """Rebuild the broken pool, whose chunks ``in_flight`` (submitted, not
+        returned) run again; past :attr:`max_restarts`, ExecutorError naming them."""
         self.restarts += 1
         procs = self._processes()
         if self._pool is not None:
@@ -396,10 +399,14 @@ class ProcessExecutor(Executor):
             from ..arena import counted
 
             how = _exits(procs)
+            chunks = ", ".join(str(i) for i in sorted(in_flight))
+            if chunks:
+                chunks = f", the last time with chunk{'s' * (len(in_flight) > 1)} {chunks}"
+                chunks += " in flight"
             raise ExecutorError(
                 f"the process pool broke {counted(self.restarts, 'time')} (a worker died"
                 f"{f': {how}' if how else ''}; out of memory, a bot that exits, or a "
-                f"worker that cannot start); giving up"
+                f"worker that cannot start){chunks}; giving up"
             )
 
     def _stop(self) -> None:
@@ -663,6 +670,27 @@ class RayExecutor(Executor):
         if self._owned:
             self.ray.shutdown()
             self._owned = False
+
+
+def executor_or_local(executor: object) -> Executor:
+    """``executor`` when it is an :class:`Executor`, a :class:`LocalExecutor` for None,
+    else ExecutorError naming it (a run's ``executor=`` argument, checked before the
+    run writes anything).
+
+    >>> executor_or_local(None).name
+    'local'
+    >>> executor_or_local("process")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ExecutorError: executor: an Executor (make_executor(workers=N)), got 'process'
+    """
+    if executor is None:
+        return LocalExecutor()
+    if not isinstance(executor, Executor):
+        raise ExecutorError(
+            f"executor: an Executor (make_executor(workers=N)), got {quote(executor)}"
+        )
+    return executor
 
 
 def make_executor(

@@ -53,14 +53,21 @@ import numpy as np
 
 from ..bots import bot_key, make_bot, make_bots
 from ..bots.registry import is_bot_spec
-from ..errors import BotError, GameError, quote
+from ..errors import (
+    BotError,
+    ExecutorError,
+    GameError,
+    OfcError,
+    UnknownBotError,
+    quote,
+)
 from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
 from ..rules import RuleSet
 from ..search import flag
 from ..table import check_players, check_seat, check_seed
-from ._executors import whole_count
+from ._executors import CHUNK_ERRORS, whole_count
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -280,7 +287,16 @@ class Seats:
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec
         self.rules = spec.rules
-        self.bots = [make_bot(n, self.rules, 0, **json.loads(s)) for n, s in spec.bots]
+        try:
+            self.bots = [make_bot(n, self.rules, 0, **json.loads(s)) for n, s in spec.bots]
+        except UnknownBotError as exc:  # (RunSpec.make, in the driver, knew every name)
+            raise UnknownBotError(
+                f"{exc}; this worker (process {os.getpid()}) does not know a bot the run "
+                f"was made with: a bot registered after import (under `if __name__ == "
+                f'"__main__":`, in a notebook) is known to that process only; register '
+                f"it at the main script's top level (a process pool's workers import the "
+                f"script again), or name it as module:attribute (any executor)"
+            ) from None
 
     def for_deal(self, i: int, k: int = 0) -> list[Any]:
         for s, (name, settings) in enumerate(self.spec.bots):
@@ -386,7 +402,12 @@ def play_deal(
         s = g.to_act
         assert s is not None
         obs = g.observation(s)
-        move = bots[s].act(obs)
+        try:
+            move = bots[s].act(obs)
+        except OfcError:  # (the bot's own named error, as it is)
+            raise
+        except CHUNK_ERRORS as exc:
+            raise _bot_failed(spec, i, k, s, exc) from exc
         if decisions is not None:
             decisions.add(i, step, obs, move)
         g.play(move)
@@ -394,6 +415,17 @@ def play_deal(
     if decisions is not None:
         decisions.finish(first, g.result().net)
     return g
+
+
+def _bot_failed(
+    spec: RunSpec, i: int, k: int, seat: int, exc: BaseException
+) -> ExecutorError:
+    """The error of the bot of ``seat`` that raised ``exc`` (its own bug, or
+    ``sys.exit()``) in deal ``(i, k)``, naming the deal, the seat and the bot (a
+    chunk's failure names no more than its chunk, of :data:`DEFAULT_CHUNK` deals)."""
+    where = f"deal {i}" + (f" (its Fantasyland deal {k})" if k else "")
+    bot = spec.bots[seat][0]
+    return ExecutorError(f"{where}, seat {seat} (bot {bot!r}) raised {exc!r}")
 
 
 def play_chain(

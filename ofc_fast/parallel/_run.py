@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..game import Match
-from ._executors import Executor, LocalExecutor
+from ._executors import Executor, executor_or_local
 from ._plan import (
     DEFAULT_CHUNK,
     ChunkResult,
@@ -100,7 +100,7 @@ def play_parallel(
     >>> [s.deals for s in run.match.stats]
     [4, 4]
     """
-    ex = executor or LocalExecutor()
+    ex = executor_or_local(executor)
     tasks = [
         c.__class__(c.spec, c.start, c.stop, history=history)
         for c in spec.chunks(chunk_size)

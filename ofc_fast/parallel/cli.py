@@ -48,7 +48,7 @@ def add_parallel_options(parser: argparse.ArgumentParser, chunks: bool = True) -
         default=None,
         metavar="ADDRESS",
         help="run on Ray: ADDRESS of a cluster (auto: the one `ray "
-        "start --head` started), none: a local cluster; needs "
+        "start --head` started; no ADDRESS or local: a local cluster); needs "
         'pip install "ofc-fast[ray]"',
     )
     parser.add_argument(

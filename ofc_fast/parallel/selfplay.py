@@ -69,7 +69,7 @@ import numpy as np
 
 from ..errors import GameError, SelfPlayError, quote
 from ..files import atomic_file, atomic_write, remove_leftovers
-from ._executors import Executor, LocalExecutor, whole_count
+from ._executors import Executor, executor_or_local, whole_count
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from ._progress import Progress
@@ -282,6 +282,7 @@ def selfplay(
             "RunSpec.make(..., fantasyland=False)"
         )
     shard_size = whole_count(shard_size, "shard_size", error=GameError)
+    executor_or_local(executor)  # (before the folder is made)
     if max_shards is not None:
         max_shards = whole_count(max_shards, "max_shards", least=0, error=GameError)
     out = Path(out)
@@ -324,7 +325,7 @@ def _selfplay(
         tasks = tasks[:max_shards]
     done = sum(s["deals"][1] - s["deals"][0] for s in shards.values())
     bar = Progress(spec.hands, progress, initial=done)
-    ex = executor or LocalExecutor()
+    ex = executor_or_local(executor)
     listing = _Listing(out, run, shards)
     try:
         for i, res in ex.map_unordered(run_chunk, tasks):

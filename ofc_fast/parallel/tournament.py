@@ -42,7 +42,7 @@ from typing import Any, cast
 from ..arena import sigint_deferred
 from ..errors import ArenaError, BotError, MoveError
 from ..game import Game, Move, deal_seed
-from ._executors import Executor, LocalExecutor
+from ._executors import Executor, executor_or_local
 from ._plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
 from ._run import in_order
 
@@ -168,6 +168,7 @@ def run_arena(
     with the same :class:`~ofc_fast.arena.DealRecord`, in order.
 
     >>> from ofc_fast.arena import Arena, parse_bot_spec
+    >>> from ofc_fast.parallel import LocalExecutor
     >>> arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=4, seed=2)
     >>> seen = []
     >>> report = run_arena(arena, LocalExecutor(), chunk_size=2, on_hand=seen.append)
@@ -177,6 +178,7 @@ def run_arena(
     from ..arena import BotRecord, DealRecord
     from ..arena.report import match_report, progress_line
 
+    ex = executor_or_local(executor)  # (before the arena is claimed)
     arena.claim()  # (a second match of one Arena: its records would be mixed)
     external = [s.label for s in arena.specs if s.kind != "builtin"]
     if external:
@@ -204,7 +206,6 @@ def run_arena(
         BotRecord(name, s, None)  # type: ignore[arg-type]
         for name, s in zip(arena.names, arena.specs)
     ]
-    ex = executor or LocalExecutor()
     while tasks:  # once more (the chunks left) each time a bot crashed
         dead = tasks[0].dead
         chunks = ex.map_unordered(run_arena_chunk, tasks)
