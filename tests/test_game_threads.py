@@ -713,3 +713,46 @@ def test_a_guarded_method_takes_its_arguments_as_the_method_does() -> None:
     with toy._busy, pytest.raises(GameError, match=r"^Toy\._toy_method\(\) while another"):
         toy.moved(1, 2, d=4)
     assert checked == ["_toy_method()"] * 3  # refused before the check
+
+
+class _BareLock:
+    """An RLock with only acquire/release (no ``with``), counting the takes."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.taken = self.let_go = 0
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        self.taken += 1
+        return self.lock.acquire(blocking, timeout)
+
+    def release(self) -> None:
+        self.let_go += 1
+        self.lock.release()
+
+
+@pytest.mark.parametrize("portable", [False, True], ids=["native", "portable"])
+def test_play_out_takes_the_game_s_lock_by_acquire_and_release(
+    portable: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # play_out took the game's lock with `with` around each decision's read (portable
+    # path) and move: its __enter__/__exit__ calls cost ~1,000 instructions a
+    # decision.  It now calls acquire/release as the guards do: a lock without
+    # `with` plays the deal the single-threaded reference plays, let go every time
+    if portable:
+        for name in ("_act", "_place", "_legal_actions", "_observe"):
+            monkeypatch.setattr(game_state, name, getattr(_portable, name[1:]))
+        monkeypatch.setattr(game_state, "_NATIVE", False)
+    g = Game("pineapple", 3, seed=21)
+    lock = _BareLock()
+    g._state_lock = lock  # type: ignore[assignment]
+    bots = [make_bot("random", seed=s) for s in range(3)]
+    game_state.finish(g, bots)
+    ref = Game("pineapple", 3, seed=21)
+    ref_bots = [make_bot("random", seed=s) for s in range(3)]
+    while not ref.is_over:
+        seat = ref.to_act
+        ref.play(ref_bots[seat].act(ref.observation(seat)))  # type: ignore[index]
+    assert g.moves == ref.moves
+    assert lock.taken == lock.let_go >= 2 * ref.decisions
+    assert not lock.lock._is_owned()  # type: ignore[attr-defined]
