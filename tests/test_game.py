@@ -459,6 +459,57 @@ def test_actions_round_trip() -> None:
     assert info.value.reason == "bad_action"
 
 
+def test_play_action_takes_an_id_in_range_as_it_is_and_checks_any_other_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # play_action sent every id, a plain int in range too, through the full check (a
+    # call, ~400 instructions a decision); an id in range is now taken as it is, and
+    # any other value is checked as before: the same errors, word for word (the
+    # references written here), and the game unchanged by them
+    import ofc_fast.game.state as game_state
+
+    checked: list[object] = []
+    real = game_state.action_id
+
+    def spy(action: object) -> int:
+        checked.append(action)
+        return real(action)
+
+    monkeypatch.setattr(game_state, "action_id", spy)
+    refusals = [
+        (True, "an action id is an int, not a bool"),
+        (False, "an action id is an int, not a bool"),
+        (-1, "action -1 is outside 0..242"),
+        (ACTION_SPACE, "action 243 is outside 0..242"),
+        (2**70, f"action {2**70} is outside 0..242"),
+        (np.int64(ACTION_SPACE), "action 243 is outside 0..242"),
+        (3.0, "an action id is an int, got float"),
+        ("3", "an action id is an int, got str"),
+        (None, "an action id is an int, got NoneType"),
+    ]
+    g = Game(rules.PINEAPPLE, 3, seed=5)
+    rng = random.Random(5)
+    while not g.is_over:
+        before = g.copy()
+        for bad, message in refusals:
+            with pytest.raises(MoveError) as info:
+                g.play_action(bad)  # type: ignore[arg-type]
+            assert (str(info.value), info.value.reason) == (message, "bad_action")
+            assert g == before
+        assert checked == [bad for bad, _ in refusals]
+        checked.clear()
+        a = rng.choice(g.legal_actions())
+        if g.decisions % 2:
+            g.play_action(np.int64(a))  # type: ignore[arg-type]
+            assert checked == [a]
+        else:
+            g.play_action(a)
+            assert checked == []
+        assert g.moves[-1] == before.action_to_move(a)
+        checked.clear()
+    assert g.decisions == 15
+
+
 def test_full_sets() -> None:
     g = Game(rules.OFC, 2, seed=4, fantasyland=(13, 0))
     assert g.to_act == 0 and len(g.dealt) == 13

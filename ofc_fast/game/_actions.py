@@ -4,6 +4,7 @@ and the legal ids of a decision's shape (cached)."""
 from __future__ import annotations
 
 from functools import cache
+from operator import index
 
 from .._native import ffi, lib
 from ..errors import MoveError, match_choice, quote
@@ -18,6 +19,28 @@ def short(value: object) -> str:
     """``value`` quoted for a message, cut short (never raises: a huge int, a bad
     ``__repr__``)."""
     return quote(value, TEXT_LIMIT + 3)
+
+
+def action_id(action: object) -> int:
+    """``action`` as an action id 0..``ACTION_SPACE - 1``: an int or what stands for one
+    (``__index__``: a NumPy int); MoveError ``bad_action`` for a bool, a non-int or an
+    id out of range."""
+    if type(action) is int:
+        a: int = action
+    elif isinstance(action, bool):
+        raise MoveError("an action id is an int, not a bool", "bad_action")
+    else:
+        try:
+            a = index(action)  # type: ignore[arg-type]
+        except TypeError:
+            raise MoveError(
+                f"an action id is an int, got {type(action).__name__}", "bad_action"
+            ) from None
+    if not 0 <= a < _ACTION_SPACE:
+        raise MoveError(
+            f"action {quote(a)} is outside 0..{_ACTION_SPACE - 1}", "bad_action"
+        )
+    return a
 
 
 def natural_name(declare: object) -> str:

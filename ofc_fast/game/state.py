@@ -36,7 +36,6 @@ import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from math import comb
-from operator import index
 from random import Random
 from typing import Any, TypeVar
 
@@ -52,6 +51,7 @@ from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table
+from ._actions import action_id
 from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
@@ -71,6 +71,7 @@ __all__ = ["Game", "cards_per_seat", "play_out"]
 _G = TypeVar("_G", bound="Game")
 
 _ENUMERATE_LIMIT = 100_000
+_SPACE: int = lib.OFC_ACTION_SPACE
 NATURAL_IDS = {
     ffi.string(lib.ofc_natural_name(i)).decode(): i for i in range(lib.OFC_NAT_COUNT)
 }
@@ -370,7 +371,7 @@ class Game:
         """The move of a legal action id."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
-        a = self._action(action)
+        a = action_id(action)
         if a not in self.legal_actions():
             raise MoveError(f"action {a} is not legal here", "bad_action")
         _, start, n, k = self._steps[self._step][:4]
@@ -401,29 +402,11 @@ class Game:
         return random_move(self.dealt, rows, self.to_discard, rng)
 
     # -- playing
-    @staticmethod
-    def _action(action: object) -> int:
-        if type(action) is int:
-            a: int = action
-        elif isinstance(action, bool):
-            raise MoveError("an action id is an int, not a bool", "bad_action")
-        else:
-            try:
-                a = index(action)  # type: ignore[arg-type]
-            except TypeError:
-                raise MoveError(
-                    f"an action id is an int, got {type(action).__name__}", "bad_action"
-                ) from None
-        if not 0 <= a < lib.OFC_ACTION_SPACE:
-            raise MoveError(
-                f"action {quote(a)} is outside 0..{lib.OFC_ACTION_SPACE - 1}", "bad_action"
-            )
-        return a
-
     @one_mover
     def play_action(self, action: int) -> None:
         """Play a legal action id (the fast path for agents)."""
-        a = self._action(action)
+        # an id in range as it is (one test); any other value checked by action_id
+        a = action if type(action) is int and 0 <= action < _SPACE else action_id(action)
         status = _act(self._buf, a)
         if status:
             raise_move_error(
