@@ -144,20 +144,23 @@ POSITIONAL = {
 }
 """The arguments each class documents as positional, in order."""
 
-CLASSES = [pytest.param(name, cls, base, id=name) for name, cls, base, _, _ in _classes()]
+CLASSES = [
+    pytest.param(name, cls, base, opponents, id=name)
+    for name, cls, base, _, opponents in _classes()
+]
 
 
-@pytest.mark.parametrize("name,cls,base", CLASSES)
+@pytest.mark.parametrize("name,cls,base,opponents", CLASSES)
 def test_an_argument_a_class_does_not_take_names_that_class(
-    name: str, cls: Any, base: dict[str, Any]
+    name: str, cls: Any, base: dict[str, Any], opponents: str
 ) -> None:
     """Regression: an unknown keyword given to any env class was the TypeError of the
     class it passes its keywords on to (``OfcEnv(bogus=1)``: "VectorEnv.__init__()
     got an unexpected keyword argument", ``VecEnv``: "VectorEnv"; one positional too
     many for ``VecEnv``: "LearnerTables.__init__() takes ..."), no OfcError.  Now an
     ArgumentError (a GameError and a TypeError) naming the class called and the
-    keyword, with the closest one it takes (else all of them), and its signature shows
-    the arguments it documents."""
+    keyword, with the closest one it takes (else all of them: not the other spelling
+    of its opponents' keyword), and its signature shows the arguments it documents."""
     import inspect
 
     from ofc_fast.errors import ArgumentError, GameError
@@ -167,7 +170,9 @@ def test_an_argument_a_class_does_not_take_names_that_class(
     assert isinstance(err.value, GameError) and isinstance(err.value, TypeError)
     message = str(err.value)
     assert message.startswith(f"{name}() got an unexpected keyword argument 'bogus' (")
-    assert all(f" {keyword}," in message for keyword in ("seed", "shaping"))
+    assert all(f" {keyword}," in message for keyword in ("seed", "shaping", opponents))
+    other = "opponent" if opponents == "opponents" else "opponents"
+    assert f" {other}," not in message  # the other spelling: refused, so not listed
     with pytest.raises(
         ArgumentError, match=rf"^{name}\(\) .* 'seeds' \(did you mean 'seed'\?\)$"
     ):

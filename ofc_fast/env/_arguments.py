@@ -87,17 +87,19 @@ def takes_arguments(
     passes_to: type | None = None, also: tuple[str, ...] = ()
 ) -> Callable[[F], F]:
     """Decorate an environment class's ``__init__``: a call with more positional
-    arguments than it takes, one given both ways or a keyword it does not take (its
-    own; where it has ``*args`` or ``**kwargs``, those of the class ``passes_to`` they
-    go to; or one of ``also``, which its body refuses itself naming the right one) is
-    an :class:`~ofc_fast.errors.ArgumentError` naming the class called (a subclass
-    too), the argument and the closest keyword it takes (else all), before anything
-    is made.  The signature ``help()`` and ``inspect.signature`` show stays the
-    function's (its ``*args`` shown as the arguments of ``passes_to`` they are)."""
+    arguments than it takes, one given both ways or a keyword it does not take (it
+    takes its own and, where it has ``*args`` or ``**kwargs``, those of the class
+    ``passes_to`` they go to; ``also``: names let through, not listed, that its body
+    refuses itself naming the right one) is an :class:`~ofc_fast.errors.ArgumentError`
+    naming the class called (a subclass too), the argument and the closest keyword it
+    takes (else all), before anything is made.  The signature ``help()`` and
+    ``inspect.signature`` show stays the function's (its ``*args`` shown as the
+    arguments of ``passes_to`` they are)."""
 
     def decorate(init: F) -> F:
         own = list(inspect.signature(init).parameters.values())[1:]  # (self)
         positional, keywords = _takes(own, None if passes_to is None else _of(passes_to))
+        keywords -= set(also)  # (not listed as taken, nor by a class passing them here)
 
         @functools.wraps(init)
         def checked(self: Any, *args: Any, **kwargs: Any) -> Any:

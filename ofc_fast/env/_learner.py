@@ -43,7 +43,7 @@ class LearnerTables:
     ((4,), dtype('bool'))
     """
 
-    @takes_arguments(VectorEnv)
+    @takes_arguments(VectorEnv, also=("opponents",))  # (named by check_spelling)
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",
