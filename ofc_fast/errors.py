@@ -14,6 +14,7 @@ import numpy as np
 __all__ = [
     "ArenaError",
     "ArenaRulesError",
+    "ArgumentError",
     "ArrayError",
     "BoardError",
     "BotError",
@@ -120,6 +121,20 @@ class MoveError(GameError):
     def __init__(self, message: str, reason: str = "bad_move") -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class ArgumentError(GameError, TypeError):
+    """An argument an environment's constructor does not take: a keyword it does not
+    know (the message names the class called, the keyword and the closest one it takes,
+    else every one), more positional arguments than it takes, or one given both ways.
+    A :class:`GameError`, and the ``TypeError`` Python raises for a bad argument.
+
+    >>> from ofc_fast.env import VectorEnv
+    >>> VectorEnv(num_env=4)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: VectorEnv() got an unexpected keyword argument 'num_env' ...
+    """
 
 
 class RenderModeError(GameError, TypeError):

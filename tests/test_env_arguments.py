@@ -123,3 +123,70 @@ def test_every_env_argument_refuses_a_bad_value_with_an_ofc_error_naming_it(
     with pytest.raises(OfcError) as err:
         cls(**kwargs)
     assert argument.rstrip("s") in str(err.value)
+
+
+POSITIONAL = {
+    "VectorEnv": ("rules", "num_envs", "players", "seed", "opponents"),
+    "LearnerTables": ("rules", "num_envs", "players", "seed", "opponent"),
+    "OfcEnv": ("rules", "players", "opponents", "render_mode", "illegal"),
+    "OfcVectorEnv": (
+        "rules",
+        "num_envs",
+        "players",
+        "opponents",
+        "render_mode",
+        "illegal",
+        "max_episode_steps",
+    ),
+    "OfcAECEnv": ("rules", "players", "render_mode"),
+    "VecEnv": ("rules", "num_envs", "players", "seed", "opponent"),
+    "GymVectorEnv": ("rules", "num_envs", "players", "seed", "opponent"),
+}
+"""The arguments each class documents as positional, in order."""
+
+CLASSES = [
+    pytest.param(name, cls, base, opponents, id=name)
+    for name, cls, base, _, opponents in _classes()
+]
+
+
+@pytest.mark.parametrize("name,cls,base,opponents", CLASSES)
+def test_an_argument_a_class_does_not_take_names_that_class(
+    name: str, cls: Any, base: dict[str, Any], opponents: str
+) -> None:
+    """Regression: an unknown keyword given to any env class was the TypeError of the
+    class it passes its keywords on to (``OfcEnv(bogus=1)``: "VectorEnv.__init__()
+    got an unexpected keyword argument", ``VecEnv``: "VectorEnv"; one positional too
+    many for ``VecEnv``: "LearnerTables.__init__() takes ..."), no OfcError.  Now an
+    ArgumentError (a GameError and a TypeError) naming the class called and the
+    keyword, with the closest one it takes (else all of them: not the other spelling
+    of its opponents' keyword), and its signature shows the arguments it documents."""
+    import inspect
+
+    from ofc_fast.errors import ArgumentError, GameError
+
+    with pytest.raises(ArgumentError) as err:
+        cls(**base, bogus=1)
+    assert isinstance(err.value, GameError) and isinstance(err.value, TypeError)
+    message = str(err.value)
+    assert message.startswith(f"{name}() got an unexpected keyword argument 'bogus' (")
+    assert all(f" {keyword}," in message for keyword in ("seed", "shaping", opponents))
+    other = "opponent" if opponents == "opponents" else "opponents"
+    assert f" {other}," not in message  # the other spelling: refused, so not listed
+    with pytest.raises(
+        ArgumentError, match=rf"^{name}\(\) .* 'seeds' \(did you mean 'seed'\?\)$"
+    ):
+        cls(**base, seeds=1)
+    documented = POSITIONAL[name]
+    with pytest.raises(
+        ArgumentError,
+        match=rf"^{name}\(\) takes at most {len(documented)} positional arguments "
+        rf"\({', '.join(documented)}\), got {len(documented) + 1}$",
+    ):
+        cls(*([None] * (len(documented) + 1)))
+    with pytest.raises(
+        ArgumentError, match=rf"^{name}\(\) got multiple values for argument 'rules'$"
+    ):
+        cls("pineapple", rules="pineapple")
+    shown = list(inspect.signature(cls).parameters)
+    assert tuple(shown[: len(documented)]) == documented

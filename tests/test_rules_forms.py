@@ -149,6 +149,8 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "OfcVectorEnv": lambda r: _gym(r, vector=True),
         "OfcAECEnv": lambda r: _aec(r),
         "pettingzoo_env": lambda r: _aec(r, wrapped=True),
+        "VecEnv": lambda r: _sb3(r),
+        "GymVectorEnv": lambda r: _sb3(r, vector=True),
         "Arena": lambda r: Arena(r, [parse_bot_spec("random")] * 2, 1).rules,
         "game_id_of": lambda r: game_id_of(r),
         "showdown_event": lambda r: showdown_event(0, r, result),
@@ -250,6 +252,15 @@ def _gym(r: Any, vector: bool = False) -> Any:
     from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
 
     return repr((OfcVectorEnv(r, 2) if vector else OfcEnv(r)).reset(seed=1)[0])
+
+
+def _sb3(r: Any, vector: bool = False) -> Any:
+    pytest.importorskip(
+        "stable_baselines3", reason='pip install ".[rl]" (stable-baselines3)'
+    )
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    return (GymVectorEnv if vector else VecEnv)(r, num_envs=2, seed=1).tables.venv.rules
 
 
 def _aec(r: Any, wrapped: bool = False) -> Any:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError, match_choice
 from ..rules import RuleSet
+from ._arguments import takes_arguments
 from ._rows import as_array, reset_tables
 from ._single import adapter_settings, check_solver_sets, check_spelling
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
@@ -42,6 +43,7 @@ class LearnerTables:
     ((4,), dtype('bool'))
     """
 
+    @takes_arguments(VectorEnv, also=("opponents",))  # (named by check_spelling)
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

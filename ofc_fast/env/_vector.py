@@ -34,6 +34,7 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
+from ._arguments import takes_arguments
 from ._checks import OPPONENTS as OPPONENTS  # for its users
 from ._checks import check_bot_settings
 from ._checks import check_finite as check_finite  # for its users
@@ -132,6 +133,7 @@ class VectorEnv:
     (a string: this module needs no Gymnasium), ``"Disabled"`` for an instance made
     with ``autoreset=False``; :class:`ofc_fast.env.sb3.GymVectorEnv` has the members."""
 
+    @takes_arguments()
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

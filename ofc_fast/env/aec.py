@@ -35,9 +35,10 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError, UnknownAgentError, quote
 from ..rules import RuleSet
+from ._arguments import takes_arguments
 from ._rows import check_options
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
-from ._vector import ACTION_SPACE, OBS_SIZE, require_started
+from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, require_started
 from .gym import RENDER_MODES, action_id, observation_space, render_human, render_text
 
 __all__ = ["OfcAECEnv"]
@@ -59,6 +60,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         "is_parallelizable": False,
     }
 
+    @takes_arguments(VectorEnv, also=("opponent",))  # (named by single_table)
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

@@ -33,6 +33,7 @@ from ..errors import GameError, MoveError, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
+from ._arguments import takes_arguments
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
@@ -211,6 +212,7 @@ class OfcEnv(gymnasium.Env):
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
+    @takes_arguments(VectorEnv, also=("opponent",))  # (named by single_table)
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",
@@ -350,6 +352,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         "render_fps": 1,
     }
 
+    @takes_arguments(VectorEnv, also=("opponent",))
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

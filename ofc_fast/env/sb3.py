@@ -36,6 +36,7 @@ from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import flag
 from ..table import check_seed
+from ._arguments import takes_arguments
 from ._guard import check_open, require_started
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
@@ -58,10 +59,12 @@ class _Adapter:
     tables: LearnerTables
     render_mode: str | None
 
-    def _make_tables(self, args: Any, kwargs: dict[str, Any]) -> LearnerTables:
-        """The tables of ``args``, ``kwargs`` less ``render_mode``: None or one of the
+    def _make_tables(
+        self, args: Any, kwargs: dict[str, Any], render_mode: str | None
+    ) -> LearnerTables:
+        """The tables of ``args`` and ``kwargs``; ``render_mode``: None or one of the
         single env's modes (RenderModeError else), kept for :meth:`render`."""
-        self.render_mode = check_render_mode(kwargs.pop("render_mode", None), RENDER_MODES)
+        self.render_mode = check_render_mode(render_mode, RENDER_MODES)
         tables = LearnerTables(*args, **kwargs)
         _check_opponent(tables.policy, tables.venv)
         self.tables = tables
@@ -135,9 +138,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
     SETTABLE = ("reward_scale",)
     """What :meth:`set_attr` sets (checked as when made); other attributes are refused."""
 
-    def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
+    @takes_arguments(LearnerTables)
+    def __init__(
+        self,
+        *args: Any,
+        reward_scale: float = 1.0,
+        render_mode: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.reward_scale = reward_scale
-        num_envs = self._make_tables(args, kwargs).num_envs
+        num_envs = self._make_tables(args, kwargs, render_mode).num_envs
         super().__init__(
             num_envs, _obs_space(self.tables.venv.obs_type), spaces.Discrete(ACTION_SPACE)
         )
@@ -362,8 +372,9 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         "render_fps": 1,
     }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.num_envs = num_envs = self._make_tables(args, kwargs).num_envs
+    @takes_arguments(LearnerTables)
+    def __init__(self, *args: Any, render_mode: str | None = None, **kwargs: Any) -> None:
+        self.num_envs = num_envs = self._make_tables(args, kwargs, render_mode).num_envs
         obs_type = self.tables.venv.obs_type
         self.single_observation_space = _obs_space(obs_type)
         self.single_action_space = spaces.Discrete(ACTION_SPACE)
