@@ -948,3 +948,44 @@ def test_a_file_a_command_cannot_read_or_write_is_quoted_one_way(
     assert code == 2 and err.startswith(
         "ofc-fast: error: --output: cannot write '/dev/full':"
     )
+
+
+# -- a bot that fails in one process, as with --workers
+
+
+@pytest.mark.parametrize(
+    ("bot", "raised"),
+    [("crasher", r"RuntimeError\('boom'\)"), ("quitter", r"SystemExit\(0\)")],
+)
+def test_a_bot_that_fails_in_one_process_is_named_as_in_a_parallel_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bot: str, raised: str
+) -> None:
+    """``ofc-fast play`` in one process with a bot that raised ended in a traceback
+    (exit status 1), one that called ``sys.exit(0)`` silently with exit status 0 (no
+    summary, no ``--json``); ``--workers`` named the deal, the seat and the bot (exit
+    status 2).  Both say the same now, and write the same files: the deals played
+    before it in ``--history``, no ``--json``.  A Python caller of ``Match.play``
+    still gets the bot's own exception."""
+    spec = f"ofc_fast.parallel._chaos:{bot}"
+    args = ["play", "--players", "2", "--hands", "20", "--seed", "1", "--quiet"]
+    args += ["--bots", f"{spec},random"]
+    errs, played = [], []
+    for parallel in ([], ["--workers", "1", "--chunk-size", "1"]):
+        hist, report = tmp_path / f"h{len(errs)}.jsonl", tmp_path / f"r{len(errs)}.json"
+        extra = ["--history", str(hist), f"--json={report}"]
+        code, out, err = run(capsys, *args, *extra, *parallel)
+        assert (code, out, report.exists()) == (2, "", False), (err, parallel)
+        errs.append(err)
+        played.append(
+            [json.loads(line)["hand_no"] for line in hist.read_text().splitlines()]
+        )
+    said = rf"ofc-fast: error: deal (\d+), seat 0 \(bot '{re.escape(spec)}'\) raised {raised}\n"
+    found = re.fullmatch(said, errs[0])
+    assert found and errs[1] == errs[0], errs
+    assert played[0] == played[1] == list(range(int(found[1]))), played
+    from ofc_fast.bots import make_bots
+    from ofc_fast.game import Match
+
+    match = Match("pineapple", 2, seed=1)
+    with pytest.raises(SystemExit if bot == "quitter" else RuntimeError):
+        match.play(make_bots([spec, "random"], 2, "pineapple", seed=1), 20)

@@ -157,6 +157,7 @@ def run_play(args: argparse.Namespace) -> int:
             advance()
 
         from ..arena import sigterm_as_sigint
+        from ..parallel import finish_naming
 
         t0 = time.perf_counter()
         stop = StopOnSigint()
@@ -165,7 +166,9 @@ def run_play(args: argparse.Namespace) -> int:
                 for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
                     if match.is_over or stop.requested:
                         break
-                    match.play(bots, 1, on_deal=on_deal)
+                    game = match.next_game()  # a bot that raises: named, as --workers
+                    finish_naming(game, bots, match.hands_played, names)
+                    on_deal(game, match.record(game))
         except KeyboardInterrupt:  # a second Ctrl-C: stop at once
             stop.requested = True
         finally:

@@ -51,6 +51,9 @@ from ._plan import (
     book as book,
 )
 from ._plan import (
+    finish_naming as finish_naming,  # for cli play: a bot's failure, named
+)
+from ._plan import (
     new_match as new_match,
 )
 from ._plan import (

@@ -64,6 +64,7 @@ from ..errors import (
 from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
+from ..game.state import finish
 from ..rules import RuleSet
 from ..search import flag
 from ..table import check_players, check_seat, check_seed
@@ -77,8 +78,10 @@ __all__ = [
     "DealOutcome",
     "RunSpec",
     "book",
+    "bot_failed",
     "bot_seed",
     "chain_seed",
+    "finish_naming",
     "new_match",
     "play_chain",
     "play_deal",
@@ -407,7 +410,7 @@ def play_deal(
         except OfcError:  # (the bot's own named error, as it is)
             raise
         except CHUNK_ERRORS as exc:
-            raise _bot_failed(spec, i, k, s, exc) from exc
+            raise bot_failed(i, s, spec.bots[s][0], exc, k) from exc
         if decisions is not None:
             decisions.add(i, step, obs, move)
         g.play(move)
@@ -417,15 +420,35 @@ def play_deal(
     return g
 
 
-def _bot_failed(
-    spec: RunSpec, i: int, k: int, seat: int, exc: BaseException
+def bot_failed(
+    deal: int, seat: int, bot: str, exc: BaseException, fl_deal: int = 0
 ) -> ExecutorError:
-    """The error of the bot of ``seat`` that raised ``exc`` (its own bug, or
-    ``sys.exit()``) in deal ``(i, k)``, naming the deal, the seat and the bot (a
-    chunk's failure names no more than its chunk, of :data:`DEFAULT_CHUNK` deals)."""
-    where = f"deal {i}" + (f" (its Fantasyland deal {k})" if k else "")
-    bot = spec.bots[seat][0]
+    """The error of ``bot`` at ``seat`` that raised ``exc`` (its own bug, or
+    ``sys.exit()``) in ``deal`` (from 0, as a hand history's ``hand_no``; ``fl_deal``:
+    a parallel run's Fantasyland deal of that unit), naming the deal, the seat and the
+    bot: the one wording of a parallel run (a chunk's failure names no more than its
+    chunk) and of a match in one process (:func:`finish_naming`).
+
+    >>> bot_failed(3, 1, "mybot:Bot", RuntimeError("boom"))
+    ExecutorError("deal 3, seat 1 (bot 'mybot:Bot') raised RuntimeError('boom')")
+    """
+    where = f"deal {deal}" + (f" (its Fantasyland deal {fl_deal})" if fl_deal else "")
     return ExecutorError(f"{where}, seat {seat} (bot {bot!r}) raised {exc!r}")
+
+
+def finish_naming(game: Game, bots: Sequence[Any], deal: int, names: Sequence[str]) -> None:
+    """Let ``bots`` (named ``names``, one per seat) finish ``game``, ``deal`` of a match
+    played in one process (``ofc-fast play``): a bot that raises, or calls
+    ``sys.exit()``, is :func:`bot_failed`'s ExecutorError, as in a parallel run; an
+    OfcError (a bot's illegal move: MoveError) and Ctrl-C stay as they are."""
+    try:
+        finish(game, bots)
+    except OfcError:
+        raise
+    except CHUNK_ERRORS as exc:
+        s = game.to_act
+        assert s is not None  # (the seat whose bot raised: its move was not played)
+        raise bot_failed(deal, s, names[s], exc) from exc
 
 
 def play_chain(
