@@ -438,6 +438,7 @@ def test_the_recipe_s_model_zip_records_its_rules_and_plays_only_under_them(
 
     from ofc_fast import rules
     from ofc_fast.bots import make_bot
+    from ofc_fast.bots.policy import SB3_META
     from ofc_fast.errors import BotError
     from ofc_fast.learned import rules_hash
 
@@ -450,8 +451,8 @@ def test_the_recipe_s_model_zip_records_its_rules_and_plays_only_under_them(
     capsys.readouterr()
     zipped = out / "model.zip"
     with zipfile.ZipFile(zipped) as z:
-        data = json.loads(z.read("data"))
-    recorded = data["ofc_fast_meta"]
+        recorded = json.loads(z.read(SB3_META))
+        assert "ofc_fast" not in z.read("data").decode()  # nothing SB3 loads again
     assert recorded["rules"] == "PINEAPPLE"
     assert int(recorded["rules_hash"], 16) == rules_hash(rules.PINEAPPLE)
     assert make_bot(f"policy:{zipped}", "pineapple", seed=1).name == "policy"
@@ -465,10 +466,12 @@ def test_export_policy_to_a_zip_records_the_rules_as_the_npz(
 ) -> None:
     """``export_policy(model, "x.zip")`` writes the model (what MaskablePPO.load
     reads) with the rules of its VecEnv, and refuses others as for an ``.npz``."""
+    import zipfile
+
     import torch
 
     from ofc_fast.bots import make_bot
-    from ofc_fast.bots.policy import load_policy
+    from ofc_fast.bots.policy import SB3_META, load_policy
     from ofc_fast.env.sb3 import VecEnv, export_policy
     from ofc_fast.errors import BotError, RulesError
 
@@ -484,24 +487,33 @@ def test_export_policy_to_a_zip_records_the_rules_as_the_npz(
     assert make_bot(f"policy:{path}", "ofc", seed=1).name == "policy"
     with pytest.raises(BotError, match="was trained for OFC, not PINEAPPLE"):
         make_bot(f"policy:{path}", "pineapple", seed=1)
-    model.ofc_fast_meta = ["OFC"]  # a zip of damaged meta: no policy
     model.save(tmp_path / "bad.zip")
-    with pytest.raises(BotError, match="ofc_fast_meta is no dict of texts"):
-        load_policy(tmp_path / "bad.zip")
+    for damaged, why in (
+        ('["OFC"]', "is no JSON object of texts"),
+        ("{", "JSONDecodeError"),
+    ):
+        with zipfile.ZipFile(tmp_path / "bad.zip", "a") as z:  # a zip of damaged meta
+            z.writestr(SB3_META, damaged)
+        with pytest.raises(BotError, match=rf"bad\.zip': its ofc_fast_meta\.json.* {why}"):
+            load_policy(tmp_path / "bad.zip")
+        model.save(tmp_path / "bad.zip")
 
 
 def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
     sb3: Any, tmp_path: Path
 ) -> None:
-    """A model ``MaskablePPO.load`` reads from export_policy's ``.zip`` without an
+    """A model ``load_ppo`` reads from export_policy's ``.zip`` without an
     env still learns on the rules the zip records: its ``export_policy`` to an
     ``.npz`` records them (it recorded none), its ``frozen_policy`` is refused as
     the opponent at tables of other rules (it was taken), a ``rules=`` that differs
     is a RulesError; a damaged fingerprint is a RulesError too."""
+    import zipfile
+
     import torch
 
     from ofc_fast import rules
-    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+    from ofc_fast.bots.policy import SB3_META
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy, load_ppo
     from ofc_fast.errors import RulesError
     from ofc_fast.learned import rules_hash
 
@@ -509,7 +521,7 @@ def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
     env = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
     trained = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
     zipped = export_policy(trained, str(tmp_path / "m.zip"))
-    model = sb3.MaskablePPO.load(zipped, device="cpu")
+    model = load_ppo(zipped, device="cpu")
     assert model.get_env() is None
     with np.load(export_policy(model, str(tmp_path / "p.npz"))) as saved:
         assert str(saved["meta_rules"]) == "OFC"
@@ -521,9 +533,72 @@ def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
     ):
         VecEnv("pineapple", num_envs=2, opponent=frozen_policy(model))
     VecEnv("ofc", num_envs=2, opponent=frozen_policy(model)).reset()
-    model.ofc_fast_meta = {"rules": "OFC", "rules_hash": "nothex!!"}
+    trained.save(tmp_path / "bad.zip")
+    with zipfile.ZipFile(tmp_path / "bad.zip", "a") as z:
+        z.writestr(SB3_META, '{"rules": "OFC", "rules_hash": "nothex!!"}')
     with pytest.raises(RulesError, match="no rules fingerprint"):
-        frozen_policy(model)
+        frozen_policy(load_ppo(tmp_path / "bad.zip", device="cpu"))
+
+
+def test_a_model_saved_again_after_export_policy_records_no_rules(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """Regression: export_policy's ``.zip`` kept the rules as an attribute of the
+    model, which SB3 restores at each ``MaskablePPO.load`` and writes again at each
+    ``model.save``: a PINEAPPLE model fine-tuned on OFC (loaded with an OFC env, or
+    given one by ``set_env``) and saved by ``model.save`` still claimed PINEAPPLE,
+    so its policy bot and frozen policy were refused at OFC tables.  The rules are
+    an entry of the zip of their own, which SB3 neither loads nor saves again: such
+    a ``.zip`` records none (and export_policy's of the model records OFC)."""
+    import json
+    import zipfile
+
+    import torch
+
+    from ofc_fast.bots import make_bot
+    from ofc_fast.bots.policy import SB3_META, load_policy
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy, load_ppo
+    from ofc_fast.errors import BotError, GameError, RulesError
+
+    torch.set_num_threads(1)
+
+    def ofc() -> VecEnv:
+        return VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+
+    pine = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", pine, n_steps=8, batch_size=16, device="cpu")
+    before = dict(vars(model))
+    exported = export_policy(model, str(tmp_path / "pineapple.zip"))
+    assert vars(model) == before  # nothing left on the model for SB3 to save again
+    tuned = sb3.MaskablePPO.load(exported, env=ofc(), device="cpu")  # fine-tuned
+    tuned.learn(16)
+    tuned.save(tmp_path / "tuned.zip")
+    model.set_env(ofc())  # a curriculum: on to OFC
+    model.learn(16)
+    model.save(tmp_path / "stage2.zip")
+    for name in ("tuned.zip", "stage2.zip"):
+        path = tmp_path / name
+        with zipfile.ZipFile(path) as z:
+            assert SB3_META not in z.namelist()
+        assert load_policy(path).meta == {}  # type: ignore[attr-defined]
+        assert make_bot(f"policy:{path}", "ofc", seed=1).name == "policy"
+        for loaded in (sb3.MaskablePPO.load(path), load_ppo(path)):
+            VecEnv("ofc", num_envs=2, opponent=frozen_policy(loaded)).reset()
+    again = export_policy(tuned, str(tmp_path / "again.zip"))
+    with zipfile.ZipFile(again) as z:
+        assert json.loads(z.read(SB3_META))["rules"] == "OFC"
+    as_sb3 = frozen_policy(load_ppo(tmp_path / "again", device="cpu"))  # m: m.zip
+    with pytest.raises(RulesError, match="learns on OFC"):
+        VecEnv("pineapple", num_envs=2, opponent=as_sb3)
+    with pytest.raises(BotError, match=r"cannot read the policy '.*none\.zip'"):
+        load_ppo(tmp_path / "none.zip")
+    with pytest.raises(GameError, match="load_ppo: path must be a file path"):
+        load_ppo(None)  # type: ignore[arg-type]
+    old = sb3.MaskablePPO("MlpPolicy", pine, n_steps=8, batch_size=16, device="cpu")
+    old.ofc_fast_meta = {"rules": "PINEAPPLE", "rules_hash": "0"}  # (never released)
+    old.save(tmp_path / "old.zip")
+    assert load_policy(tmp_path / "old.zip").meta == {}  # type: ignore[attr-defined]
+    VecEnv("ofc", num_envs=2, opponent=frozen_policy(load_ppo(tmp_path / "old.zip")))
 
 
 def test_a_zip_that_is_no_policy_of_these_tables_is_a_bot_error(

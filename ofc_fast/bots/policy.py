@@ -25,7 +25,9 @@ True
 
 from __future__ import annotations
 
+import json
 import os
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -196,11 +198,16 @@ class MlpPolicy:
         return np.where(m, z, -np.inf)
 
 
-SB3_META = "ofc_fast_meta"
-"""The attribute of a MaskablePPO model in which :func:`ofc_fast.env.sb3.export_policy`
-keeps a ``.zip``'s meta texts (``rules``, ``rules_hash``, ``obs_type``: what an
-``.npz`` keeps as ``meta_`` arrays): SB3's ``save`` writes it in the zip's JSON
-``data`` (text, no pickle), and :func:`load_policy` reads it back."""
+SB3_META = "ofc_fast_meta.json"
+"""The entry of a MaskablePPO ``.zip`` in which :func:`ofc_fast.env.sb3.export_policy`
+keeps its meta texts (``rules``, ``rules_hash``, ``obs_type``: what an ``.npz`` keeps
+as ``meta_`` arrays) as a JSON object (text, no pickle), written after SB3's ``save``:
+SB3 neither restores it on ``load`` nor writes it again on a later ``model.save``, so
+a ``.zip`` saved by ``model.save`` alone records no rules.  :func:`load_policy` and
+:func:`ofc_fast.env.sb3.load_ppo` read it."""
+
+SB3_META_MAX_BYTES = 1 << 16
+"""The most bytes :func:`load_sb3` reads of a ``.zip``'s :data:`SB3_META` entry."""
 
 POLICY_MAX_BYTES = 1 << 28
 """The most bytes of arrays an ``.npz`` policy may hold (256 MiB: 64M float32
@@ -211,45 +218,68 @@ def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.
     return [a for pair in zip(weights, biases) for a in pair]
 
 
+def load_sb3(path: str, **kwargs: Any) -> tuple[Any, dict[str, str]]:
+    """``MaskablePPO.load(path, **kwargs)`` of a ``.zip`` of these tables' spaces, and
+    the meta texts its :data:`SB3_META` entry records (``{}``: none); a file SB3
+    cannot read, a model of other spaces or a damaged entry: BotError naming it."""
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        raise BotError(
+            f"{quote_path(path)}: a saved SB3 model needs the training libraries: "
+            f'pip install "ofc-fast[rl-train]"'
+        ) from None
+    try:
+        model = MaskablePPO.load(path, **kwargs)
+    except Exception as exc:  # SB3's loader raises what its parts do (asserts too)
+        raise BotError(
+            f"cannot read the policy {quote_path(path)}: {type(exc).__name__}: {exc}"
+        ) from None
+    seen, acts = model.observation_space, model.action_space
+    if getattr(seen, "shape", None) not in ((FEATURE_SIZE,), (ENCODING_SIZE,)) or (
+        getattr(acts, "n", None) != ACTION_SPACE
+    ):  # (else: SB3's ValueError at the first decision)
+        raise BotError(
+            f"{quote_path(path)} is no policy of these tables: it observes {seen} and "
+            f"acts in {acts} (theirs: {FEATURE_SIZE} features or {ENCODING_SIZE} "
+            f"bytes, Discrete({ACTION_SPACE}))"
+        )
+    return model, _sb3_meta(path)
+
+
+def _sb3_meta(path: str) -> dict[str, str]:
+    """The texts of the :data:`SB3_META` entry of the ``.zip`` at ``path`` (``{}``
+    without one: a ``.zip`` ``model.save`` wrote); damaged: BotError naming it."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if SB3_META not in archive.namelist():
+                return {}
+            info = archive.getinfo(SB3_META)
+            if info.file_size > SB3_META_MAX_BYTES:
+                raise ValueError(f"{info.file_size} bytes, at most {SB3_META_MAX_BYTES}")
+            recorded = json.loads(archive.read(info).decode("utf-8"))
+    except Exception as exc:  # (zipfile and json raise what their parts do)
+        raise BotError(
+            f"cannot read the policy {quote_path(path)}: its {SB3_META}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
+    if not isinstance(recorded, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in recorded.items()
+    ):
+        raise BotError(
+            f"cannot read the policy {quote_path(path)}: its {SB3_META} is no "
+            f"JSON object of texts, got {quote(recorded)}"
+        )
+    return recorded
+
+
 class _Sb3Policy:
     """A saved sb3-contrib MaskablePPO model as a policy (deterministic); its
     :attr:`meta`: the texts :func:`ofc_fast.env.sb3.export_policy` recorded in it
     (:data:`SB3_META`; none in a ``.zip`` saved otherwise)."""
 
     def __init__(self, path: str) -> None:
-        try:
-            from sb3_contrib import MaskablePPO
-        except ImportError:
-            raise BotError(
-                f"{quote_path(path)}: a saved SB3 model needs the training libraries: "
-                f'pip install "ofc-fast[rl-train]"'
-            ) from None
-        try:
-            self.model = MaskablePPO.load(path, device="cpu")
-        except Exception as exc:  # SB3's loader raises what its parts do (asserts too)
-            raise BotError(
-                f"cannot read the policy {quote_path(path)}: {type(exc).__name__}: {exc}"
-            ) from None
-        seen, acts = self.model.observation_space, self.model.action_space
-        if getattr(seen, "shape", None) not in ((FEATURE_SIZE,), (ENCODING_SIZE,)) or (
-            getattr(acts, "n", None) != ACTION_SPACE
-        ):  # (else: SB3's ValueError at the first decision)
-            raise BotError(
-                f"{quote_path(path)} is no policy of these tables: it observes {seen} and "
-                f"acts in {acts} (theirs: {FEATURE_SIZE} features or {ENCODING_SIZE} "
-                f"bytes, Discrete({ACTION_SPACE}))"
-            )
-        recorded = getattr(self.model, SB3_META, None)
-        if recorded is None:  # saved without export_policy: no rules to judge by
-            recorded = {}
-        if not isinstance(recorded, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in recorded.items()
-        ):
-            raise BotError(
-                f"cannot read the policy {quote_path(path)}: its {SB3_META} is no "
-                f"dict of texts, got {quote(recorded)}"
-            )
-        self.meta: dict[str, str] = dict(recorded)  # (the rules: PolicyBot judges them)
+        self.model, self.meta = load_sb3(path, device="cpu")  # (PolicyBot judges rules)
         shape = self.model.observation_space.shape
         self.obs_type = "features" if shape != (ENCODING_SIZE,) else "bytes"
 

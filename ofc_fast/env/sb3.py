@@ -21,7 +21,10 @@ deal, ``dones`` marks its end and the observation is then already the next deal'
 
 from __future__ import annotations
 
+import json
 import os
+import weakref
+import zipfile
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
-from ..bots.policy import SB3_META, MlpPolicy
+from ..bots.policy import SB3_META, MlpPolicy, load_sb3
 from ..errors import GameError, RulesError, quote
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
@@ -44,7 +47,11 @@ from ._single import check_render_mode
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
-__all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
+__all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "load_ppo"]
+
+_RECORDED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+"""The meta texts of the ``.zip`` each model :func:`load_ppo` read records, kept
+beside the model, not in it: ``model.save`` writes none of them again."""
 
 
 def _obs_space(obs_type: str) -> spaces.Box:
@@ -505,9 +512,9 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
     seeds, where its draws start again at each seeded reset (and the first) of an
     adapter it plays in, so that the same seed replays its moves.  The copy keeps
-    the rules of the model's :class:`VecEnv` (a model with none: those its ``.zip``
-    records, :func:`export_policy`): an adapter of other rules refuses it as its
-    opponent (RulesError; a preset renamed is the same rules).
+    the rules of the model's :class:`VecEnv` (a model with none: those the ``.zip``
+    :func:`load_ppo` read it from records, :func:`export_policy`'s): an adapter of
+    other rules refuses it as its opponent (RulesError; a preset renamed is the same rules).
 
     >>> from sb3_contrib import MaskablePPO
     >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
@@ -563,11 +570,13 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     network reads, a GameError when given otherwise; ...); ``path``: text or a
     ``Path`` (else GameError).  A
     ``path`` ending in ``.zip`` writes the whole model instead (SB3's ``save``: what
-    ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts in its JSON
-    data (:data:`~ofc_fast.bots.policy.SB3_META`), its rules among them.
+    ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts, its rules
+    among them, as an entry of its own (:data:`~ofc_fast.bots.policy.SB3_META`,
+    JSON): :func:`load_ppo` and ``policy:PATH`` read them; a later ``model.save``
+    of the model writes none.
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
     default: the rules of the model's :class:`VecEnv`, or for a model with none
-    those its ``.zip`` records), kept as their name and
+    those the ``.zip`` :func:`load_ppo` read it from records), kept as their name and
     fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot of other rules,
     edited ones under a preset's name among them, is a BotError); rules other than
     those the model learns on are a RulesError naming both.  Returns the path
@@ -601,22 +610,55 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     mlp = mlp_of(model, **meta)
     if not str(path).endswith(".zip"):
         return mlp.save(path)
-    setattr(model, SB3_META, mlp.meta)  # texts: SB3 keeps them as JSON, as attributes
-    model.save(path)
+    model.save(path)  # (a zip SB3 writes anew), then the texts as an entry of their own
+    with zipfile.ZipFile(path, "a") as archive:  # (SB3 neither reads nor keeps it)
+        archive.writestr(SB3_META, json.dumps(mlp.meta, sort_keys=True))
     return str(path)
+
+
+def load_ppo(path: str | os.PathLike[str], env: Any = None, **kwargs: Any) -> Any:
+    """``MaskablePPO.load(path, env, **kwargs)`` that keeps, beside the model, the rules
+    (and the other texts) :func:`export_policy`'s ``.zip`` records
+    (:data:`~ofc_fast.bots.policy.SB3_META`): a model it reads without an env
+    learns on them for :func:`export_policy` and :func:`frozen_policy`.  A later
+    ``model.save`` records none of them (a model trained on since may play other
+    rules).  ``path``: as SB3 reads it (``"m"`` for ``m.zip`` too); a file that is no
+    MaskablePPO ``.zip`` of these tables (a missing one too), or one whose texts are
+    damaged: BotError naming it; a path that is no file path: GameError.
+
+    >>> import os, tempfile
+    >>> from sb3_contrib import MaskablePPO
+    >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    >>> model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, seed=0)
+    >>> path = export_policy(model, os.path.join(tempfile.mkdtemp(), "m.zip"))
+    >>> policy = frozen_policy(load_ppo(path))  # plays PINEAPPLE tables only
+    """
+    if not isinstance(path, str) and not (
+        isinstance(path, os.PathLike) and isinstance(os.fspath(path), str)
+    ):
+        raise GameError(f"load_ppo: path must be a file path, got {quote(path)}")
+    p = os.fspath(path)
+    if not os.path.isfile(p) and os.path.isfile(p + ".zip"):  # (as SB3 reads it)
+        p += ".zip"
+    model, meta = load_sb3(p, env=env, **kwargs)
+    _RECORDED[model] = meta
+    return model
 
 
 def _learned_rules(model: Any) -> tuple[str, int] | None:
     """The name and fingerprint (:func:`~ofc_fast.learned.rules_hash`) of the rules
-    ``model`` learns on: its :class:`VecEnv`'s; without one (``MaskablePPO.load``
-    of a ``.zip`` given no env), those the model records
-    (:data:`~ofc_fast.bots.policy.SB3_META`, :func:`export_policy`'s ``.zip``); else
-    None.  A fingerprint recorded that is no 8 hex digits is a RulesError."""
+    ``model`` learns on: its :class:`VecEnv`'s; without one (:func:`load_ppo` of a
+    ``.zip`` given no env), those its ``.zip`` records
+    (:data:`~ofc_fast.bots.policy.SB3_META`, :func:`export_policy`'s); else None.  A
+    fingerprint recorded that is no 8 hex digits is a RulesError."""
     rules = _env_rules(model)
     if rules is not None:
         return rules.name, rules_hash(rules)
-    recorded = getattr(model, SB3_META, None)
-    if not isinstance(recorded, dict) or "rules_hash" not in recorded:
+    try:
+        recorded = _RECORDED.get(model, {})
+    except TypeError:  # (no weak reference to it: no model load_ppo read)
+        recorded = {}
+    if "rules_hash" not in recorded:
         return None
     name, text = recorded.get("rules"), recorded["rules_hash"]
     if not isinstance(text, str) or len(text) != 8 or text.strip("0123456789abcdefABCDEF"):
