@@ -920,6 +920,27 @@ def test_training_refuses_more_draws_than_a_label_takes(
     assert not out.exists()
 
 
+def test_training_refuses_more_rounds_than_it_can_name_the_files_of(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run names every file its steps write before the first step (a folder in the
+    way is refused then): ``--rounds 3000000`` spent 40 s and 4.7 GB on those names
+    before anything was played.  Rounds are at most 100 (each a whole pass of play,
+    labels and fits), refused before any step, naming the option; 100 is taken."""
+    from ofc_fast.learned._settings import check_settings
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--rounds", "3000000", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "error: --rounds: must be at most 100 (each a whole pass of play, labels and "
+        "fits), got 3000000\n"
+    )
+    assert not out.exists()
+    check_settings(rules.PINEAPPLE, 2, seed=1, epsilon=0.1, hidden=(8,), rounds=100)
+
+
 @pytest.mark.parametrize(
     ("table", "hidden", "params"),
     [("pineapple", "256,256", "330,756"), ("ofc", "128,128,128", "331,784")],

@@ -13,9 +13,13 @@ from ..rules.model import GameKind
 from ..table import as_int, check_fantasyland, check_seed
 from .model import FEATURES
 
-__all__ = ["MAX_SAMPLES", "POSITION_BYTES", "check_settings", "sizes"]
+__all__ = ["MAX_ROUNDS", "MAX_SAMPLES", "POSITION_BYTES", "check_settings", "sizes"]
 
 MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
+MAX_ROUNDS = 100
+"""The most ``rounds`` of one run: each is a whole pass of play, labels and fits (some
+ten minutes on 2 cores for the README's run); a run names its steps' files before any
+step, and ``rounds=3_000_000`` spent 40 s and 4.7 GB on the names alone."""
 POSITION_BYTES = 38
 """The bytes of one decision in a run's positions (board 13, dealt 5, n and k 1
 each, dead 8, played 2, deal 8): a deal makes one a seat a street, all held in
@@ -55,6 +59,8 @@ def check_settings(
     check_seed(seed, "seed", ModelError)  # (the one reader of a seed, its wording)
     floor = {"others": 0}  # the rest: 1 or more
     ceiling = {"samples": MAX_SAMPLES, "eval_samples": MAX_SAMPLES}  # (C's draws)
+    ceiling["rounds"] = MAX_ROUNDS
+    why = {"rounds": "each a whole pass of play, labels and fits"}
     for name, value in counts.items():  # ints: 1.5 samples failed after the positions
         if as_int(value) is None or value < floor.get(name, 1):
             raise ModelError(
@@ -62,7 +68,8 @@ def check_settings(
             )
         if name in ceiling and value > ceiling[name]:  # (failed at the first label)
             raise ModelError(
-                f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
+                f"{name} must be at most {ceiling[name]:,} "
+                f"({why.get(name, 'draws')}), got {quote(value)}"
             )
     _check_memory(rules, players, counts)
     if not (isinstance(epsilon, Real) and not isinstance(epsilon, bool)) or not (

@@ -675,7 +675,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--rounds",
         type=int,
         default=1,
-        help="rounds; each after the first adds --deals played by the last model",
+        help="rounds (1..100); each after the first adds --deals played by the last model",
     )
     p.add_argument(
         "--opponent",
