@@ -144,6 +144,17 @@ POSITIONAL = {
 }
 """The arguments each class documents as positional, in order."""
 
+SETS_ITSELF = {
+    "VectorEnv": (),
+    "LearnerTables": ("autoreset", "final_obs"),
+    "OfcEnv": ("num_envs",),
+    "OfcVectorEnv": ("autoreset", "final_obs"),
+    "OfcAECEnv": ("num_envs", "opponents", "autoreset"),
+    "VecEnv": ("autoreset", "final_obs"),
+    "GymVectorEnv": ("autoreset", "final_obs"),
+}
+"""The keywords of VectorEnv each class sets itself (refusing any other value)."""
+
 CLASSES = [
     pytest.param(name, cls, base, opponents, id=name)
     for name, cls, base, _, opponents in _classes()
@@ -170,7 +181,8 @@ def test_an_argument_a_class_does_not_take_names_that_class(
     assert isinstance(err.value, GameError) and isinstance(err.value, TypeError)
     message = str(err.value)
     assert message.startswith(f"{name}() got an unexpected keyword argument 'bogus' (")
-    assert all(f" {keyword}," in message for keyword in ("seed", "shaping", opponents))
+    listed = [k for k in ("seed", "shaping", opponents) if k not in SETS_ITSELF[name]]
+    assert all(f" {keyword}," in message for keyword in listed)
     other = "opponent" if opponents == "opponents" else "opponents"
     assert f" {other}," not in message  # the other spelling: refused, so not listed
     with pytest.raises(
@@ -190,3 +202,42 @@ def test_an_argument_a_class_does_not_take_names_that_class(
         cls("pineapple", rules="pineapple")
     shown = list(inspect.signature(cls).parameters)
     assert tuple(shown[: len(documented)]) == documented
+
+
+@pytest.mark.parametrize("name,cls,base,opponents", CLASSES)
+def test_a_keyword_a_class_sets_itself_is_neither_listed_nor_suggested(
+    name: str, cls: Any, base: dict[str, Any], opponents: str
+) -> None:
+    """Regression: the keywords an unknown one was answered with held those the
+    class sets itself and refuses (``OfcEnv(bogus=1)`` listed ``num_envs``, which
+    ``OfcEnv(num_envs=2)`` refuses; ``OfcAECEnv``: ``opponents``, ``autoreset``), and
+    "did you mean" suggested them (``OfcEnv(num_env=2)``: 'num_envs')."""
+    from ofc_fast.errors import ArgumentError
+
+    for keyword in SETS_ITSELF[name]:
+        with pytest.raises(ArgumentError) as err:
+            cls(**base, bogus=1)
+        assert f" {keyword}," not in str(err.value) and f" {keyword})" not in str(err.value)
+        with pytest.raises(ArgumentError) as err:
+            cls(**base, **{keyword[:-1] + "x": 1})  # one letter off
+        assert f"'{keyword}'" not in str(err.value)
+        with pytest.raises(OfcError, match=f"{keyword}=.* itself"):
+            cls(**base, **{keyword: np.array([1, 2])})  # (refused naming it, still)
+
+
+def test_a_factory_forwarding_keywords_names_itself_in_the_refusal() -> None:
+    """Regression: ``pettingzoo_env(bogus=1)`` named ``OfcAECEnv()``, the class it
+    makes, not the function the user called."""
+    pytest.importorskip("pettingzoo", reason="pip install ofc-fast[rl]")
+    from ofc_fast.env import pettingzoo_env
+    from ofc_fast.errors import ArgumentError
+
+    with pytest.raises(
+        ArgumentError,
+        match=r"^pettingzoo_env\(\) got an unexpected keyword argument 'bogus' \(it takes ",
+    ):
+        pettingzoo_env(bogus=1)
+    with pytest.raises(
+        ArgumentError, match=r"^pettingzoo_env\(\) .* 'seeds' \(did you mean 'seed'\?\)$"
+    ):
+        pettingzoo_env(seeds=1)

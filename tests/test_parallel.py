@@ -415,6 +415,23 @@ def test_a_bot_that_raises_fails_play_alike_on_every_executor(
     assert re.fullmatch(said, errs[0]) and errs[1] == errs[0], errs
 
 
+def test_a_failing_bot_names_its_deal_as_play_prints_and_json_numbers_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: the error of a bot that raised named its deal counted from 0 ("deal
+    1" for the second deal), while ``play`` prints it as Deal 2 and ``--json`` numbers
+    it ``"deal": 2``.  The deals before it are in the history: it is the next one."""
+    history = tmp_path / "h.jsonl"
+    args = ["play", "--players", "2", "--hands", "20", "--seed", "1", "--quiet"]
+    args += ["--bots", "ofc_fast.parallel._chaos:crasher,random"]
+    assert main([*args, "--history", str(history)]) == 2
+    before = len(history.read_text().splitlines())  # the deals it played, from 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"ofc-fast: error: deal {before + 1}, seat 0 "), said
+    assert main([*args, "--workers", "1"]) == 2
+    assert capsys.readouterr().err == said
+
+
 def test_a_bot_that_exits_fails_the_run_instead_of_ending_it_with_status_0(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -446,9 +463,10 @@ def test_a_bot_that_raises_is_named_with_its_deal_and_seat(
     RuntimeError(...)``: not which of the chunk's deals, seat or bot (a chunk is 50
     deals by default).  The error names the deal, the seat and its bot.  The bot of
     seat 1 raises on its 12th decision; independent deals of Pineapple give each
-    seat 5 decisions a deal, and a chunk makes its bots once: deal (12 - 1) // 5."""
+    seat 5 decisions a deal, and a chunk makes its bots once: the deal of index
+    (12 - 1) // 5, named counted from 1 as ``play`` prints its deals."""
     bot = "ofc_fast.parallel._chaos:late_crasher"
-    deal = (12 - 1) // 5
+    deal = (12 - 1) // 5 + 1
     args = ["play", "--players", "2", "--hands", "4", "--seed", "1", "--quiet"]
     args += ["--independent", "--bots", f"random,{bot}"]
     for workers in ("1", "2"):

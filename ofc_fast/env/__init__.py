@@ -72,8 +72,10 @@ def pettingzoo_env(rules: Any = "pineapple", players: int = 2, **kwargs: Any) ->
     >>> aec.agents, aec.action_space(aec.agent_selection)
     (['player_0', 'player_1'], Discrete(243))
     """
+    from ._arguments import check_forwarded
     from .aec import OfcAECEnv
 
+    check_forwarded("pettingzoo_env", OfcAECEnv, kwargs)
     return OfcAECEnv(rules=rules, players=players, **kwargs)
 
 

@@ -43,7 +43,8 @@ class LearnerTables:
     ((4,), dtype('bool'))
     """
 
-    @takes_arguments(VectorEnv, also=("opponents",))  # (named by check_spelling)
+    # also: the spelling check_spelling names, and what the tables set themselves
+    @takes_arguments(VectorEnv, also=("opponents", "final_obs", "autoreset"))
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

@@ -60,7 +60,8 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         "is_parallelizable": False,
     }
 
-    @takes_arguments(VectorEnv, also=("opponent",))  # (named by single_table)
+    # also: the spelling single_table names, and what the env sets itself
+    @takes_arguments(VectorEnv, also=("opponent", "num_envs", "opponents", "autoreset"))
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

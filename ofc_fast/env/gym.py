@@ -212,7 +212,8 @@ class OfcEnv(gymnasium.Env):
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
-    @takes_arguments(VectorEnv, also=("opponent",))  # (named by single_table)
+    # also: the spelling single_table names, and what the env sets itself
+    @takes_arguments(VectorEnv, also=("opponent", "num_envs"))
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",
@@ -352,7 +353,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         "render_fps": 1,
     }
 
-    @takes_arguments(VectorEnv, also=("opponent",))
+    @takes_arguments(VectorEnv, also=("opponent", "autoreset", "final_obs"))
     def __init__(
         self,
         rules: RuleSet | str = "pineapple",

@@ -424,15 +424,17 @@ def bot_failed(
     deal: int, seat: int, bot: str, exc: BaseException, fl_deal: int = 0
 ) -> ExecutorError:
     """The error of ``bot`` at ``seat`` that raised ``exc`` (its own bug, or
-    ``sys.exit()``) in ``deal`` (from 0, as a hand history's ``hand_no``; ``fl_deal``:
-    a parallel run's Fantasyland deal of that unit), naming the deal, the seat and the
-    bot: the one wording of a parallel run (a chunk's failure names no more than its
-    chunk) and of a match in one process (:func:`finish_naming`).
+    ``sys.exit()``) in deal ``deal`` (the index from 0: a parallel run's unit, a
+    match's deal; ``fl_deal``: a parallel run's Fantasyland deal of that unit), naming
+    the deal as a user reads it, counted from 1 as ``play`` prints its deals and
+    ``play --json`` numbers them (``deal``, ``fl_deal``), the seat and the bot: the one
+    wording of a parallel run (a chunk's failure names no more than its chunk) and of
+    a match in one process (:func:`finish_naming`).
 
     >>> bot_failed(3, 1, "mybot:Bot", RuntimeError("boom"))
-    ExecutorError("deal 3, seat 1 (bot 'mybot:Bot') raised RuntimeError('boom')")
+    ExecutorError("deal 4, seat 1 (bot 'mybot:Bot') raised RuntimeError('boom')")
     """
-    where = f"deal {deal}" + (f" (its Fantasyland deal {fl_deal})" if fl_deal else "")
+    where = f"deal {deal + 1}" + (f" (its Fantasyland deal {fl_deal})" if fl_deal else "")
     return ExecutorError(f"{where}, seat {seat} (bot {bot!r}) raised {exc!r}")
 
 
