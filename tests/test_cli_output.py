@@ -130,7 +130,7 @@ def test_an_existing_file_that_takes_no_writing_is_refused_before_the_match(
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("the match was played")
 
-    monkeypatch.setattr(ofc.Match, "play", played)
+    monkeypatch.setattr(ofc.Match, "next_game", played)
     monkeypatch.setattr(parallel_cli, "play_run", played)
     with pytest.raises(OSError):  # (what the command ran into at the end)
         open("/proc/version", "a").close()
@@ -150,7 +150,7 @@ def _refused_before_the_match(
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("the match was played")
 
-    monkeypatch.setattr(ofc.Match, "play", played)
+    monkeypatch.setattr(ofc.Match, "next_game", played)
     code, out, err = run(
         capsys, "play", "--hands", "2", "--bots", "random", "--json", str(path)
     )
@@ -1383,7 +1383,7 @@ def _fail_before_any_deal(
     def fail(*args: object, **kwargs: object) -> None:
         raise ofc.GameError("the bot failed")
 
-    monkeypatch.setattr(ofc.Match, "play", fail)
+    monkeypatch.setattr(ofc.Match, "next_game", fail)
     return []
 
 
@@ -1444,7 +1444,7 @@ def test_a_play_that_fails_after_two_deals_writes_their_history(
 ) -> None:
     """``play --history`` is written whole at the end (docs/cli.md): a match whose
     third deal raises still writes the two deals it played."""
-    real = ofc.Match.play
+    real = ofc.Match.next_game  # (each deal of `play` begins with it)
     calls: list[int] = []
 
     def play(self: ofc.Match, *args: Any, **kwargs: Any) -> Any:
@@ -1453,7 +1453,7 @@ def test_a_play_that_fails_after_two_deals_writes_their_history(
             raise ofc.GameError("the bot failed")
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(ofc.Match, "play", play)
+    monkeypatch.setattr(ofc.Match, "next_game", play)
     history = tmp_path / name
     code, _, err = run(capsys, "play", "--hands", "5", "--quiet", "--history", str(history))
     assert code == 2 and err == "ofc-fast: error: the bot failed\n"

@@ -408,8 +408,8 @@ def train(
     out = str(out)
     if not out.strip():  # (an unset shell variable: not the current folder)
         raise ModelError("out: a folder is needed, got an empty name")
+    executor_or_local(executor)  # (before the folder is made, with or without torch)
     require_torch()  # the fits': before any step, not after the first labels
-    executor_or_local(executor)  # (before the folder is made)
     config = {
         "rules": rules.to_dict(),
         "players": players,
