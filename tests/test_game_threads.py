@@ -718,13 +718,15 @@ def test_a_guarded_method_takes_its_arguments_as_the_method_does() -> None:
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")
 @pytest.mark.parametrize("call", ["legal_move_count", "play_action"])
-def test_a_ctrl_c_inside_a_guarded_call_leaves_the_state_lock_free(call: str) -> None:
+def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) -> None:
     """A Ctrl-C (KeyboardInterrupt from a signal handler) can land on any bytecode of a
     guarded call: the guard took the state lock with ``acquire()`` and then entered
     its ``try``, and one landing between the two left the lock held (about one in ten
     interrupted reads), so every other thread's read of that game waited for ever.
-    Here a timer raises KeyboardInterrupt into thousands of guarded calls; the lock
-    must be free after every one."""
+    The move guard took its one-mover lock the same way (about one in sixty
+    interrupted moves left the game refusing every later move as "while another
+    thread is playing").  Here a timer raises KeyboardInterrupt into thousands of
+    guarded calls; both locks must be free after every one."""
     armed = [False]
 
     def ctrl_c(signum: int, frame: object) -> None:
@@ -734,7 +736,7 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_state_lock_free(call: str) ->
 
     old = signal.signal(signal.SIGALRM, ctrl_c)
     signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
-    interrupted = held = 0
+    interrupted = held = busy = 0
     try:
         for n in range(3000):
             g = Game("pineapple", players=2, seed=n)
@@ -755,9 +757,11 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_state_lock_free(call: str) ->
             except KeyboardInterrupt:
                 interrupted += 1
             held += g._state_lock._is_owned()
+            busy += g._busy.locked()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0, 0)
         # a SIGALRM still on its way must not kill the test run (exit 142 under check_dist)
         signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
     assert interrupted > 100, interrupted  # the timer did land inside the calls
     assert held == 0, f"{held} of {interrupted} interrupted calls left the lock held"
+    assert busy == 0, f"{busy} of {interrupted} interrupted moves left the game busy"

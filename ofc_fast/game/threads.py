@@ -46,15 +46,17 @@ other thread's read of the object waited for ever)."""
 
 _ONE_AT_A_TIME = """\
 busy = {self}._busy
-if not busy.acquire(False):
+if busy.locked():
     raise error(refusal)
-try:
-{inside}
-finally:
-    busy.release()"""
-"""The body of a :func:`one_at_a_time` guard, ``{inside}`` the call (checked, held)."""
+with busy:
+{inside}"""
+"""The body of a :func:`one_at_a_time` guard, ``{inside}`` the call (checked, held).
+The lock is taken by a ``with`` block, for the reason :data:`_HOLDING` gives (an
+``acquire(False)`` before a ``try`` left about one in eight interrupted moves holding
+it: the game refused every later move); a call that finds it held is refused, and two
+that start at the very same moment run one after the other."""
 
-_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "busy", "state"))
+_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "busy"))
 
 
 def _twin(method: _F, body: str, **names: Any) -> _F:
