@@ -324,3 +324,44 @@ def test_training_refuses_deals_whose_positions_cannot_fit_in_memory(
         err = capsys.readouterr().err
         assert err.startswith(f"error: {option}: 1,000,000,000,000 is too many for this ")
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("files", "limit", "where"),
+    [  # (cgroup files under a fake root, the bytes a run may use, whose memory)
+        ({}, 16_384_000, "machine"),  # no cgroup: the machine's 16.4 MB
+        ({"memory.max": "max\n"}, 16_384_000, "machine"),  # v2, no limit
+        ({"memory.max": "8000000\n"}, 8_000_000, "container"),  # v2: 8 MB
+        ({"memory.max": "99000000\n"}, 16_384_000, "machine"),  # above the machine's
+        ({"memory/memory.limit_in_bytes": "9223372036854771712\n"}, 16_384_000, "machine"),
+        ({"memory/memory.limit_in_bytes": "4000000\n"}, 4_000_000, "container"),  # v1
+        (  # both present (a hybrid mount): the smaller
+            {"memory.max": "6000000", "memory/memory.limit_in_bytes": "5000000"},
+            5_000_000,
+            "container",
+        ),
+        ({"memory.max": "garbage"}, 16_384_000, "machine"),  # unreadable: not a limit
+    ],
+)
+def test_training_memory_check_uses_a_containers_cgroup_limit(
+    tmp_path, monkeypatch, files, limit, where
+):
+    """In a container (Docker, Kubernetes, a CI runner) the cgroup's memory limit, not
+    the machine's memory, is what kills a run: the check read only the machine's
+    memory, so deals a container cannot hold went on to be killed mid-run.  The
+    smaller of the machine's memory and the cgroup limit (v2 ``memory.max``, "max":
+    none; v1 ``memory/memory.limit_in_bytes``, a huge number: none) is the limit."""
+    from ofc_fast.errors import ModelError
+    from ofc_fast.learned import _settings
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.setattr(_settings, "CGROUP", str(tmp_path))
+    monkeypatch.setattr(os, "sysconf", {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 4000}.get)
+    per_deal = 2 * 5 * 38  # PINEAPPLE heads-up: 2 seats, 5 streets, 38 bytes each
+    fits = (limit // per_deal - 1) // 2  # 2 copies of 1 round, 1 held out
+    settings = dict(seed=1, epsilon=0.1, hidden=(8,), eval_deals=1, rounds=1)
+    _settings.check_settings(rules.PINEAPPLE, 2, **settings, deals=fits)
+    with pytest.raises(ModelError, match=rf"^deals: .* too many for this {where}'s memory"):
+        _settings.check_settings(rules.PINEAPPLE, 2, **settings, deals=fits + 1)

@@ -24,6 +24,10 @@ POSITION_BYTES = 38
 """The bytes of one decision in a run's positions (board 13, dealt 5, n and k 1
 each, dead 8, played 2, deal 8): a deal makes one a seat a street, all held in
 memory at once (the steps' arrays)."""
+CGROUP = "/sys/fs/cgroup"
+"""Where a container's memory limit is read (cgroup v2 ``memory.max``, v1
+``memory/memory.limit_in_bytes``): in Docker, Kubernetes or a CI runner that limit, not
+the machine's memory, is what ends a run that holds too much."""
 
 
 def sizes(rules: RuleSet) -> list[int]:
@@ -99,15 +103,38 @@ def check_settings(
         )
 
 
+def memory_limit() -> tuple[int, str] | None:
+    """The bytes this process may hold and whose they are (``"machine"`` or
+    ``"container"``): the smaller of the machine's memory and a cgroup's limit under
+    :data:`CGROUP` (v2 ``memory.max``, ``max`` for none; v1
+    ``memory/memory.limit_in_bytes``, a number past the machine's for none); None where
+    neither is known."""
+    limits: list[tuple[int, str]] = []
+    try:
+        limits.append((os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "machine"))
+    except (AttributeError, ValueError, OSError):  # (no sysconf: Windows)
+        pass
+    for name in ("memory.max", os.path.join("memory", "memory.limit_in_bytes")):
+        try:
+            with open(os.path.join(CGROUP, name), encoding="ascii") as f:
+                text = f.read(64).strip()
+        except (OSError, ValueError):  # (no such file: no cgroup, or not this version)
+            continue
+        if text.isdigit():  # ("max": no limit)
+            limits.append((int(text), "container"))
+    return min(limits, key=lambda limit: limit[0]) if limits else None
+
+
 def _check_memory(rules: RuleSet, players: int, counts: dict[str, int]) -> None:
     """ModelError when the positions of the deals (every round's with the held-out
     ones, twice: joined for the fits; or the opponent deals') would not fit in this
-    machine's memory: ``--deals 1000000000000`` built its task list for minutes and
-    ended in a MemoryError.  No limit where the memory is not known."""
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # (no sysconf: Windows)
+    machine's memory, or its container's limit (:func:`memory_limit`): ``--deals
+    1000000000000`` built its task list for minutes and ended in a MemoryError.  No
+    limit where the memory is not known."""
+    known = memory_limit()
+    if known is None:
         return
+    memory, where = known
     per_deal = players * (len(sizes(rules)) + 1) * POSITION_BYTES
     played = 2 * counts.get("deals", 0) * counts.get("rounds", 1)
     held_out = counts.get("eval_deals", 0)  # (played: each round's, joined again)
@@ -118,7 +145,7 @@ def _check_memory(rules: RuleSet, players: int, counts: dict[str, int]) -> None:
     for name, held in peaks:
         if name in counts and held * per_deal > memory:
             raise ModelError(
-                f"{name}: {counts[name]:,} is too many for this machine's memory "
+                f"{name}: {counts[name]:,} is too many for this {where}'s memory "
                 f"({memory / 1e9:,.0f} GB): a deal's positions take {per_deal} bytes "
                 f"({POSITION_BYTES} a decision, {players} seats), held at once, "
                 f"{held * per_deal / 1e9:,.0f} GB here; fewer deals"

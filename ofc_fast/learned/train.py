@@ -651,7 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=4000,
         help="training deals played (their positions, as those of --eval-deals and "
         f"--opponent-deals, are held in memory at once, {POSITION_BYTES} bytes a "
-        "decision: counts this machine's memory cannot hold are refused)",
+        "decision: counts this machine's memory, or its container's cgroup limit, "
+        "cannot hold are refused)",
     )
     p.add_argument("--eval-deals", type=int, default=200, help="held-out deals")
     p.add_argument("--samples", type=int, default=16, help="draws per label")
