@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -523,6 +524,23 @@ def test_heuristic_bot_settings_are_checked(setting: str, value: object) -> None
         HeuristicBot(rules.PINEAPPLE, 1, **{setting: value})  # type: ignore[arg-type]
     with pytest.raises(BotError, match=setting):
         make_bot("heuristic", rules.PINEAPPLE, 1, **{setting: value})
+
+
+@pytest.mark.parametrize(("setting", "top"), [("samples", 10_000), ("arrangements", 100)])
+def test_heuristic_bot_samples_and_arrangements_are_bounded(setting: str, top: int) -> None:
+    """``HeuristicBot(samples=1_000_000)`` was accepted (1..1,000,000) and took some
+    17 s a Pineapple decision, with no time budget nor stop (the docs: "about 0.2 ms
+    a Pineapple decision"); ``arrangements=1_000_000`` as long, and both large
+    (``samples=100_000, arrangements=10_000``) asked 12 GB.  Each is bounded so that
+    the boards a move is valued on (samples x arrangements) stay at most 1,000,000,
+    about 2 s a decision: past its top a BotError names the setting and its range."""
+    HeuristicBot(rules.PINEAPPLE, 1, **{setting: top})  # the top: accepted
+    for value in (top + 1, 1_000_000):
+        for make in (HeuristicBot, partial(make_bot, "heuristic")):
+            with pytest.raises(
+                BotError, match=rf"^heuristic bot: {setting} must be within 1\.\.{top:,}\b"
+            ):
+                make(rules.PINEAPPLE, 1, **{setting: value})
 
 
 def test_heuristic_bot_numpy_settings() -> None:

@@ -190,18 +190,23 @@ def _all_arrangements(n: int, slots: int, rounds: int) -> np.ndarray:
     return np.array(out, dtype=np.intp).reshape(len(out), slots)
 
 
-_INT_MAX = 1_000_000  # samples, arrangements, exhaustive: far past any useful count
+_SAMPLES_MAX = 10_000
+"""The most ``samples``: with :data:`_ARRANGEMENTS_MAX` the boards a move is valued on
+(samples x arrangements) stay at most 1,000,000, about 2 s a decision with no stop
+(``samples=1_000_000`` took some 17 s a Pineapple decision; both large, 12 GB)."""
+_ARRANGEMENTS_MAX = 100
+_EXHAUSTIVE_MAX = 1_000_000  # a threshold on splits: far past any decision's count
 
 
-def _int_setting(value: object, what: str, low: int) -> int:
-    """A count setting as an int within low.._INT_MAX (NumPy ints too; no bools, no
+def _int_setting(value: object, what: str, low: int, high: int) -> int:
+    """A count setting as an int within low..high (NumPy ints too; no bools, no
     floats, no text), else BotError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise BotError(f"heuristic bot: {what} must be an int, got {quote(value)}")
     n = int(value)
-    if not low <= n <= _INT_MAX:
+    if not low <= n <= high:
         raise BotError(
-            f"heuristic bot: {what} must be within {low}..{_INT_MAX:,}, got {quote(n)}"
+            f"heuristic bot: {what} must be within {low}..{high:,}, got {quote(n)}"
         )
     return n
 
@@ -245,17 +250,19 @@ class HeuristicBot(SeparateCopies):
     """A fast Monte-Carlo heuristic (see the module doc).
 
     ``samples`` futures per move and ``arrangements`` ways of setting each (more: slower,
-    a little stronger); ``foul_penalty``: value of a fouled board (points per opponent);
-    ``fl_value``: value of a Fantasyland deal with 14 cards, ``fl_step`` per extra card;
-    ``row_weight`` scales the rows' expected points against the royalties.
+    a little stronger; at both tops, 10,000 and 100, about 2 s a decision, with no time
+    budget: :class:`~ofc_fast.bots.SearchBot` takes one); ``foul_penalty``: value of a
+    fouled board (points per opponent); ``fl_value``: value of a Fantasyland deal with
+    14 cards, ``fl_step`` per extra card; ``row_weight`` scales the rows' expected
+    points against the royalties.
     ``exhaustive``: in one-card-at-a-time play, try every split of each sampled future
     into the rows when there are at most this many (0: never); ``optimism`` (0..1)
     blends the best split (1) with the average one (0).  ``use_solver``: Fantasyland
     sets by the exact solver (else the pruned search); ``classic_solver``: classic
     hands by the C arranger's expected points (else the search below).  Counts are
-    ints (``samples``, ``arrangements`` 1..1,000,000, ``exhaustive`` 0..1,000,000),
-    values finite numbers within +-1e6, flags True or False: anything else is a
-    BotError naming the setting.  A normal decision's move is one of the
+    ints (``samples`` 1..10,000, ``arrangements`` 1..100, ``exhaustive``
+    0..1,000,000), values finite numbers within +-1e6, flags True or False: anything
+    else is a BotError naming the setting.  A normal decision's move is one of the
     observation's ``legal_actions`` (read as the search reads them: left out or None,
     every legal action; an empty list or an action of no legal move, an
     ObservationError naming it).
@@ -293,9 +300,9 @@ class HeuristicBot(SeparateCopies):
         self.rules = rules_setting(rules, "heuristic bot")
         self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
-        self.samples = _int_setting(samples, "samples", 1)
-        self.arrangements = _int_setting(arrangements, "arrangements", 1)
-        self.exhaustive = _int_setting(exhaustive, "exhaustive", 0)
+        self.samples = _int_setting(samples, "samples", 1, _SAMPLES_MAX)
+        self.arrangements = _int_setting(arrangements, "arrangements", 1, _ARRANGEMENTS_MAX)
+        self.exhaustive = _int_setting(exhaustive, "exhaustive", 0, _EXHAUSTIVE_MAX)
         self.optimism = _float_setting(optimism, "optimism", 0.0, 1.0)
         self.use_solver = _bool_setting(use_solver, "use_solver")
         self.classic_solver = _bool_setting(classic_solver, "classic_solver")
