@@ -540,6 +540,67 @@ def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
         frozen_policy(load_ppo(tmp_path / "bad.zip", device="cpu"))
 
 
+def test_a_zip_loaded_with_a_gymnasium_env_learns_on_that_envs_rules(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """Regression: ``load_ppo`` of a PINEAPPLE ``.zip`` with an ``env`` that is no
+    :class:`VecEnv` (an ``OfcEnv`` of OFC, wrapped to give SB3 its observation, as
+    SB3's ``DummyVecEnv``) kept the zip's rules: the model, fine-tuned on OFC tables,
+    still claimed PINEAPPLE (its ``export_policy`` recorded PINEAPPLE, its
+    ``frozen_policy`` was refused at OFC tables and taken at PINEAPPLE ones), where
+    with a ``VecEnv`` of OFC it learns on OFC.  Any env's rules are the model's now
+    (``set_env`` too), and an env of no known rules claims none."""
+    import gymnasium
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from ofc_fast import rules
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy, load_ppo
+    from ofc_fast.errors import RulesError
+    from ofc_fast.learned import rules_hash
+
+    torch.set_num_threads(1)
+
+    class Plain(gymnasium.ObservationWrapper):  # the observation alone, for SB3
+        def __init__(self, env: Any) -> None:
+            super().__init__(env)
+            self.observation_space = env.observation_space["observation"]
+
+        def observation(self, observation: Any) -> Any:
+            return observation["observation"]
+
+        def action_masks(self) -> Any:
+            return self.env.unwrapped.action_masks()
+
+    def gym_ofc() -> Any:
+        return Plain(OfcEnv("ofc", opponents="random", obs_type="features"))
+
+    class Foreign(gymnasium.Env):  # these spaces, no rules of this project
+        observation_space = gymnasium.spaces.Box(0.0, 1.0, (696,), np.float32)
+        action_space = gymnasium.spaces.Discrete(243)
+
+    assert gym_ofc().unwrapped.rules == rules.OFC  # (OfcEnv.rules: its table's)
+    pine = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    trained = sb3.MaskablePPO("MlpPolicy", pine, n_steps=8, batch_size=8, device="cpu")
+    zipped = export_policy(trained, str(tmp_path / "pineapple.zip"))
+    given = load_ppo(zipped, env=gym_ofc(), device="cpu")
+    set_later = load_ppo(zipped, device="cpu")
+    set_later.set_env(DummyVecEnv([gym_ofc, gym_ofc]))  # (its 2 tables)
+    for n, model in enumerate((given, set_later)):
+        with np.load(export_policy(model, str(tmp_path / f"{n}.npz"))) as saved:
+            assert str(saved["meta_rules"]) == "OFC"
+            assert int(str(saved["meta_rules_hash"]), 16) == rules_hash(rules.OFC)
+        VecEnv("ofc", num_envs=2, opponent=frozen_policy(model)).reset()
+        with pytest.raises(RulesError, match="learns on OFC"):
+            VecEnv("pineapple", num_envs=2, opponent=frozen_policy(model))
+    foreign = load_ppo(zipped, env=DummyVecEnv([Foreign]), device="cpu")
+    with np.load(export_policy(foreign, str(tmp_path / "f.npz"))) as saved:
+        assert "meta_rules" not in saved.files
+    for preset in ("ofc", "pineapple"):
+        VecEnv(preset, num_envs=2, opponent=frozen_policy(foreign)).reset()
+
+
 def test_a_model_saved_again_after_export_policy_records_no_rules(
     sb3: Any, tmp_path: Path
 ) -> None:

@@ -235,6 +235,12 @@ class OfcEnv(gymnasium.Env):
         self._mid_deal = False  # a step was played since the deal's first decision
         self._end_view: Observation | None = None  # autoreset=False: the ended deal
 
+    @property
+    def rules(self) -> RuleSet:
+        """The table's rule set (a preset name given: its RuleSet): what
+        :func:`ofc_fast.env.sb3.export_policy` records for a model trained on it."""
+        return self._venv.rules
+
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
         return {

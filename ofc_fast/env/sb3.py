@@ -45,7 +45,7 @@ from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
-from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
+from .gym import OBS_HIGH, RENDER_MODES, OfcEnv, render_human, render_tables
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "load_ppo"]
 
@@ -512,7 +512,8 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
     seeds, where its draws start again at each seeded reset (and the first) of an
     adapter it plays in, so that the same seed replays its moves.  The copy keeps
-    the rules of the model's :class:`VecEnv` (a model with none: those the ``.zip``
+    the rules of the model's env (a :class:`VecEnv`, or a ``DummyVecEnv`` of
+    :class:`~ofc_fast.env.gym.OfcEnv` tables; a model with none: those the ``.zip``
     :func:`load_ppo` read it from records, :func:`export_policy`'s): an adapter of
     other rules refuses it as its opponent (RulesError; a preset renamed is the same rules).
 
@@ -575,12 +576,13 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     JSON): :func:`load_ppo` and ``policy:PATH`` read them; a later ``model.save``
     of the model writes none.
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
-    default: the rules of the model's :class:`VecEnv`, or for a model with none
-    those the ``.zip`` :func:`load_ppo` read it from records), kept as their name and
-    fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot of other rules,
-    edited ones under a preset's name among them, is a BotError); rules other than
-    those the model learns on are a RulesError naming both.  Returns the path
-    written.
+    default: the rules of the model's env, a :class:`VecEnv` or a ``DummyVecEnv`` of
+    :class:`~ofc_fast.env.gym.OfcEnv` tables (an env of other tables: none), or for a
+    model with no env those the ``.zip`` :func:`load_ppo` read it from records), kept
+    as their name and fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot
+    of other rules, edited ones under a preset's name among them, is a BotError);
+    rules other than those the model learns on are a RulesError naming both.
+    Returns the path written.
 
     >>> import os, tempfile
     >>> from sb3_contrib import MaskablePPO
@@ -620,7 +622,8 @@ def load_ppo(path: str | os.PathLike[str], env: Any = None, **kwargs: Any) -> An
     """``MaskablePPO.load(path, env, **kwargs)`` that keeps, beside the model, the rules
     (and the other texts) :func:`export_policy`'s ``.zip`` records
     (:data:`~ofc_fast.bots.policy.SB3_META`): a model it reads without an env
-    learns on them for :func:`export_policy` and :func:`frozen_policy`.  A later
+    learns on them for :func:`export_policy` and :func:`frozen_policy`; given an env
+    (or one by ``set_env``), on the env's rules, whatever the ``.zip`` records.  A later
     ``model.save`` records none of them (a model trained on since may play other
     rules).  ``path``: as SB3 reads it (``"m"`` for ``m.zip`` too); a file that is no
     MaskablePPO ``.zip`` of these tables (a missing one too), or one whose texts are
@@ -647,13 +650,14 @@ def load_ppo(path: str | os.PathLike[str], env: Any = None, **kwargs: Any) -> An
 
 def _learned_rules(model: Any) -> tuple[str, int] | None:
     """The name and fingerprint (:func:`~ofc_fast.learned.rules_hash`) of the rules
-    ``model`` learns on: its :class:`VecEnv`'s; without one (:func:`load_ppo` of a
-    ``.zip`` given no env), those its ``.zip`` records
-    (:data:`~ofc_fast.bots.policy.SB3_META`, :func:`export_policy`'s); else None.  A
-    fingerprint recorded that is no 8 hex digits is a RulesError."""
-    rules = _env_rules(model)
-    if rules is not None:
-        return rules.name, rules_hash(rules)
+    ``model`` learns on: its env's (:func:`_env_rules`; an env of no known rules: None);
+    without one (:func:`load_ppo` of a ``.zip`` given no env), those its ``.zip``
+    records (:data:`~ofc_fast.bots.policy.SB3_META`, :func:`export_policy`'s); else
+    None.  A fingerprint recorded that is no 8 hex digits is a RulesError."""
+    env = model.get_env() if callable(getattr(model, "get_env", None)) else None
+    if env is not None:  # (the zip's rules are not what a model given an env learns on)
+        rules = _env_rules(env)
+        return None if rules is None else (rules.name, rules_hash(rules))
     try:
         recorded = _RECORDED.get(model, {})
     except TypeError:  # (no weak reference to it: no model load_ppo read)
@@ -669,10 +673,19 @@ def _learned_rules(model: Any) -> tuple[str, int] | None:
     return str(name), int(text, 16)
 
 
-def _env_rules(model: Any) -> RuleSet | None:
-    """The rules of the :class:`VecEnv` ``model`` learns on (through SB3's wrappers);
-    None without one."""
-    env = model.get_env() if callable(getattr(model, "get_env", None)) else None
-    while env is not None and not isinstance(env, VecEnv):
-        env = getattr(env, "venv", None)
-    return None if env is None else env.tables.venv.rules
+def _env_rules(env: Any) -> RuleSet | None:
+    """The rules of the tables of a model's env: a :class:`VecEnv` (through SB3's
+    wrappers), or SB3's ``DummyVecEnv`` of :class:`~ofc_fast.env.gym.OfcEnv` tables of
+    one rule set (through Gymnasium's wrappers); None for any other env (its rules are
+    not known here)."""
+    while not isinstance(env, VecEnv) and getattr(env, "venv", None) is not None:
+        env = env.venv
+    if isinstance(env, VecEnv):
+        return env.tables.venv.rules
+    found: dict[int, RuleSet] = {}
+    for env_i in getattr(env, "envs", None) or ():
+        table = getattr(env_i, "unwrapped", None)
+        if not isinstance(table, OfcEnv):  # (a table of no known rules)
+            return None
+        found[rules_hash(table.rules)] = table.rules
+    return next(iter(found.values())) if len(found) == 1 else None
