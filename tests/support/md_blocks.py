@@ -101,10 +101,11 @@ def curl_requests(text: str) -> list[tuple[str, str, dict[str, str], object, str
     requests: list[tuple[str, str, dict[str, str], object, str | None]] = []
     blocks = r"^```bash\n(.*?)^```[ \t]*$(?:\s*^```json\n(.*?)^```)?"
     for block, answer in re.findall(blocks, text, re.S | re.M):
-        pending, shown = "", ""
+        pending, shown, first = "", "", len(requests)  # (this block's first)
         for line in block.splitlines():
             comment = line.strip()[1:].strip() if line.strip().startswith("#") else ""
-            if shown or (requests and not pending and comment.startswith("{")):
+            after = len(requests) > first and not pending  # a command of this block
+            if shown or (after and comment.startswith("{")):
                 shown += " " + comment  # the answer shown, until its brackets close
                 if _open_brackets(shown) == 0:
                     requests[-1] = (*requests[-1][:4], shown.strip())
@@ -128,7 +129,7 @@ def curl_requests(text: str) -> list[tuple[str, str, dict[str, str], object, str
             body = json.loads(options["-d"]) if "-d" in options else None
             method = options.get("-X", "POST" if body is not None else "GET")
             requests.append((method, url[len("localhost:8000") :], headers, body, None))
-        if answer:
+        if answer and len(requests) > first:
             requests[-1] = (*requests[-1][:4], " ".join(answer.split()))
     return requests
 
