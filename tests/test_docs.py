@@ -13,11 +13,18 @@ These read the source tree: outside a checkout (a wheel's test run) they skip.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
 import pytest
-from md_blocks import curl_requests, fenced_blocks, quoted_commands, run_block
+from md_blocks import (
+    check_shown_answer,
+    curl_requests,
+    fenced_blocks,
+    quoted_commands,
+    run_block,
+)
 from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -631,7 +638,10 @@ def test_every_curl_the_docs_show_is_answered_as_they_say() -> None:
     is sent as written to a server (a game's ``k3J...`` is the id the page's ``POST
     /v1/games`` got) and answered as /openapi.json describes: 200, the duplicate card
     of the page's problem example a 422 naming ``cards`` and ``CardError``, ``next``
-    before the deal's end a 409; seed 7 deals you Js 6c Kh Qs 4c, as the page says."""
+    before the deal's end a 409; seed 7 deals you Js 6c Kh Qs 4c, as the page says.
+    The answer a page shows after a request (a ``# {...`` comment, a ```json block) is
+    the one it gets: its keys, and its values but a time's (``seconds``) and those of a
+    search under a ``time_budget``, which depend on the machine."""
     from serve_helpers import Server, check_response  # (a skip without uvicorn)
 
     from ofc_fast.serve import ServeConfig
@@ -642,7 +652,7 @@ def test_every_curl_the_docs_show_is_answered_as_they_say() -> None:
     game = ""
     with Server(ServeConfig(workers=2)) as server:
         status, _, doc = server.request("GET", "/openapi.json")
-        for method, path, headers, body in requests:
+        for method, path, headers, body, shown in requests:
             path = path.replace("k3J...", game)
             status, got, out = server.request(method, path, body, headers=headers)
             check_response(doc, method, path, status, got, out)
@@ -657,7 +667,10 @@ def test_every_curl_the_docs_show_is_answered_as_they_say() -> None:
             if path == "/v1/games" and body.get("seed") == 7 and not game:
                 game = out["id"]
                 assert out["observation"]["dealt"] == _card_ids("Js 6c Kh Qs 4c")
-    assert game
+            if shown is not None:
+                shown = shown.replace('"k3J..."', json.dumps(game))
+                check_shown_answer(shown, out, values="time_budget" not in body)
+    assert game and sum(r[4] is not None for r in requests) >= 5
 
 
 def test_docs_serve_names_each_endpoint_the_server_serves() -> None:

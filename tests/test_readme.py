@@ -128,3 +128,50 @@ def test_readme_names_every_key_an_observation_holds() -> None:
         seen.update(g.observation(1))
     assert {"result", "rule_set", "face_down"} <= seen
     assert named == seen, (sorted(seen - named), sorted(named - seen))
+
+
+CHECK_DIST = ROOT / "tools" / "check_dist.sh"
+# Each row of the README's platform table, as cibuildwheel names its platform.
+PLATFORM_ROWS = {
+    "Linux x86_64, glibc (manylinux)": "manylinux_x86_64",
+    "Linux aarch64, glibc (manylinux)": "manylinux_aarch64",
+    "Linux x86_64, musl (musllinux)": "musllinux_x86_64",
+    "Linux aarch64, musl (musllinux)": "musllinux_aarch64",
+    "macOS Intel (x86_64)": "macosx_x86_64",
+    "macOS Apple silicon (arm64)": "macosx_arm64",
+    "Windows x64 (AMD64)": "win_amd64",
+    "Windows on ARM (ARM64)": "win_arm64",
+}
+
+
+@pytest.mark.skipif(
+    not (README.exists() and CHECK_DIST.exists()),
+    reason="needs a source checkout (git clone: README.md, tools/)",
+)
+def test_readme_platform_table_is_the_wheels_check_dist_expects() -> None:
+    """The README's "Supported platforms" table promises a wheel per "yes"; the
+    build identifiers ``tools/check_dist.sh`` holds cibuildwheel's list to
+    (``EXPECTED_LINUX`` ...) were said to be that table, and no test compared them:
+    each "yes" (``3.14t``: ``cp314t``, ``PyPy 3.10``: ``pp310``) is one identifier of
+    the script's lists, and each identifier a "yes"."""
+    import re
+
+    section = README.read_text(encoding="utf-8").split("## Supported platforms", 1)[1]
+    table = section.split("\n## ", 1)[0]
+    rows = [r.strip("|").split("|") for r in table.splitlines() if r.startswith("| ")]
+    header = [c.strip() for c in rows[0][1:]]
+    tags = [
+        ("pp" if c.startswith("PyPy") else "cp") + c.split()[-1].replace(".", "")
+        for c in header
+    ]
+    promised = {
+        f"{tag}-{PLATFORM_ROWS[row[0].strip()]}"
+        for row in rows[1:]
+        for tag, cell in zip(tags, row[1:], strict=True)
+        if cell.strip() == "yes"
+    }
+    script = CHECK_DIST.read_text(encoding="utf-8")
+    lists = re.findall(r'^EXPECTED_[A-Z]+="([^"]*)"', script, re.M)
+    expected = {ident for block in lists for ident in block.split()}
+    assert len(lists) == 3 and len(rows) == 1 + len(PLATFORM_ROWS)
+    assert sorted(promised ^ expected) == []
