@@ -9,6 +9,7 @@ import contextlib
 import json
 import sys
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
@@ -163,12 +164,13 @@ def run_play(args: argparse.Namespace) -> int:
         stop = StopOnSigint()
         try:
             with stop, sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
-                for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
-                    if match.is_over or stop.requested:
-                        break
-                    game = match.next_game()  # a bot that raises: named, as --workers
-                    finish_naming(game, bots, match.hands_played, names)
-                    on_deal(game, match.record(game))
+                match.play(  # deal by deal: Ctrl-C stops between two deals
+                    bots,
+                    args.hands,
+                    on_deal,
+                    stop=lambda: stop.requested,
+                    finish_deal=partial(finish_naming, names=names),  # as --workers
+                )
         except KeyboardInterrupt:  # a second Ctrl-C: stop at once
             stop.requested = True
         finally:

@@ -440,9 +440,10 @@ def bot_failed(
 
 def finish_naming(game: Game, bots: Sequence[Any], deal: int, names: Sequence[str]) -> None:
     """Let ``bots`` (named ``names``, one per seat) finish ``game``, ``deal`` of a match
-    played in one process (``ofc-fast play``): a bot that raises, or calls
-    ``sys.exit()``, is :func:`bot_failed`'s ExecutorError, as in a parallel run; an
-    OfcError (a bot's illegal move: MoveError) and Ctrl-C stay as they are."""
+    played in one process (``ofc-fast play``: :meth:`Match.play`'s ``finish_deal``,
+    ``names`` bound): a bot that raises, or calls ``sys.exit()``, is
+    :func:`bot_failed`'s ExecutorError, as in a parallel run; an OfcError (a bot's
+    illegal move: MoveError) and Ctrl-C stay as they are."""
     try:
         finish(game, bots)
     except OfcError:
