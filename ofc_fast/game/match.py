@@ -476,9 +476,20 @@ class Match:
         """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
         Move``) and book it."""
         check_bots(bots, self.players)
+        return self._play_deal(bots, None)[1]
+
+    def _play_deal(
+        self,
+        bots: Sequence[Any],
+        finish_deal: Callable[[Game, Sequence[Any], int], None] | None,
+    ) -> tuple[Game, GameResult]:
+        """The next deal played out (``finish_deal``: see :meth:`play`) and booked."""
         g = self.next_game()
-        finish(g, bots)
-        return self.record(g)
+        if finish_deal is None:
+            finish(g, bots)
+        else:
+            finish_deal(g, bots, self.hands_played)
+        return g, self.record(g)
 
     def play(
         self,
@@ -509,12 +520,7 @@ class Match:
         for _ in range(int(hands)):
             if self.is_over or (stop is not None and stop()):
                 break
-            g = self.next_game()
-            if finish_deal is None:
-                finish(g, bots)
-            else:
-                finish_deal(g, bots, self.hands_played)
-            r = self.record(g)
+            g, r = self._play_deal(bots, finish_deal)
             if on_deal is not None:
                 on_deal(g, r)
         return self.stats
