@@ -1015,3 +1015,29 @@ def test_a_bot_that_plays_an_illegal_move_is_named_as_one_that_raises(
         r"front row of seat 1 takes 3 cards; the move would put 5 there\n"
     )
     assert re.fullmatch(said, errs[0]) and errs[1] == errs[0], errs
+
+
+def test_a_bot_that_raises_a_move_error_is_named_alike_with_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot whose ``act`` raised a MoveError of its own (a search of its own that
+    played an illegal move) was named with its deal, seat and bot in one process,
+    and said the MoveError's words alone with ``--workers``: named alike now."""
+    module = tmp_path / "own_move_error_bot.py"
+    module.write_text(
+        "from ofc_fast.errors import MoveError\n\n\n"
+        "class Bot:\n"
+        "    def __init__(self, rules=None, seed=None):\n"
+        "        pass\n\n"
+        "    def act(self, observation):\n"
+        "        raise MoveError('card Ah was not dealt', 'not_dealt')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["play", "--players", "2", "--hands", "2", "--seed", "1", "--quiet"]
+    args += ["--bots", "random,own_move_error_bot:Bot"]
+    errs = [run(capsys, *args, *parallel) for parallel in ([], ["--workers", "1"])]
+    said = (
+        "ofc-fast: error: deal 1, seat 1 (bot 'own_move_error_bot:Bot') played an "
+        "illegal move: card Ah was not dealt\n"
+    )
+    assert errs == [(2, "", said)] * 2, errs

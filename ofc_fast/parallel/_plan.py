@@ -406,18 +406,17 @@ def play_deal(
         s = g.to_act
         assert s is not None
         obs = g.observation(s)
-        try:
+        try:  # (as finish_naming: the bot's move, chosen and played)
             move = bots[s].act(obs)
+            if decisions is not None:
+                decisions.add(i, step, obs, move)
+            g.play(move)
+        except MoveError as exc:  # its illegal move (or a MoveError of its own): named
+            raise bot_failed(i, s, spec.bots[s][0], exc, k) from None
         except OfcError:  # (the bot's own named error, as it is)
             raise
         except CHUNK_ERRORS as exc:
             raise bot_failed(i, s, spec.bots[s][0], exc, k) from exc
-        if decisions is not None:
-            decisions.add(i, step, obs, move)
-        try:
-            g.play(move)
-        except MoveError as exc:  # (an illegal move: named as a bot that raised)
-            raise bot_failed(i, s, spec.bots[s][0], exc, k) from None
         step += 1
     if decisions is not None:
         decisions.finish(first, g.result().net)
