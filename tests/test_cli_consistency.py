@@ -990,3 +990,54 @@ def test_a_bot_that_fails_in_one_process_is_named_as_in_a_parallel_run(
     match = Match("pineapple", 2, seed=1)
     with pytest.raises(SystemExit if bot == "quitter" else RuntimeError):
         match.play(make_bots([spec, "random"], 2, "pineapple", seed=1), 20)
+
+
+def test_a_bot_that_plays_an_illegal_move_is_named_as_one_that_raises(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``--bots`` bot's illegal move said "seat 0 (FaultyBot): the move puts ..."
+    in one process (its class, no deal) and the engine's words alone with
+    ``--workers`` (no deal, seat or bot): both name the deal, the seat and the bot
+    as typed, as for a bot that raises, and keep the engine's words (exit status 2,
+    no ``--json``)."""
+    spec = "ofc_fast.parallel._chaos:cheater"
+    args = ["play", "--players", "2", "--hands", "5", "--seed", "1", "--quiet"]
+    args += ["--bots", f"random,{spec}"]
+    errs = []
+    for parallel in ([], ["--workers", "1", "--chunk-size", "1"]):
+        report = tmp_path / f"r{len(errs)}.json"
+        code, out, err = run(capsys, *args, f"--json={report}", *parallel)
+        assert (code, out, report.exists()) == (2, "", False), (err, parallel)
+        errs.append(err)
+    said = (
+        rf"ofc-fast: error: deal 1, seat 1 \(bot '{re.escape(spec)}'\) played an "
+        r"illegal move: the move puts more cards in a row than it has room for: the "
+        r"front row of seat 1 takes 3 cards; the move would put 5 there\n"
+    )
+    assert re.fullmatch(said, errs[0]) and errs[1] == errs[0], errs
+
+
+def test_a_bot_that_raises_a_move_error_is_named_alike_with_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot whose ``act`` raised a MoveError of its own (a search of its own that
+    played an illegal move) was named with its deal, seat and bot in one process,
+    and said the MoveError's words alone with ``--workers``: named alike now."""
+    module = tmp_path / "own_move_error_bot.py"
+    module.write_text(
+        "from ofc_fast.errors import MoveError\n\n\n"
+        "class Bot:\n"
+        "    def __init__(self, rules=None, seed=None):\n"
+        "        pass\n\n"
+        "    def act(self, observation):\n"
+        "        raise MoveError('card Ah was not dealt', 'not_dealt')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["play", "--players", "2", "--hands", "2", "--seed", "1", "--quiet"]
+    args += ["--bots", "random,own_move_error_bot:Bot"]
+    errs = [run(capsys, *args, *parallel) for parallel in ([], ["--workers", "1"])]
+    said = (
+        "ofc-fast: error: deal 1, seat 1 (bot 'own_move_error_bot:Bot') played an "
+        "illegal move: card Ah was not dealt\n"
+    )
+    assert errs == [(2, "", said)] * 2, errs

@@ -6,8 +6,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -670,3 +671,54 @@ def test_match_to_dict_shares_no_list_with_the_match() -> None:
     for key in ("start_stacks", "stacks", "totals", "fantasyland"):
         d[key][0] = 5
     assert m.to_dict() == twin.to_dict() and m == twin
+
+
+def test_match_play_stop_is_asked_before_each_deal() -> None:
+    """``stop()`` (``ofc-fast play``'s Ctrl-C) is asked before every deal, the first
+    one too: the match stops between two deals, the deals played all booked."""
+    m = Match(rules.PINEAPPLE, seed=1)
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(m.hands_played)
+        return len(asked) > 3
+
+    dealt: list[int] = []
+    m.play(
+        [RandomBot(seed=1), RandomBot(seed=2)],
+        10,
+        on_deal=lambda g, r: dealt.append(m.hands_played),
+        stop=stop,
+    )
+    assert asked == [0, 1, 2, 3] and dealt == [1, 2, 3]
+    assert m.hands_played == 3 and m._pending is None
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], 5, stop=lambda: True)
+    assert m.hands_played == 3
+
+
+def test_match_play_finish_deal_plays_each_deal_with_its_index() -> None:
+    """``finish_deal(game, bots, deal)`` plays each deal out in place of the bots'
+    plain moves, ``deal`` counted from 0; the deals are those of a match without it."""
+    bots = [RandomBot(seed=1), RandomBot(seed=2)]
+    calls: list[tuple[int, int | None, bool]] = []
+
+    def finish_deal(game: Game, given: Sequence[Any], deal: int) -> None:
+        calls.append((deal, game.seed, given is bots))
+        play_out(game, given)
+
+    m = Match(rules.PINEAPPLE, seed=4)
+    m.play(bots, 3, finish_deal=finish_deal)
+    plain = Match(rules.PINEAPPLE, seed=4)
+    plain.play([RandomBot(seed=1), RandomBot(seed=2)], 3)
+    assert calls == [(i, deal_seed(4, i), True) for i in range(3)]
+    assert m.totals == plain.totals and m.hands_played == 3
+
+
+@pytest.mark.parametrize("hook", ["stop", "finish_deal"])
+def test_match_play_refuses_hooks_that_are_not_callable(hook: str) -> None:
+    """A ``stop`` or ``finish_deal`` that cannot be called is a GameError naming it,
+    before any deal (as ``on_deal``)."""
+    m = Match(rules.PINEAPPLE, seed=1)
+    with pytest.raises(GameError, match=f"^{hook} must be callable"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2, **{hook: 5})
+    assert m.hands_played == 0 and m._pending is None

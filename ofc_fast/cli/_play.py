@@ -9,6 +9,7 @@ import contextlib
 import json
 import sys
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
@@ -52,6 +53,35 @@ def seat_columns(fantasyland: str) -> list[str]:
     """The columns of a summary per seat, ``fantasyland`` the title of its share of
     Fantasyland deals."""
     return ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", fantasyland, "roy/deal"]
+
+
+def seat_row(seat: int, name: str, d: dict[str, Any], fantasyland: str) -> list[Any]:
+    """A row of a summary per seat (:func:`seat_columns`): ``d`` the seat's
+    :meth:`Match.summary`, ``fantasyland`` the key of its share of Fantasyland deals.
+
+    >>> seat_row(1, "random", {"mean": 2, "ci95": None, "total": 4, "foul_rate": 0.5,
+    ...     "fantasyland_rate": 0, "mean_royalties": 1}, "fantasyland_rate")
+    [1, 'random', '+2.00', '-', '+4', '50.0%', '0.0%', '1.00']
+    """
+    ci = d["ci95"]
+    return [
+        seat,
+        name,
+        f"{d['mean']:+.2f}",
+        f"{plus_minus()}{ci:.2f}" if ci is not None else "-",
+        f"{d['total']:+d}",
+        pct(d["foul_rate"]),
+        pct(d[fantasyland]),
+        f"{d['mean_royalties']:.2f}",
+    ]
+
+
+def print_speed(decisions: int, elapsed: float) -> None:
+    """The last line of a summary of ``play``: decisions, seconds, decisions/s."""
+    print(
+        f"{decisions:,} decisions in {elapsed:.2f} s "
+        f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -163,12 +193,13 @@ def run_play(args: argparse.Namespace) -> int:
         stop = StopOnSigint()
         try:
             with stop, sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
-                for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
-                    if match.is_over or stop.requested:
-                        break
-                    game = match.next_game()  # a bot that raises: named, as --workers
-                    finish_naming(game, bots, match.hands_played, names)
-                    on_deal(game, match.record(game))
+                match.play(  # deal by deal: Ctrl-C stops between two deals
+                    bots,
+                    args.hands,
+                    on_deal,
+                    stop=lambda: stop.requested,
+                    finish_deal=partial(finish_naming, names=names),  # as --workers
+                )
         except KeyboardInterrupt:  # a second Ctrl-C: stop at once
             stop.requested = True
         finally:
@@ -189,17 +220,7 @@ def run_play(args: argparse.Namespace) -> int:
                 just.append("right")
             rows = []
             for s, d in enumerate(summary):
-                ci = d["ci95"]
-                row = [
-                    s,
-                    names[s],
-                    f"{d['mean']:+.2f}",
-                    f"{plus_minus()}{ci:.2f}" if ci is not None else "-",
-                    f"{d['total']:+d}",
-                    pct(d["foul_rate"]),
-                    pct(d["fantasyland_rate"]),
-                    f"{d['mean_royalties']:.2f}",
-                ]
+                row = seat_row(s, names[s], d, "fantasyland_rate")
                 if match.stacks is not None:
                     row.append(d["stack"])
                 rows.append(row)
@@ -215,10 +236,7 @@ def run_play(args: argparse.Namespace) -> int:
                 f"fouls and deals played in Fantasyland as shares of the deals; mean "
                 f"royalties per deal."
             )
-            print(
-                f"{decisions:,} decisions in {elapsed:.2f} s "
-                f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
-            )
+            print_speed(decisions, elapsed)
             if match.is_over and match.hands_played < args.hands:
                 print("the match ended early: fewer than two seats have chips left")
         if deals is not None:
@@ -304,19 +322,7 @@ def play_parallel(
         chains = run.spec.fantasyland
         if not quiet:
             fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
-            rows = [
-                [
-                    s,
-                    names[s],
-                    f"{d['mean']:+.2f}",
-                    f"{plus_minus()}{d['ci95']:.2f}" if d["ci95"] is not None else "-",
-                    f"{d['total']:+d}",
-                    pct(d["foul_rate"]),
-                    pct(d[fl_key]),
-                    f"{d['mean_royalties']:.2f}",
-                ]
-                for s, d in enumerate(match.summary())
-            ]
+            rows = [seat_row(s, names[s], d, fl_key) for s, d in enumerate(match.summary())]
             what = (
                 f"{match.hands_played} deals ({units} deals and the "
                 f"Fantasyland deals they earned)"
@@ -340,10 +346,7 @@ def play_parallel(
                 )
                 + f"Points per deal with a 95% confidence interval ({interval_method()})."
             )
-            print(
-                f"{decisions:,} decisions in {elapsed:.2f} s "
-                f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
-            )
+            print_speed(decisions, elapsed)
         if deals is not None:
             mode = "fantasyland-chains" if chains else "independent"
             stats: dict[str, Any] = {

@@ -476,29 +476,51 @@ class Match:
         """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
         Move``) and book it."""
         check_bots(bots, self.players)
+        return self._play_deal(bots, None)[1]
+
+    def _play_deal(
+        self,
+        bots: Sequence[Any],
+        finish_deal: Callable[[Game, Sequence[Any], int], None] | None,
+    ) -> tuple[Game, GameResult]:
+        """The next deal played out (``finish_deal``: see :meth:`play`) and booked."""
         g = self.next_game()
-        finish(g, bots)
-        return self.record(g)
+        if finish_deal is None:
+            finish(g, bots)
+        else:
+            finish_deal(g, bots, self.hands_played)
+        return g, self.record(g)
 
     def play(
         self,
         bots: Sequence[Any],
         hands: int = 1,
         on_deal: Callable[[Game, GameResult], None] | None = None,
+        *,
+        stop: Callable[[], bool] | None = None,
+        finish_deal: Callable[[Game, Sequence[Any], int], None] | None = None,
     ) -> list[SeatStats]:
-        """Play up to ``hands`` deals (fewer when the chips run out); ``on_deal(game,
-        result)`` is called after each.  Returns :attr:`stats`."""
+        """Play up to ``hands`` deals (fewer when the chips run out, or once
+        ``stop()``, asked before each deal, is true: ``ofc-fast play``'s Ctrl-C);
+        ``on_deal(game, result)`` is called after each.  ``finish_deal(game, bots,
+        deal)`` plays a deal out, ``deal`` its index from 0 (:attr:`hands_played`)
+        (default: the bots' moves, a bot's exception as it is; ``ofc-fast play``
+        names the deal, seat and bot: ``ofc_fast.parallel.finish_naming``).  Returns
+        :attr:`stats`."""
         check_bots(bots, self.players)
         if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 0:
             raise GameError(f"hands must be an int >= 0, got {quote(hands)}")
-        if on_deal is not None and not callable(on_deal):
-            raise GameError(f"on_deal must be callable or None, got {quote(on_deal)}")
+        for name, hook in (
+            ("on_deal", on_deal),
+            ("stop", stop),
+            ("finish_deal", finish_deal),
+        ):
+            if hook is not None and not callable(hook):
+                raise GameError(f"{name} must be callable or None, got {quote(hook)}")
         for _ in range(int(hands)):
-            if self.is_over:
+            if self.is_over or (stop is not None and stop()):
                 break
-            g = self.next_game()
-            finish(g, bots)
-            r = self.record(g)
+            g, r = self._play_deal(bots, finish_deal)
             if on_deal is not None:
                 on_deal(g, r)
         return self.stats

@@ -57,6 +57,7 @@ from ..errors import (
     BotError,
     ExecutorError,
     GameError,
+    MoveError,
     OfcError,
     UnknownBotError,
     quote,
@@ -405,15 +406,17 @@ def play_deal(
         s = g.to_act
         assert s is not None
         obs = g.observation(s)
-        try:
+        try:  # (as finish_naming: the bot's move, chosen and played)
             move = bots[s].act(obs)
+            if decisions is not None:
+                decisions.add(i, step, obs, move)
+            g.play(move)
+        except MoveError as exc:  # its illegal move (or a MoveError of its own): named
+            raise bot_failed(i, s, spec.bots[s][0], exc, k) from None
         except OfcError:  # (the bot's own named error, as it is)
             raise
         except CHUNK_ERRORS as exc:
             raise bot_failed(i, s, spec.bots[s][0], exc, k) from exc
-        if decisions is not None:
-            decisions.add(i, step, obs, move)
-        g.play(move)
         step += 1
     if decisions is not None:
         decisions.finish(first, g.result().net)
@@ -422,9 +425,10 @@ def play_deal(
 
 def bot_failed(
     deal: int, seat: int, bot: str, exc: BaseException, fl_deal: int = 0
-) -> ExecutorError:
+) -> OfcError:
     """The error of ``bot`` at ``seat`` that raised ``exc`` (its own bug, or
-    ``sys.exit()``) in deal ``deal`` (the index from 0: a parallel run's unit, a
+    ``sys.exit()``; a MoveError: its illegal move, a MoveError still, of the same
+    ``reason``) in deal ``deal`` (the index from 0: a parallel run's unit, a
     match's deal; ``fl_deal``: a parallel run's Fantasyland deal of that unit), naming
     the deal as a user reads it, counted from 1 as ``play`` prints its deals and
     ``play --json`` numbers them (``deal``, ``fl_deal``), the seat and the bot: the one
@@ -433,18 +437,29 @@ def bot_failed(
 
     >>> bot_failed(3, 1, "mybot:Bot", RuntimeError("boom"))
     ExecutorError("deal 4, seat 1 (bot 'mybot:Bot') raised RuntimeError('boom')")
+    >>> bot_failed(0, 1, "mybot:Bot", MoveError("card Ah was not dealt", "not_dealt"))
+    MoveError("deal 1, seat 1 (bot 'mybot:Bot') played an illegal move: card Ah was not dealt")
     """
     where = f"deal {deal + 1}" + (f" (its Fantasyland deal {fl_deal})" if fl_deal else "")
+    if isinstance(exc, MoveError):
+        said = f"{where}, seat {seat} (bot {bot!r}) played an illegal move: {exc}"
+        return MoveError(said, exc.reason)
     return ExecutorError(f"{where}, seat {seat} (bot {bot!r}) raised {exc!r}")
 
 
 def finish_naming(game: Game, bots: Sequence[Any], deal: int, names: Sequence[str]) -> None:
     """Let ``bots`` (named ``names``, one per seat) finish ``game``, ``deal`` of a match
-    played in one process (``ofc-fast play``): a bot that raises, or calls
-    ``sys.exit()``, is :func:`bot_failed`'s ExecutorError, as in a parallel run; an
-    OfcError (a bot's illegal move: MoveError) and Ctrl-C stay as they are."""
+    played in one process (``ofc-fast play``: :meth:`Match.play`'s ``finish_deal``,
+    ``names`` bound): a bot that raises, or calls ``sys.exit()``, is
+    :func:`bot_failed`'s ExecutorError, and its illegal move its MoveError, as in a
+    parallel run; another OfcError and Ctrl-C stay as they are."""
     try:
         finish(game, bots)
+    except MoveError as exc:  # finish's "seat S (class): ...", from the move's own
+        s = game.to_act
+        assert s is not None  # (the seat whose move was refused: the game as it was)
+        own = exc.__context__ if isinstance(exc.__context__, MoveError) else exc
+        raise bot_failed(deal, s, names[s], own) from None
     except OfcError:
         raise
     except CHUNK_ERRORS as exc:
