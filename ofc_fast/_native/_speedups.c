@@ -26,6 +26,10 @@
  * ids, and the Move tuples of a list of action ids; None or False sends the caller
  * to its own check, which names what is wrong.
  *
+ * plain() tells whether an observation dict holds only plain values where
+ * ofc_fast.game.observation.plain_observation reads (a bot's check of every
+ * decision: False sends it to its full reading).
+ *
  * score_pair() scores two complete boards (their 13 card ids each) in one call of
  * ofc_score_boards_detail and returns the ofc_fast.PairScore.
  *
@@ -533,6 +537,62 @@ static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssiz
     return apply_to(args[0], dest, (uint32_t)n, 0);
 }
 
+/* 1 when v is of a type an observation's value has as observe() makes it: an exact
+ * int, bool, None, list, str, float or dict (no NumPy array or scalar). */
+static int plain_value(PyObject *v)
+{
+    return v == Py_None || PyLong_CheckExact(v) || PyBool_Check(v) || PyList_CheckExact(v)
+           || PyUnicode_CheckExact(v) || PyFloat_CheckExact(v) || PyDict_CheckExact(v);
+}
+
+/* 1 when every item of the list `list` is an exact list. */
+static int lists_only(PyObject *list)
+{
+    Py_ssize_t i, n = PyList_Size(list);
+    for (i = 0; i < n; i++) {
+        PyObject *item = PyList_GetItem(list, i);
+        if (item == NULL || !PyList_CheckExact(item)) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* plain(obs) -> bool: True when obs is a dict whose values are all of plain types
+ * (plain_value), whose "boards" is a list of lists of lists and whose
+ * "face_down_counts" is a list of lists: nothing that
+ * ofc_fast.game.observation.plain_observation would turn into a plain value (a
+ * Game's observation, or JSON's; the rows' items are not looked at).  False sends
+ * the caller to its full reading. */
+static PyObject *speedups_plain(PyObject *module, PyObject *obs)
+{
+    speedups_state *st = state_of(module);
+    Py_ssize_t pos = 0, i, n;
+    PyObject *key, *value, *boards, *counts;
+    if (!PyDict_CheckExact(obs))
+        Py_RETURN_FALSE;
+    while (PyDict_Next(obs, &pos, &key, &value)) {
+        if (!plain_value(value))
+            Py_RETURN_FALSE;
+    }
+    if (intern_all(st->keys, OBS_KEYS, OBS_NKEYS) < 0)
+        return NULL;
+    boards = PyDict_GetItemWithError(obs, st->keys[10]); /* "boards" */
+    counts = PyDict_GetItemWithError(obs, st->keys[11]); /* "face_down_counts" */
+    if (PyErr_Occurred())
+        return NULL;
+    if (boards == NULL || counts == NULL || !PyList_CheckExact(boards)
+        || !PyList_CheckExact(counts) || !lists_only(boards) || !lists_only(counts))
+        Py_RETURN_FALSE;
+    n = PyList_Size(boards);
+    for (i = 0; i < n; i++) {
+        if (!lists_only(PyList_GetItem(boards, i)))
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 /* act(game, action) -> status: ofc_game_apply_action on the ofc_game held by the
  * bytearray `game` (action an int; the engine checks its range). */
 static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -733,6 +793,9 @@ static PyMethodDef speedups_methods[] = {
      "place(game, dest) -> status: apply a placement to the ofc_game in a bytearray."},
     {"act", (PyCFunction)(void (*)(void))speedups_act, METH_FASTCALL,
      "act(game, action) -> status: apply an action id to the ofc_game in a bytearray."},
+    {"plain", speedups_plain, METH_O,
+     "plain(obs) -> bool: True when the observation dict holds no NumPy value where "
+     "plain_observation reads."},
     {"score_pair", (PyCFunction)(void (*)(void))speedups_score_pair, METH_FASTCALL,
      "score_pair(cls, a, b, rules) -> cls | None: a PairScore of two complete boards' "
      "card ids under the ofc_rules at address rules (None: refused)."},

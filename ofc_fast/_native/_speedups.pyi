@@ -22,6 +22,10 @@ def observe(game: bytearray, seat: int, template: dict[str, Any], /) -> dict[str
 def legal_actions(game: bytearray, /) -> list[int] | None:
     """Legal action ids of the pending normal decision (None: none pending)."""
 
+def plain(obs: object, /) -> bool:
+    """True when the observation dict holds no NumPy value where ``plain_observation``
+    reads (its values of plain types, its boards and Face-down counts lists)."""
+
 def place(game: bytearray, dest: tuple[int, ...], /) -> int:
     """Apply a placement; the engine's status (the state is unchanged on error)."""
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import chain
 from typing import Any, TypedDict
 
 import numpy as np
 
 from .._native import OK, ffi, lib
+from .._native._fast import plain as _plain_values
 from .._native._portable import read_record
 from ..board import ROW_SIZES
 from ..cards import card_str
@@ -389,8 +389,6 @@ _SCALARS = (
     "is_over",
     "lowball",
 )
-_LIST_TYPE = frozenset((list,))
-_PLAIN_TYPES = frozenset((int, bool, type(None), list, str, float, dict))
 _DIMS = {1: "a one-dimensional", 2: "a two-dimensional", 3: "a three-dimensional"}
 
 
@@ -424,7 +422,7 @@ def plain_observation(observation: Any) -> Any:
     """  # noqa: E501 - the error, verbatim
     if not isinstance(observation, Mapping):
         return observation
-    if _already_plain(observation):  # (a Game's, or JSON's: the bots' every decision)
+    if _plain_values(observation):  # (a Game's, or JSON's: the bots' every decision)
         return observation
     get = observation.get
     changed: dict[str, Any] = {}
@@ -439,23 +437,6 @@ def plain_observation(observation: Any) -> Any:
         if isinstance(value, np.generic):
             changed[key] = value.item()
     return {**observation, **changed} if changed else observation
-
-
-def _already_plain(observation: Mapping[str, Any]) -> bool:
-    """Whether ``observation`` holds no array and no NumPy scalar where
-    :func:`plain_observation` reads: its values, its boards' seats and rows and its
-    Face-down counts' rows of plain types only (a quick test of types, in C-level
-    passes; not of the rows' items: a NumPy integer among them is read as the int it
-    is).  False sends the observation to the full reading."""
-    if not _PLAIN_TYPES.issuperset(map(type, observation.values())):
-        return False
-    boards = observation.get("boards")
-    counts = observation.get("face_down_counts")
-    if type(boards) is not list or type(counts) is not list:
-        return False
-    return _LIST_TYPE.issuperset(map(type, boards)) and _LIST_TYPE.issuperset(
-        map(type, chain(counts, chain.from_iterable(boards)))
-    )
 
 
 def _plain(value: Any, what: str, levels: int, items: tuple[str, int | None]) -> Any:
