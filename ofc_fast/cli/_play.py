@@ -174,7 +174,6 @@ def run_play(args: argparse.Namespace) -> int:
         finally:
             close()
         elapsed = time.perf_counter() - t0
-        summary = match.summary()
         interrupted = stop.requested
         if interrupted:
             print(
@@ -188,7 +187,7 @@ def run_play(args: argparse.Namespace) -> int:
                 cols.append("stack")
                 just.append("right")
             rows = []
-            for s, d in enumerate(summary):
+            for s, d in enumerate(match.summary()):  # (--quiet: not computed)
                 ci = d["ci95"]
                 row = [
                     s,
