@@ -78,6 +78,22 @@ def plain(obs: object, /) -> bool:
     )
 
 
+def plain_copy(value: Any, /) -> Any:
+    """A copy of plain JSON-like data (the rule set an observation carries): new dicts
+    and lists (exact ones) all the way down, the other values as they are.
+
+    >>> table = {"royalties": {"back": [0, 2]}, "name": "custom"}
+    >>> copy = plain_copy(table)
+    >>> copy == table, copy["royalties"]["back"] is table["royalties"]["back"]
+    (True, False)
+    """
+    if type(value) is dict:
+        return {k: plain_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [plain_copy(v) for v in value]
+    return value
+
+
 def rank5(cards: object, /) -> int:
     """The strength of 5 distinct int card ids (a list or tuple), else -1."""
     if distinct_ids(cards) and len(cards) == 5:  # type: ignore[arg-type]

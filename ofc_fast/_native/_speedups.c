@@ -28,7 +28,8 @@
  *
  * plain() tells whether an observation dict holds only plain values where
  * ofc_fast.game.observation.plain_observation reads (a bot's check of every
- * decision: False sends it to its full reading).
+ * decision: False sends it to its full reading); plain_copy() copies the rule set
+ * an observation carries (new dicts and lists all the way down), once a decision.
  *
  * score_pair() scores two complete boards (their 13 card ids each) in one call of
  * ofc_score_boards_detail and returns the ofc_fast.PairScore.
@@ -593,6 +594,42 @@ static PyObject *speedups_plain(PyObject *module, PyObject *obs)
     Py_RETURN_TRUE;
 }
 
+/* plain_copy(value) -> object: a copy of plain JSON-like data (the rule set an
+ * observation carries): new dicts and lists (exact ones) all the way down, every
+ * other value as it is (a new reference); NULL and RecursionError past the
+ * interpreter's depth. */
+static PyObject *speedups_plain_copy(PyObject *module, PyObject *value)
+{
+    PyObject *out = NULL, *key, *item, *copy;
+    Py_ssize_t pos = 0, i, n;
+    if (!PyDict_CheckExact(value) && !PyList_CheckExact(value)) {
+        Py_INCREF(value);
+        return value;
+    }
+    if (Py_EnterRecursiveCall(" in plain_copy()"))
+        return NULL;
+    if (PyDict_CheckExact(value)) {
+        out = PyDict_New();
+        while (out != NULL && PyDict_Next(value, &pos, &key, &item)) {
+            copy = speedups_plain_copy(module, item);
+            if (copy == NULL || PyDict_SetItem(out, key, copy) < 0)
+                Py_CLEAR(out);
+            Py_XDECREF(copy);
+        }
+    } else {
+        n = PyList_Size(value);
+        out = PyList_New(n);
+        for (i = 0; out != NULL && i < n; i++) {
+            item = PyList_GetItem(value, i);
+            copy = item == NULL ? NULL : speedups_plain_copy(module, item);
+            if (copy == NULL || PyList_SetItem(out, i, copy) < 0) /* (steals copy) */
+                Py_CLEAR(out);
+        }
+    }
+    Py_LeaveRecursiveCall();
+    return out;
+}
+
 /* act(game, action) -> status: ofc_game_apply_action on the ofc_game held by the
  * bytearray `game` (action an int; the engine checks its range). */
 static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -796,6 +833,9 @@ static PyMethodDef speedups_methods[] = {
     {"plain", speedups_plain, METH_O,
      "plain(obs) -> bool: True when the observation dict holds no NumPy value where "
      "plain_observation reads."},
+    {"plain_copy", speedups_plain_copy, METH_O,
+     "plain_copy(value) -> object: new dicts and lists all the way down, the other "
+     "values as they are."},
     {"score_pair", (PyCFunction)(void (*)(void))speedups_score_pair, METH_FASTCALL,
      "score_pair(cls, a, b, rules) -> cls | None: a PairScore of two complete boards' "
      "card ids under the ofc_rules at address rules (None: refused)."},

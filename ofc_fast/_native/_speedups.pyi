@@ -26,6 +26,9 @@ def plain(obs: object, /) -> bool:
     """True when the observation dict holds no NumPy value where ``plain_observation``
     reads (its values of plain types, its boards and Face-down counts lists)."""
 
+def plain_copy(value: Any, /) -> Any:
+    """New dicts and lists all the way down, the other values as they are."""
+
 def place(game: bytearray, dest: tuple[int, ...], /) -> int:
     """Apply a placement; the engine's status (the state is unchanged on error)."""
 

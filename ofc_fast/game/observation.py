@@ -35,6 +35,7 @@ import numpy as np
 
 from .._native import OK, ffi, lib
 from .._native._fast import plain as _plain_values
+from .._native._fast import plain_copy
 from .._native._portable import read_record
 from ..board import ROW_SIZES
 from ..cards import card_str
@@ -176,16 +177,6 @@ def read_observation(
     if rule_set is not None:  # a copy: a bot writing into it changes no other view
         obs["rule_set"] = plain_copy(rule_set)
     return obs  # type: ignore[return-value]
-
-
-def plain_copy(value: Any) -> Any:
-    """A copy of plain JSON-like data (a carried rule set): new dicts and lists all the
-    way down, the other values as they are."""
-    if type(value) is dict:
-        return {k: plain_copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [plain_copy(v) for v in value]
-    return value
 
 
 _PLAYERS = ffi.offsetof("ofc_observation", "players")
