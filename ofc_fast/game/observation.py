@@ -141,11 +141,12 @@ def template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
 @lru_cache(maxsize=256)
 def table_template(
     players: int, button: int, rules: RuleSet
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The observation template of a table (shared: ``_fast.observe`` only copies
-    it) and whether its rules are not exactly a preset (observations then carry them:
-    :func:`~ofc_fast.rules._lookup.carried_rules`)."""
-    return template(players, button, rules), carried_rules(rules) is not None
+    it) and the rule set its observations carry when its rules are not exactly a
+    preset (:func:`~ofc_fast.rules._lookup.carried_rules`; shared too, never
+    written: every observation holds a copy, :func:`own_rule_set`), else None."""
+    return template(players, button, rules), carried_rules(rules)
 
 
 def own_rule_set(obs: dict[str, Any]) -> dict[str, Any]:
