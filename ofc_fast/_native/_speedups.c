@@ -569,14 +569,20 @@ static int lists_only(PyObject *list)
 static PyObject *speedups_plain(PyObject *module, PyObject *obs)
 {
     speedups_state *st = state_of(module);
-    Py_ssize_t pos = 0, i, n;
-    PyObject *key, *value, *boards, *counts;
+    Py_ssize_t i, n;
+    PyObject *values, *boards, *counts;
+    int ok = 1;
     if (!PyDict_CheckExact(obs))
         Py_RETURN_FALSE;
-    while (PyDict_Next(obs, &pos, &key, &value)) {
-        if (!plain_value(value))
-            Py_RETURN_FALSE;
-    }
+    values = PyDict_Values(obs); /* (a list of its own: one step of the dict) */
+    if (values == NULL)
+        return NULL;
+    n = PyList_Size(values);
+    for (i = 0; ok && i < n; i++)
+        ok = plain_value(PyList_GetItem(values, i));
+    Py_DECREF(values);
+    if (!ok)
+        Py_RETURN_FALSE;
     if (intern_all(st->keys, OBS_KEYS, OBS_NKEYS) < 0)
         return NULL;
     boards = PyDict_GetItemWithError(obs, st->keys[10]); /* "boards" */
@@ -594,34 +600,46 @@ static PyObject *speedups_plain(PyObject *module, PyObject *obs)
     Py_RETURN_TRUE;
 }
 
+/* 1 when v is an exact dict or list (what plain_copy copies). */
+static int is_container(PyObject *v)
+{
+    return PyDict_CheckExact(v) || PyList_CheckExact(v);
+}
+
 /* plain_copy(value) -> object: a copy of plain JSON-like data (the rule set an
  * observation carries): new dicts and lists (exact ones) all the way down, every
  * other value as it is (a new reference); NULL and RecursionError past the
- * interpreter's depth. */
+ * interpreter's depth.  Each level is first copied whole (PyDict_Copy, a slice:
+ * one step of the original), then its containers replaced in the private copy. */
 static PyObject *speedups_plain_copy(PyObject *module, PyObject *value)
 {
-    PyObject *out = NULL, *key, *item, *copy;
+    PyObject *out, *key, *item, *copy;
     Py_ssize_t pos = 0, i, n;
-    if (!PyDict_CheckExact(value) && !PyList_CheckExact(value)) {
+    int is_dict = PyDict_CheckExact(value);
+    if (!is_dict && !PyList_CheckExact(value)) {
         Py_INCREF(value);
         return value;
     }
     if (Py_EnterRecursiveCall(" in plain_copy()"))
         return NULL;
-    if (PyDict_CheckExact(value)) {
-        out = PyDict_New();
-        while (out != NULL && PyDict_Next(value, &pos, &key, &item)) {
+    out = is_dict ? PyDict_Copy(value) : PyList_GetSlice(value, 0, PY_SSIZE_T_MAX);
+    if (is_dict) {
+        /* (a value replaced under its key: the keys, and so the walk, unchanged) */
+        while (out != NULL && PyDict_Next(out, &pos, &key, &item)) {
+            if (!is_container(item))
+                continue;
             copy = speedups_plain_copy(module, item);
             if (copy == NULL || PyDict_SetItem(out, key, copy) < 0)
                 Py_CLEAR(out);
             Py_XDECREF(copy);
         }
     } else {
-        n = PyList_Size(value);
-        out = PyList_New(n);
+        n = out == NULL ? 0 : PyList_Size(out);
         for (i = 0; out != NULL && i < n; i++) {
-            item = PyList_GetItem(value, i);
-            copy = item == NULL ? NULL : speedups_plain_copy(module, item);
+            item = PyList_GetItem(out, i);
+            if (item == NULL || !is_container(item))
+                continue;
+            copy = speedups_plain_copy(module, item);
             if (copy == NULL || PyList_SetItem(out, i, copy) < 0) /* (steals copy) */
                 Py_CLEAR(out);
         }
