@@ -94,6 +94,29 @@ def test_random_bot_plays_the_choice_of_its_seeded_random() -> None:
     assert [g.history() for g in games] == [_replayed(g, rngs) for g in games]
 
 
+def test_heuristic_bot_finds_its_value_model_without_reading_the_rules_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every HeuristicBot decision made the rule set's play key (a tuple of its 26
+    fields, hashed) to find its cached value model, and checked its four settings
+    anew: about 11 us a decision; the key is made once per rule set now."""
+    from ofc_fast.bots import model
+
+    made: list[object] = []
+    real = model.play_key
+
+    def counting(r: rules.RuleSet) -> tuple[object, ...]:
+        made.append(r)
+        return real(r)
+
+    monkeypatch.setattr(model, "play_key", counting)
+    table = rules.PINEAPPLE.replace(name="keyed-once")  # (plays as PINEAPPLE)
+    g = Game(table, 2, seed=3)
+    play_out(g, [HeuristicBot(table, seed=1, samples=4), HeuristicBot(table, seed=2)])
+    assert g.is_over and g.decisions >= 10
+    assert len(made) <= 1
+
+
 def test_heuristic_bot_is_seeded() -> None:
     def run() -> list:
         g = Game(rules.PINEAPPLE, 2, seed=5)
