@@ -412,10 +412,8 @@ def plain_observation(observation: Any) -> Any:
     ...
     ofc_fast.errors.ObservationError: observation: dealt must hold integer card ids, got an array of float64
     """  # noqa: E501 - the error, verbatim
-    if not isinstance(observation, Mapping):
-        return observation
-    if _plain_values(observation):  # (a Game's, or JSON's: the bots' every decision)
-        return observation
+    if _plain_values(observation) or not isinstance(observation, Mapping):
+        return observation  # (a Game's, or JSON's: the bots' every decision; or no dict)
     get = observation.get
     changed: dict[str, Any] = {}
     for key, (levels, items) in _LISTS.items():
