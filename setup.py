@@ -111,7 +111,7 @@ def _speedups() -> list[Extension]:
     return [
         Extension(
             "ofc_fast._native._speedups",
-            sources=["ofc_fast/_native/_speedups.c"],
+            sources=["ofc_fast/_native/_speedups.c", "ofc_fast/_native/_plain_data.c"],
             include_dirs=BUILD["INCLUDE_DIRS"],
             libraries=[BUILD["LIBRARY"]],
             define_macros=[("Py_LIMITED_API", "0x030A0000")] if abi3 else [],

@@ -63,6 +63,61 @@ def test_random_bot_is_seeded() -> None:
     assert run(1) == run(1) and run(1) != run(3)
 
 
+def _replayed(game: Game, rngs: list[random.Random]) -> dict[str, Any]:
+    """The history of ``game``'s deal (its seed, button and seats) played again by
+    ``rngs[seat].choice(legal_actions())`` at each decision: what RandomBot's
+    docstring says it plays (the reference, independent of the bot)."""
+    ref = Game(game.rules, game.players, seed=game.seed, button=game.button)
+    while not ref.is_over:
+        ref.play_action(rngs[ref.to_act].choice(ref.legal_actions()))
+    return ref.history()
+
+
+def test_random_bot_plays_the_choice_of_its_seeded_random() -> None:
+    """RandomBot's moves are pinned, decision by decision, through play_out and
+    Match.play (the loop of ofc-fast play): seat s's bot seeded n plays
+    random.Random(n).choice(legal_actions()), its stream running on from deal to
+    deal (so that skipping per-decision work changes no move)."""
+    for preset, players in ((rules.PINEAPPLE, 2), (rules.OFC, 3), (rules.PINEAPPLE_27, 2)):
+        for seed in (1, 7, 2**40 + 3):
+            bots = [RandomBot(seed + s) for s in range(players)]
+            rngs = [random.Random(seed + s) for s in range(players)]
+            for deal in range(3):
+                g = Game(preset, players, seed=seed * 10 + deal)
+                play_out(g, bots)
+                assert g.history() == _replayed(g, rngs), (preset.name, seed, deal)
+    no_fl = rules.PINEAPPLE.replace(fantasyland=None)  # normal decisions only
+    games: list[Game] = []
+    Match(no_fl, 2, seed=9).play(
+        [RandomBot(5), RandomBot(6)], 12, on_deal=lambda g, _r: games.append(g)
+    )
+    rngs = [random.Random(5), random.Random(6)]
+    assert [g.history() for g in games] == [_replayed(g, rngs) for g in games]
+
+
+def test_heuristic_bot_finds_its_value_model_without_reading_the_rules_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every HeuristicBot decision made the rule set's play key (a tuple of its 26
+    fields, hashed) to find its cached value model, and checked its four settings
+    anew: about 11 us a decision; the key is made once per rule set now."""
+    from ofc_fast.bots import model
+
+    made: list[object] = []
+    real = model.play_key
+
+    def counting(r: rules.RuleSet) -> tuple[object, ...]:
+        made.append(r)
+        return real(r)
+
+    monkeypatch.setattr(model, "play_key", counting)
+    table = rules.PINEAPPLE.replace(name="keyed-once")  # (plays as PINEAPPLE)
+    g = Game(table, 2, seed=3)
+    play_out(g, [HeuristicBot(table, seed=1, samples=4), HeuristicBot(table, seed=2)])
+    assert g.is_over and g.decisions >= 10
+    assert len(made) <= 1
+
+
 def test_heuristic_bot_is_seeded() -> None:
     def run() -> list:
         g = Game(rules.PINEAPPLE, 2, seed=5)

@@ -254,6 +254,29 @@ def test_quiet(capsys: pytest.CaptureFixture) -> None:
     assert code == 0 and out == "" and err == ""
 
 
+def test_quiet_play_imports_no_scipy(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play --quiet`` computed the summary it does not print: its confidence
+    intervals imported SciPy (about half a second, most of a 300-deal run of random
+    bots); only a printed or --json summary computes them now."""
+    real_import = builtins.__import__
+    asked: list[str] = []
+
+    def recording_import(name: str, *args, **kwargs):
+        if name.split(".")[0] == "scipy":
+            asked.append(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", recording_import)
+    argv = ("play", "--hands", "3", "--bots", "random", "--seed", "2")
+    code, out, err = run(capsys, *argv, "--quiet")
+    assert (code, out, err, asked) == (0, "", "", [])
+    code, out, _ = run(capsys, *argv, "--json")  # (quiet too: the JSON holds them)
+    assert code == 0 and all(s["ci95"] is not None for s in json.loads(out)["seats"])
+    assert asked  # (the recording sees the import of the intervals)
+
+
 def test_solve(capsys: pytest.CaptureFixture) -> None:
     pytest.importorskip(
         "ofc_fast.solver",

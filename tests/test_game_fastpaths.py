@@ -5,8 +5,11 @@ guards against forged input."""
 
 from __future__ import annotations
 
+import collections
 import random
+import types
 
+import numpy as np
 import pytest
 
 from ofc_fast import rules
@@ -170,6 +173,102 @@ def _random_items(rng: random.Random) -> list:
         rng.choice(pool) if rng.random() < 0.2 else rng.randrange(52)
         for _ in range(rng.randint(0, 14))
     ]
+
+
+def _plain_cases() -> list[tuple[object, bool]]:
+    """Observations and near-observations, each with whether it holds only plain
+    values where ``plain_observation`` reads (the reference, by hand)."""
+    g = Game(rules.PINEAPPLE, 2, seed=4)
+    g.play_action(g.legal_actions()[0])
+    obs = g.observation(g.to_act)
+    boards, counts = obs["boards"], obs["face_down_counts"]
+    over = Game(rules.PINEAPPLE, 2, seed=4)
+    while not over.is_over:
+        over.play_action(over.legal_actions()[0])
+    cases: list[tuple[object, bool]] = [
+        (obs, True),
+        (over.observation(0), True),  # its "result": a dict
+        ({**obs, "boards": [[[np.int64(c) for c in r] for r in b] for b in boards]}, True),
+        ({**obs, "extra": 1.5, "label": "x", "flag": None}, True),
+        ({**obs, "seat": np.int64(1)}, False),
+        ({**obs, "full_set": np.bool_(False)}, False),
+        ({**obs, "dealt": np.array(obs["dealt"])}, False),
+        ({**obs, "dealt": tuple(obs["dealt"])}, False),
+        ({**obs, "boards": np.array(boards, dtype=object)}, False),
+        ({**obs, "boards": [boards[0], tuple(boards[1])]}, False),
+        ({**obs, "boards": [boards[0], [*boards[1][:2], np.array(boards[1][2])]]}, False),
+        ({**obs, "face_down_counts": [counts[0], np.array(counts[1])]}, False),
+        ({**obs, "face_down_counts": tuple(counts)}, False),
+        ({k: v for k, v in obs.items() if k != "boards"}, False),
+        ({k: v for k, v in obs.items() if k != "face_down_counts"}, False),
+        (types.MappingProxyType(obs), False),
+        (collections.OrderedDict(obs), False),  # a dict subclass: the full reading
+        ([obs], False),
+        (None, False),
+    ]
+    return cases
+
+
+def test_plain_check_agrees_with_portable_twin() -> None:
+    """plain_observation spent more on proving a Game's observation plain (a set of the
+    types of its 21 values, then of its rows) than RandomBot on its whole decision:
+    the check is now one builtin, the same answer as its portable twin."""
+    checks = [_portable.plain] + ([speedups.plain] if speedups is not None else [])
+    assert _fast.plain in checks
+    for value, want in _plain_cases():
+        for check in checks:
+            assert check(value) is want, (check, value)
+
+
+def _no_shared_containers(copy: object, original: object) -> None:
+    """``copy`` equals ``original``, with new exact dicts and lists all the way down
+    and every other value the very same object (the reference, by a walk here)."""
+    if type(original) in (dict, list):
+        assert type(copy) is type(original) and copy is not original
+        assert len(copy) == len(original)  # type: ignore[arg-type]
+        if type(original) is dict:
+            assert list(copy) == list(original)  # type: ignore[call-overload]
+            pairs = zip(copy.values(), original.values())  # type: ignore[union-attr]
+        else:
+            pairs = zip(copy, original)  # type: ignore[call-overload]
+        for a, b in pairs:
+            _no_shared_containers(a, b)
+    else:
+        assert copy is original
+
+
+def test_plain_copy_agrees_with_portable_twin() -> None:
+    """Every decision of a game of custom rules copied the rule set its observation
+    carries in Python (about 140 calls: most of a RandomBot decision); the copy is one
+    builtin now, the same copy as its portable twin's."""
+    custom = rules.PINEAPPLE.replace(sweep_bonus=4, name="custom")
+    carried = Game(custom, 2, seed=1).observation(0)["rule_set"]
+    odd = collections.OrderedDict(a=[1])
+    values = [
+        carried,
+        {"a": [[1, 2], [], {"b": (3, [4])}], "c": None, "d": 1.5, "e": odd},
+        [[[]]],
+        (1, [2]),
+        "text",
+        odd,
+    ]
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    loop: dict[str, object] = {}
+    loop["self"] = loop
+    copies = [_portable.plain_copy] + (
+        [speedups.plain_copy] if speedups is not None else []
+    )
+    assert _fast.plain_copy in copies
+    for copy in copies:
+        for value in values:
+            out = copy(value)
+            assert out == value
+            _no_shared_containers(out, value)
+        for bad in (deep, loop):
+            with pytest.raises(RecursionError):
+                copy(bad)
 
 
 @needs_speedups

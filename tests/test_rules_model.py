@@ -883,3 +883,35 @@ def test_a_huge_int_is_a_rules_error_not_a_crash(path: tuple[str, ...]) -> None:
     node[path[-1]] = -(10**5000)
     with pytest.raises(RulesError, match=rf"{path[-1]}: <an int of \d+ bits> is outside"):
         RuleSet.from_dict(data)
+
+
+def test_to_dict_builds_its_data_once_and_hands_out_copies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``RuleSet.to_dict`` walked every field again on each call (about 50 us): every
+    deal of ``ofc-fast play --history`` (each history holds the rules) and of a game
+    of custom rules paid it.  It is made once per rule set now, each call a copy
+    that its caller may change, and pickles and copies leave it out."""
+    import copy
+    import pickle
+    from unittest import mock
+
+    from ofc_fast.rules import _fields
+
+    table = rules.OFC.replace(sweep_bonus=7, name="made-once")
+    equal = rules.OFC.replace(sweep_bonus=7, name="made-once")  # (its own data)
+    want = json.loads(equal.to_json())
+    walked = mock.Mock(wraps=_fields._plain)  # each field's value, read into data
+    monkeypatch.setattr(_fields, "_plain", walked)
+    first = table.to_dict()
+    once = walked.call_count
+    first["royalties"]["back"][4] = 1000
+    first["sweep_bonus"] = 99
+    for _ in range(5):
+        again = table.to_dict()
+        assert again == want and again is not first
+        assert again["royalties"] is not first["royalties"]
+    assert once > 0 and walked.call_count == once
+    for twin in (pickle.loads(pickle.dumps(table)), copy.copy(table), copy.deepcopy(table)):
+        assert twin == table and "_plain" not in twin.__dict__
+        assert twin.to_dict() == want

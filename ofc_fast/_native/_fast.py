@@ -58,6 +58,8 @@ moves: Callable[
 ] = _impl.moves
 observe: Callable[[bytearray, int, dict[str, Any]], dict[str, Any]] = _impl.observe
 legal_actions: Callable[[bytearray], list[int] | None] = _impl.legal_actions
+plain: Callable[[object], bool] = _impl.plain
+plain_copy: Callable[[Any], Any] = _impl.plain_copy
 place: Callable[[bytearray, tuple[int, ...]], int] = _impl.place
 act: Callable[[bytearray, int], int] = _impl.act
 score_pair: Callable[[type[Any], tuple[int, ...], tuple[int, ...], Any], Any] = (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, TypeVar
 
 from . import ffi, lib
@@ -47,6 +48,50 @@ def card_ids(seq: object, /) -> tuple[int, ...] | None:
     if not distinct_ids(seq) or not 1 <= len(seq) <= 5:  # type: ignore[arg-type]
         return None
     return tuple(seq)  # type: ignore[arg-type]
+
+
+_LIST_TYPE = frozenset((list,))
+_PLAIN_TYPES = frozenset((int, bool, type(None), list, str, float, dict))
+
+
+def plain(obs: object, /) -> bool:
+    """True when ``obs`` is a dict whose values are all of plain types (exact int,
+    bool, None, list, str, float or dict), whose ``boards`` is a list of lists of
+    lists and whose ``face_down_counts`` is a list of lists: nothing that
+    ``ofc_fast.game.observation.plain_observation`` would turn into a plain value (a
+    Game's observation, or JSON's; the rows' items are not looked at).  False sends
+    the caller to its full reading.
+
+    >>> plain({"boards": [[[1], [], []]], "face_down_counts": [[0, 0, 0]]})
+    True
+    >>> plain({"boards": [[(1,), [], []]], "face_down_counts": [[0, 0, 0]]})
+    False
+    """
+    if type(obs) is not dict or not _PLAIN_TYPES.issuperset(map(type, obs.values())):
+        return False
+    boards = obs.get("boards")
+    counts = obs.get("face_down_counts")
+    if type(boards) is not list or type(counts) is not list:
+        return False
+    return _LIST_TYPE.issuperset(map(type, boards)) and _LIST_TYPE.issuperset(
+        map(type, chain(counts, chain.from_iterable(boards)))
+    )
+
+
+def plain_copy(value: Any, /) -> Any:
+    """A copy of plain JSON-like data (the rule set an observation carries): new dicts
+    and lists (exact ones) all the way down, the other values as they are.
+
+    >>> table = {"royalties": {"back": [0, 2]}, "name": "custom"}
+    >>> copy = plain_copy(table)
+    >>> copy == table, copy["royalties"]["back"] is table["royalties"]["back"]
+    (True, False)
+    """
+    if type(value) is dict:
+        return {k: plain_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [plain_copy(v) for v in value]
+    return value
 
 
 def rank5(cards: object, /) -> int:

@@ -26,6 +26,9 @@
  * ids, and the Move tuples of a list of action ids; None or False sends the caller
  * to its own check, which names what is wrong.
  *
+ * plain() and plain_copy(), the checks and copies of plain observation data, are
+ * in _plain_data.c.
+ *
  * score_pair() scores two complete boards (their 13 card ids each) in one call of
  * ofc_score_boards_detail and returns the ofc_fast.PairScore.
  *
@@ -35,6 +38,10 @@
 #include <string.h>
 
 #include "ofc_fast.h"
+
+/* The builtins of _plain_data.c: plain(obs), plain_copy(value) (METH_O). */
+PyObject *speedups_plain_data(PyObject *module, PyObject *obs);
+PyObject *speedups_plain_copy(PyObject *module, PyObject *value);
 
 /* The keys of an observation dict, in the order it is built. */
 static const char *const OBS_KEYS[] = {
@@ -733,6 +740,12 @@ static PyMethodDef speedups_methods[] = {
      "place(game, dest) -> status: apply a placement to the ofc_game in a bytearray."},
     {"act", (PyCFunction)(void (*)(void))speedups_act, METH_FASTCALL,
      "act(game, action) -> status: apply an action id to the ofc_game in a bytearray."},
+    {"plain", speedups_plain_data, METH_O,
+     "plain(obs) -> bool: True when the observation dict holds no NumPy value where "
+     "plain_observation reads."},
+    {"plain_copy", speedups_plain_copy, METH_O,
+     "plain_copy(value) -> object: new dicts and lists all the way down, the other "
+     "values as they are."},
     {"score_pair", (PyCFunction)(void (*)(void))speedups_score_pair, METH_FASTCALL,
      "score_pair(cls, a, b, rules) -> cls | None: a PairScore of two complete boards' "
      "card ids under the ofc_rules at address rules (None: refused)."},

@@ -22,6 +22,13 @@ def observe(game: bytearray, seat: int, template: dict[str, Any], /) -> dict[str
 def legal_actions(game: bytearray, /) -> list[int] | None:
     """Legal action ids of the pending normal decision (None: none pending)."""
 
+def plain(obs: object, /) -> bool:
+    """True when the observation dict holds no NumPy value where ``plain_observation``
+    reads (its values of plain types, its boards and Face-down counts lists)."""
+
+def plain_copy(value: Any, /) -> Any:
+    """New dicts and lists all the way down, the other values as they are."""
+
 def place(game: bytearray, dest: tuple[int, ...], /) -> int:
     """Apply a placement; the engine's status (the state is unchanged on error)."""
 

@@ -128,6 +128,8 @@ def number_setting(
 ) -> float:
     """A number setting as a finite float within low..high (no bools, no text), else
     ``error`` naming ``who`` and the setting ``what``."""
+    if type(value) is float and low <= value <= high and math.isfinite(value):
+        return value  # (a bot's settings, checked every decision: one test)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
         raise error(f"{who}: {what} must be a number, got {quote(value)}")
     try:
@@ -334,7 +336,7 @@ def value_model(
     ofc_fast.errors.ModelError: ...row_weight...
     """
     rules = as_rules(rules, "value_model")
-    return _value_model(_PlayKey(play_key(rules), rules), checked_settings(settings))
+    return _value_model(_play_key_of(rules), checked_settings(settings))
 
 
 class _PlayKey(NamedTuple):
@@ -350,6 +352,12 @@ class _PlayKey(NamedTuple):
 
     def __hash__(self) -> int:
         return hash(self.play)
+
+
+@lru_cache(maxsize=64)
+def _play_key_of(rules: RuleSet) -> _PlayKey:
+    """The cache key of ``rules`` (made once per rule set: a bot asks every decision)."""
+    return _PlayKey(play_key(rules), rules)
 
 
 @lru_cache(maxsize=32)

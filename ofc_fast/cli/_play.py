@@ -205,7 +205,6 @@ def run_play(args: argparse.Namespace) -> int:
         finally:
             close()
         elapsed = time.perf_counter() - t0
-        summary = match.summary()
         interrupted = stop.requested
         if interrupted:
             print(
@@ -219,7 +218,7 @@ def run_play(args: argparse.Namespace) -> int:
                 cols.append("stack")
                 just.append("right")
             rows = []
-            for s, d in enumerate(summary):
+            for s, d in enumerate(match.summary()):  # (--quiet: not computed)
                 row = seat_row(s, names[s], d, "fantasyland_rate")
                 if match.stacks is not None:
                     row.append(d["stack"])

@@ -29,12 +29,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import chain
 from typing import Any, TypedDict
 
 import numpy as np
 
 from .._native import OK, ffi, lib
+from .._native._fast import plain as _plain_values
+from .._native._fast import plain_copy
 from .._native._portable import read_record
 from ..board import ROW_SIZES
 from ..cards import card_str
@@ -140,11 +141,12 @@ def template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
 @lru_cache(maxsize=256)
 def table_template(
     players: int, button: int, rules: RuleSet
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The observation template of a table (shared: ``_fast.observe`` only copies
-    it) and whether its rules are not exactly a preset (observations then carry them:
-    :func:`~ofc_fast.rules._lookup.carried_rules`)."""
-    return template(players, button, rules), carried_rules(rules) is not None
+    it) and the rule set its observations carry when its rules are not exactly a
+    preset (:func:`~ofc_fast.rules._lookup.carried_rules`; shared too, never
+    written: every observation holds a copy, :func:`own_rule_set`), else None."""
+    return template(players, button, rules), carried_rules(rules)
 
 
 def own_rule_set(obs: dict[str, Any]) -> dict[str, Any]:
@@ -176,16 +178,6 @@ def read_observation(
     if rule_set is not None:  # a copy: a bot writing into it changes no other view
         obs["rule_set"] = plain_copy(rule_set)
     return obs  # type: ignore[return-value]
-
-
-def plain_copy(value: Any) -> Any:
-    """A copy of plain JSON-like data (a carried rule set): new dicts and lists all the
-    way down, the other values as they are."""
-    if type(value) is dict:
-        return {k: plain_copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [plain_copy(v) for v in value]
-    return value
 
 
 _PLAYERS = ffi.offsetof("ofc_observation", "players")
@@ -389,8 +381,6 @@ _SCALARS = (
     "is_over",
     "lowball",
 )
-_LIST_TYPE = frozenset((list,))
-_PLAIN_TYPES = frozenset((int, bool, type(None), list, str, float, dict))
 _DIMS = {1: "a one-dimensional", 2: "a two-dimensional", 3: "a three-dimensional"}
 
 
@@ -422,10 +412,8 @@ def plain_observation(observation: Any) -> Any:
     ...
     ofc_fast.errors.ObservationError: observation: dealt must hold integer card ids, got an array of float64
     """  # noqa: E501 - the error, verbatim
-    if not isinstance(observation, Mapping):
-        return observation
-    if _already_plain(observation):  # (a Game's, or JSON's: the bots' every decision)
-        return observation
+    if _plain_values(observation) or not isinstance(observation, Mapping):
+        return observation  # (a Game's, or JSON's: the bots' every decision; or no dict)
     get = observation.get
     changed: dict[str, Any] = {}
     for key, (levels, items) in _LISTS.items():
@@ -439,23 +427,6 @@ def plain_observation(observation: Any) -> Any:
         if isinstance(value, np.generic):
             changed[key] = value.item()
     return {**observation, **changed} if changed else observation
-
-
-def _already_plain(observation: Mapping[str, Any]) -> bool:
-    """Whether ``observation`` holds no array and no NumPy scalar where
-    :func:`plain_observation` reads: its values, its boards' seats and rows and its
-    Face-down counts' rows of plain types only (a quick test of types, in C-level
-    passes; not of the rows' items: a NumPy integer among them is read as the int it
-    is).  False sends the observation to the full reading."""
-    if not _PLAIN_TYPES.issuperset(map(type, observation.values())):
-        return False
-    boards = observation.get("boards")
-    counts = observation.get("face_down_counts")
-    if type(boards) is not list or type(counts) is not list:
-        return False
-    return _LIST_TYPE.issuperset(map(type, boards)) and _LIST_TYPE.issuperset(
-        map(type, chain(counts, chain.from_iterable(boards)))
-    )
 
 
 def _plain(value: Any, what: str, levels: int, items: tuple[str, int | None]) -> Any:

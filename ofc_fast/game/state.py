@@ -563,9 +563,9 @@ class Game:
 
     def _obs_template(self) -> dict[str, Any]:
         """The observation's fixed fields, made once per game (and its copies)."""
-        t, custom = table_template(self.players, self.button, self.rules)
-        if custom:  # the rules travel along, JSON-able, shared by this game's copies
-            t = {**t, "rule_set": self.rules.to_dict()}
+        t, carried = table_template(self.players, self.button, self.rules)
+        if carried is not None:  # the rules travel along, JSON-able, shared by the
+            t = {**t, "rule_set": carried}  # games of this table (each view: a copy)
         self._obs = t
         return t
 

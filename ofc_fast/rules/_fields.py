@@ -18,6 +18,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Union
 
+from .._native._fast import plain_copy
 from ..errors import RulesError, as_int, match_choice, quote, unicode_problem
 
 __all__ = ["RuleData", "convert", "hash_once", "ranged"]
@@ -37,11 +38,16 @@ def _cached_hash(self: Any) -> int:
 _T = typing.TypeVar("_T", bound=type)
 
 
+_CACHED = frozenset(("_hash", "_plain"))
+"""What a rule dataclass keeps of its own making: its hash and its ``to_dict`` data."""
+
+
 def _state_without_hash(self: Any) -> dict[str, Any]:
     """What pickle and copy keep of a rule dataclass: its fields, not the cached hash
     (a string's hash differs from one process to the next, so a hash carried into a
-    spawned worker would differ from that of an equal rule set made there)."""
-    return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    spawned worker would differ from that of an equal rule set made there) nor the
+    cached ``to_dict`` data (made again where it is asked for)."""
+    return {k: v for k, v in self.__dict__.items() if k not in _CACHED}
 
 
 def hash_once(cls: _T) -> _T:
@@ -302,8 +308,15 @@ class RuleData:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able data: enums as strings, tuples as lists, nested dicts."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        """Plain JSON-able data: enums as strings, tuples as lists, nested dicts; a new
+        dict each call, a copy of the one made by the first (rule data never
+        changes, and a match reads it every deal: each history, a carried rule set)."""
+        try:
+            made = self.__dict__["_plain"]
+        except KeyError:
+            made = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+            object.__setattr__(self, "_plain", made)
+        return plain_copy(made)  # type: ignore[no-any-return]
 
     @classmethod
     def _from_dict(cls: type[_R], data: dict[str, Any], where: str) -> _R:

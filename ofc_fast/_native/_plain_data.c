@@ -1,0 +1,119 @@
+/* _plain_data.c -- the builtins of ofc_fast._native._speedups that read and copy
+ * plain observation data (dicts and lists of JSON-like values), without the engine:
+ *
+ * plain() tells whether an observation dict holds only plain values where
+ * ofc_fast.game.observation.plain_observation reads (a bot's check of every
+ * decision: False sends it to its full reading); plain_copy() copies the rule set
+ * an observation carries (new dicts and lists all the way down), once a decision.
+ * Their portable twins are ofc_fast._native._portable.plain and plain_copy. */
+#include <Python.h>
+
+/* Called by the method table of _speedups.c, which declares them too. */
+PyObject *speedups_plain_data(PyObject *module, PyObject *obs);
+PyObject *speedups_plain_copy(PyObject *module, PyObject *value);
+
+/* 1 when v is of a type an observation's value has as observe() makes it: an exact
+ * int, bool, None, list, str, float or dict (no NumPy array or scalar). */
+static int plain_value(PyObject *v)
+{
+    return v == Py_None || PyLong_CheckExact(v) || PyBool_Check(v) || PyList_CheckExact(v)
+           || PyUnicode_CheckExact(v) || PyFloat_CheckExact(v) || PyDict_CheckExact(v);
+}
+
+/* 1 when every item of the list `list` is an exact list. */
+static int lists_only(PyObject *list)
+{
+    Py_ssize_t i, n = PyList_Size(list);
+    for (i = 0; i < n; i++) {
+        PyObject *item = PyList_GetItem(list, i);
+        if (item == NULL || !PyList_CheckExact(item)) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* plain(obs) -> bool: True when obs is a dict whose values are all of plain types
+ * (plain_value), whose "boards" is a list of lists of lists and whose
+ * "face_down_counts" is a list of lists: nothing that
+ * ofc_fast.game.observation.plain_observation would turn into a plain value (a
+ * Game's observation, or JSON's; the rows' items are not looked at).  False sends
+ * the caller to its full reading. */
+PyObject *speedups_plain_data(PyObject *module, PyObject *obs)
+{
+    Py_ssize_t i, n;
+    PyObject *values, *boards, *counts;
+    int ok = 1;
+    if (!PyDict_CheckExact(obs))
+        Py_RETURN_FALSE;
+    values = PyDict_Values(obs); /* (a list of its own: one step of the dict) */
+    if (values == NULL)
+        return NULL;
+    n = PyList_Size(values);
+    for (i = 0; ok && i < n; i++)
+        ok = plain_value(PyList_GetItem(values, i));
+    Py_DECREF(values);
+    if (!ok)
+        Py_RETURN_FALSE;
+    (void)module;
+    boards = PyDict_GetItemString(obs, "boards"); /* (borrowed; NULL: none) */
+    counts = PyDict_GetItemString(obs, "face_down_counts");
+    if (boards == NULL || counts == NULL || !PyList_CheckExact(boards)
+        || !PyList_CheckExact(counts) || !lists_only(boards) || !lists_only(counts))
+        Py_RETURN_FALSE;
+    n = PyList_Size(boards);
+    for (i = 0; i < n; i++) {
+        if (!lists_only(PyList_GetItem(boards, i)))
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
+/* 1 when v is an exact dict or list (what plain_copy copies). */
+static int is_container(PyObject *v)
+{
+    return PyDict_CheckExact(v) || PyList_CheckExact(v);
+}
+
+/* plain_copy(value) -> object: a copy of plain JSON-like data (the rule set an
+ * observation carries): new dicts and lists (exact ones) all the way down, every
+ * other value as it is (a new reference); NULL and RecursionError past the
+ * interpreter's depth.  Each level is first copied whole (PyDict_Copy, a slice:
+ * one step of the original), then its containers replaced in the private copy. */
+PyObject *speedups_plain_copy(PyObject *module, PyObject *value)
+{
+    PyObject *out, *key, *item, *copy;
+    Py_ssize_t pos = 0, i, n;
+    int is_dict = PyDict_CheckExact(value);
+    if (!is_dict && !PyList_CheckExact(value)) {
+        Py_INCREF(value);
+        return value;
+    }
+    if (Py_EnterRecursiveCall(" in plain_copy()"))
+        return NULL;
+    out = is_dict ? PyDict_Copy(value) : PyList_GetSlice(value, 0, PY_SSIZE_T_MAX);
+    if (is_dict) {
+        /* (a value replaced under its key: the keys, and so the walk, unchanged) */
+        while (out != NULL && PyDict_Next(out, &pos, &key, &item)) {
+            if (!is_container(item))
+                continue;
+            copy = speedups_plain_copy(module, item);
+            if (copy == NULL || PyDict_SetItem(out, key, copy) < 0)
+                Py_CLEAR(out);
+            Py_XDECREF(copy);
+        }
+    } else {
+        n = out == NULL ? 0 : PyList_Size(out);
+        for (i = 0; out != NULL && i < n; i++) {
+            item = PyList_GetItem(out, i);
+            if (item == NULL || !is_container(item))
+                continue;
+            copy = speedups_plain_copy(module, item);
+            if (copy == NULL || PyList_SetItem(out, i, copy) < 0) /* (steals copy) */
+                Py_CLEAR(out);
+        }
+    }
+    Py_LeaveRecursiveCall();
+    return out;
+}
