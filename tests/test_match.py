@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -670,3 +671,50 @@ def test_match_to_dict_shares_no_list_with_the_match() -> None:
     for key in ("start_stacks", "stacks", "totals", "fantasyland"):
         d[key][0] = 5
     assert m.to_dict() == twin.to_dict() and m == twin
+
+
+def test_a_ctrl_c_inside_record_books_the_deal_whole_or_not_at_all() -> None:
+    """Regression: ``Match.record`` cleared the pending deal, then added each seat's
+    points to the totals and statistics one by one, then moved the deal count and the
+    button: a Ctrl-C (KeyboardInterrupt from a signal handler) landing in between left
+    about one interrupted booking in ten half-made (totals that do not sum to 0, one
+    seat's statistics a deal ahead, the deal gone and not counted, so the next deal
+    was dealt again).  Here a timer raises KeyboardInterrupt into a thousand
+    bookings; after each the deal is booked whole (its nets, taken from its result,
+    in every total) or still pending, and booked again."""
+    armed = [False]
+
+    def ctrl_c(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise KeyboardInterrupt
+
+    m = Match(rules.PINEAPPLE, 3, seed=7, keep_nets=True)
+    bots = [RandomBot(seed=s) for s in range(3)]
+    expected = [0, 0, 0]  # the booked deals' nets, per seat
+    interrupted = deals = 0
+    old = signal.signal(signal.SIGALRM, ctrl_c)
+    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    try:
+        for _ in range(1000):
+            g = m.next_game()
+            play_out(g, bots)
+            net = g.result().net
+            try:
+                armed[0] = True
+                m.record(g)
+                armed[0] = False
+            except KeyboardInterrupt:
+                interrupted += 1
+            armed[0] = False
+            if m.next_game() is g:  # not booked: book it now
+                m.record(g)
+            deals += 1
+            expected = [t + n for t, n in zip(expected, net)]
+            books = [(x.deals, x.total, len(x.net)) for x in m.stats]
+            assert m.hands_played == deals, (deals, interrupted)
+            assert m.totals == expected and books == [(deals, t, deals) for t in expected]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
+    assert interrupted > 30, interrupted  # the timer did land inside the bookings
