@@ -358,8 +358,8 @@ class Game:
                 f"solver)"
             )
         collecting = gc.isenabled()
-        gc.disable()  # 72,072 small objects: the collector would triple the time
-        try:
+        try:  # (turned off inside it: a Ctrl-C just after left it off for good)
+            gc.disable()  # 72,072 small objects: the collector would triple the time
             moves = settings_for(dealt)
         finally:
             if collecting:
