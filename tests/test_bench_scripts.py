@@ -780,7 +780,7 @@ def test_a_ctrl_c_as_time_runner_starts_leaves_the_collector_on(
     turns it back on, left it off for the rest of the process (a notebook's)."""
     import gc
 
-    from interrupted_gc import InterruptedGc
+    from interrupts import InterruptedGc
 
     from ofc_fast import timing
 

@@ -520,7 +520,7 @@ def test_a_ctrl_c_as_full_sets_are_listed_leaves_the_collector_on(
     raised right as the collector is turned off."""
     import gc
 
-    from interrupted_gc import InterruptedGc
+    from interrupts import InterruptedGc
 
     from ofc_fast.game import state
 

@@ -727,17 +727,10 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) 
     interrupted moves left the game refusing every later move as "while another
     thread is playing").  Here a timer raises KeyboardInterrupt into thousands of
     guarded calls; both locks must be free after every one."""
-    armed = [False]
+    from interrupts import ctrl_c_timer
 
-    def ctrl_c(signum: int, frame: object) -> None:
-        if armed[0]:
-            armed[0] = False
-            raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGALRM, ctrl_c)
-    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
     interrupted = held = busy = 0
-    try:
+    with ctrl_c_timer() as armed:
         for n in range(3000):
             g = Game("pineapple", players=2, seed=n)
             rng = random.Random(n)
@@ -758,10 +751,6 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) 
                 interrupted += 1
             held += g._state_lock._is_owned()
             busy += g._busy.locked()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0, 0)
-        # a SIGALRM still on its way must not kill the test run (exit 142 under check_dist)
-        signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
     assert interrupted > 100, interrupted  # the timer did land inside the calls
     assert held == 0, f"{held} of {interrupted} interrupted calls left the lock held"
     assert busy == 0, f"{busy} of {interrupted} interrupted moves left the game busy"

@@ -673,6 +673,7 @@ def test_match_to_dict_shares_no_list_with_the_match() -> None:
     assert m.to_dict() == twin.to_dict() and m == twin
 
 
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")
 def test_a_ctrl_c_inside_record_books_the_deal_whole_or_not_at_all() -> None:
     """Regression: ``Match.record`` cleared the pending deal, then added each seat's
     points to the totals and statistics one by one, then moved the deal count and the
@@ -682,39 +683,22 @@ def test_a_ctrl_c_inside_record_books_the_deal_whole_or_not_at_all() -> None:
     was dealt again).  Here a timer raises KeyboardInterrupt into a thousand
     bookings; after each the deal is booked whole (its nets, taken from its result,
     in every total) or still pending, and booked again."""
-    armed = [False]
-
-    def ctrl_c(signum: int, frame: object) -> None:
-        if armed[0]:
-            armed[0] = False
-            raise KeyboardInterrupt
+    from interrupts import ctrl_c_timer, interrupted
 
     m = Match(rules.PINEAPPLE, 3, seed=7, keep_nets=True)
     bots = [RandomBot(seed=s) for s in range(3)]
     expected = [0, 0, 0]  # the booked deals' nets, per seat
-    interrupted = deals = 0
-    old = signal.signal(signal.SIGALRM, ctrl_c)
-    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
-    try:
-        for _ in range(1000):
+    cut = 0
+    with ctrl_c_timer() as armed:
+        for deals in range(1, 1001):
             g = m.next_game()
             play_out(g, bots)
             net = g.result().net
-            try:
-                armed[0] = True
-                m.record(g)
-                armed[0] = False
-            except KeyboardInterrupt:
-                interrupted += 1
-            armed[0] = False
+            cut += interrupted(armed, m.record, g)
             if m.next_game() is g:  # not booked: book it now
                 m.record(g)
-            deals += 1
             expected = [t + n for t, n in zip(expected, net)]
             books = [(x.deals, x.total, len(x.net)) for x in m.stats]
-            assert m.hands_played == deals, (deals, interrupted)
+            assert m.hands_played == deals, (deals, cut)
             assert m.totals == expected and books == [(deals, t, deals) for t in expected]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0, 0)
-        signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
-    assert interrupted > 30, interrupted  # the timer did land inside the bookings
+    assert cut > 30, cut  # the timer did land inside the bookings
