@@ -101,8 +101,8 @@ def time_runner(run: Callable[[], Any], reps: int) -> list[float]:
     times: list[float] = []
     gc.collect()
     was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    try:  # (turned off inside it: a Ctrl-C just after left it off for good)
+        gc.disable()
         for _ in range(reps):
             t0 = time.perf_counter()
             run()

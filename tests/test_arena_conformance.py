@@ -413,3 +413,47 @@ def test_cli_arena_with_stdio_bots(tmp_path: Path) -> None:
         timeout=60,
     )
     assert shown.returncode == 0 and shown.stdout.startswith("hand 1 ")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (process groups)")
+def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_kills_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: a Ctrl-C that landed while a ``cmd:`` bot's endpoint started its
+    reader, writer and watcher threads (``Thread.start`` waits for each) left the bot
+    process running with nobody to end it: in a session of its own, out of the
+    terminal's Ctrl-C, its stdin held open by the writer thread.  The bot is now
+    killed.  Here KeyboardInterrupt is raised as the threads have started."""
+    import os
+    import time
+
+    from ofc_fast.arena import _transport
+
+    started: list[subprocess.Popen[bytes]] = []
+
+    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    start_threads = _StreamEndpoint._start_threads
+
+    def interrupted(self: Any, *args: Any, **kwargs: Any) -> None:
+        start_threads(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_transport.subprocess, "Popen", Recorded)
+    monkeypatch.setattr(_StreamEndpoint, "_start_threads", interrupted)
+    command = f"{sys.executable} -c 'import sys; sys.stdin.read()'"
+    with pytest.raises(KeyboardInterrupt):
+        _transport.ProcessEndpoint(command)
+    monkeypatch.undo()
+    (proc,) = started
+    end = time.monotonic() + 5
+    while proc.poll() is None and time.monotonic() < end:
+        time.sleep(0.01)
+    alive = proc.poll() is None
+    if alive:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    assert not alive, "the bot process runs on"

@@ -528,3 +528,38 @@ def test_stop_ends_a_hand_of_built_in_bots_at_its_next_decision() -> None:
     assert len(asked) == 12, f"asked {len(asked)} decisions, the stop came at the 12th"
     assert report["interrupted"] is True and report["hands"] == 1
     assert [d.hand_no for d in deals] == [0]
+
+
+def test_a_ctrl_c_as_sigterm_as_sigint_starts_leaves_sigterm_s_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``sigterm_as_sigint()`` set its SIGTERM handler and only then
+    entered the ``try`` that sets the default back: a Ctrl-C landing just after it
+    was set left it for the rest of the process (a later ``kill`` raised
+    KeyboardInterrupt wherever the process was, where it ended it).  Here
+    KeyboardInterrupt is raised right as the handler is set."""
+    import signal
+
+    from ofc_fast.arena import _signals, sigterm_as_sigint
+
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        pytest.skip("run on the main thread, with the default SIGTERM action")
+
+    class Interrupted:  # signal, whose signal() is interrupted as it returns
+        def __getattr__(self, name: str) -> Any:
+            return getattr(signal, name)
+
+        @staticmethod
+        def signal(signum: int, handler: Any) -> Any:
+            old = signal.signal(signum, handler)
+            if handler is not signal.SIG_DFL:
+                raise KeyboardInterrupt
+            return old
+
+    monkeypatch.setattr(_signals, "signal", Interrupted())
+    try:
+        with pytest.raises(KeyboardInterrupt), sigterm_as_sigint():
+            pass
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -770,3 +770,24 @@ def test_bench_report_takes_a_dir_whose_name_starts_with_a_dash(
     module.main()
     assert (tmp_path / "-1" / "report.html").is_file()
     assert "3 deals, history" in capsys.readouterr().out
+
+
+def test_a_ctrl_c_as_time_runner_starts_leaves_the_collector_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``time_runner`` turns Python's garbage collector off while it
+    times; a Ctrl-C landing just after it was turned off, before the ``try`` that
+    turns it back on, left it off for the rest of the process (a notebook's)."""
+    import gc
+
+    from interrupts import InterruptedGc
+
+    from ofc_fast import timing
+
+    monkeypatch.setattr(timing, "gc", InterruptedGc)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            timing.time_runner(lambda: None, 3)
+        assert gc.isenabled()
+    finally:
+        gc.enable()

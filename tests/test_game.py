@@ -510,6 +510,30 @@ def test_play_action_takes_an_id_in_range_as_it_is_and_checks_any_other_value(
     assert g.decisions == 15
 
 
+def test_a_ctrl_c_as_full_sets_are_listed_leaves_the_collector_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``legal_moves()`` of a full set turns Python's garbage collector
+    off while it lists the 72,072 settings; a Ctrl-C landing just after it was turned
+    off, before the ``try`` that turns it back on, left it off for the rest of the
+    process (memory of reference cycles never freed).  Here KeyboardInterrupt is
+    raised right as the collector is turned off."""
+    import gc
+
+    from interrupts import InterruptedGc
+
+    from ofc_fast.game import state
+
+    g = Game(rules.OFC, 2, seed=4, fantasyland=(13, 0))
+    monkeypatch.setattr(state, "gc", InterruptedGc)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            g.legal_moves()
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_full_sets() -> None:
     g = Game(rules.OFC, 2, seed=4, fantasyland=(13, 0))
     assert g.to_act == 0 and len(g.dealt) == 13

@@ -727,17 +727,10 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) 
     interrupted moves left the game refusing every later move as "while another
     thread is playing").  Here a timer raises KeyboardInterrupt into thousands of
     guarded calls; both locks must be free after every one."""
-    armed = [False]
+    from interrupts import ctrl_c_timer
 
-    def ctrl_c(signum: int, frame: object) -> None:
-        if armed[0]:
-            armed[0] = False
-            raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGALRM, ctrl_c)
-    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
     interrupted = held = busy = 0
-    try:
+    with ctrl_c_timer() as armed:
         for n in range(3000):
             g = Game("pineapple", players=2, seed=n)
             rng = random.Random(n)
@@ -758,10 +751,37 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) 
                 interrupted += 1
             held += g._state_lock._is_owned()
             busy += g._busy.locked()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0, 0)
-        # a SIGALRM still on its way must not kill the test run (exit 142 under check_dist)
-        signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
     assert interrupted > 100, interrupted  # the timer did land inside the calls
     assert held == 0, f"{held} of {interrupted} interrupted calls left the lock held"
     assert busy == 0, f"{busy} of {interrupted} interrupted moves left the game busy"
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")
+def test_a_ctrl_c_inside_a_move_books_it_whole_or_not_at_all() -> None:
+    """Regression: a Ctrl-C (KeyboardInterrupt from a signal handler) is raised as a
+    C call returns; one landing as ``play_action``'s or ``play``'s engine call
+    returned (or after its append to the moves) left the engine a move ahead of the
+    game's moves and decision count (about a third of the moves interrupted): the
+    history, the seat checks and copies went wrong from there.  Here a timer raises
+    KeyboardInterrupt into thousands of moves; after each the game equals a fresh
+    game of its seed replayed from its moves, with one decision per move."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    cut = 0
+    with ctrl_c_timer() as armed:
+        for n in range(5000):
+            g = Game("pineapple", players=2, seed=n)
+            rng = random.Random(n)
+            for k in range(8):  # (a whole deal: 8 decisions, 4 per seat)
+                a = rng.choice(g.legal_actions())
+                call, arg = (g.play_action, a) if k % 2 else (g.play, g.action_to_move(a))
+                if interrupted(armed, call, arg):
+                    cut += 1
+                    moves = g.moves
+                    assert g.decisions == len(moves), (n, cut)
+                    replayed = Game("pineapple", players=2, seed=n)
+                    for m in moves:
+                        replayed.play(m)
+                    assert replayed == g, (n, cut)
+                    break
+    assert cut > 50, cut  # the timer did land inside the moves

@@ -2905,3 +2905,30 @@ def test_a_workers_count_past_one_cpu_s_most_says_one_cpu(
     assert capsys.readouterr().err == (
         "error: --workers: must be at most 4, got 9 (4 per CPU, 1 CPU here)\n"
     )
+
+
+def test_a_ctrl_c_as_a_fit_sets_torch_to_one_thread_sets_it_back(monkeypatch):
+    """Regression: ``fit`` set torch's thread count to one and only then entered the
+    ``try`` that sets it back: a Ctrl-C landing in between left torch on one thread
+    for the rest of the process (a notebook's torch ran its work on one core).  Here
+    (a stand-in for torch) KeyboardInterrupt is raised as the count is set to one."""
+    from ofc_fast.learned import _fit as fitting
+
+    counts = [8]  # torch's thread count, each set after the first
+
+    class Torch:
+        @staticmethod
+        def get_num_threads():
+            return counts[-1]
+
+        @staticmethod
+        def set_num_threads(n):
+            counts.append(n)
+            if n == 1:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(fitting, "require_torch", Torch)
+    x, y = np.zeros((4, 2), np.float32), np.zeros(4)
+    with pytest.raises(KeyboardInterrupt):
+        fitting.fit(x, y, seed=1)
+    assert counts[-1] == 8, counts

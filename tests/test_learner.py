@@ -4,6 +4,7 @@ against a Match played side by side, VectorEnv.step_active."""
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
 import numpy as np
@@ -345,3 +346,35 @@ def test_final_observation_is_the_learners_end_view() -> None:
                 ended += 1
                 assert np.array_equal(tables.final_observations(np.array([i]))[0], end)
     assert ended >= 12
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")
+def test_a_ctrl_c_inside_a_step_leaves_the_tables_whole_or_needing_reset() -> None:
+    """Regression: a Ctrl-C (KeyboardInterrupt from a signal handler) that landed in
+    ``LearnerTables.step`` after the learner's step, before the opponent policy's
+    loop had begun, left tables with an opponent's seat to act and the tables still
+    started: the learner's next step was played for the opponent.  Here a timer
+    raises KeyboardInterrupt into hundreds of steps; after each every table waits
+    for the learner, or the tables are not started (their steps refused until
+    reset())."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    def first_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.argmax(masks, axis=1)
+
+    t = LearnerTables("pineapple", num_envs=4, seed=3, opponent=first_legal)
+    t.reset()
+    rng = np.random.default_rng(0)
+    cut = 0
+    with ctrl_c_timer() as armed:
+        for _ in range(1500):
+            acts = [rng.choice(np.flatnonzero(m)) for m in t.masks]
+            cut += interrupted(armed, t.step, acts)
+            if t.venv.started:
+                assert t.venv.seats.tolist() == [t.learner] * 4, cut
+                assert np.array_equal(t.masks, t.venv.action_masks), cut
+            else:
+                with pytest.raises(GameError, match=r"reset\(\)"):
+                    t.step(acts)
+                t.reset()
+    assert cut > 100, cut  # the timer did land inside the steps

@@ -331,3 +331,47 @@ def test_a_bot_registered_in_the_parent_only_is_explained(tmp_path: Path) -> Non
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("ofc_fast.errors.UnknownBotError: unknown bot 'coin'"), last
     assert "at the main script's top level" in last and "module:attribute" in last, last
+
+
+def test_a_ctrl_c_as_the_forkserver_s_environment_is_set_sets_it_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: the forkserver's start set this process's ``PYTHONPATH`` (to its
+    ``sys.path``) and the variable that saves the old one, and only then entered the
+    ``try`` that sets them back: a Ctrl-C landing in between left them changed for
+    the rest of the process, so every Python it started later ran with this
+    ``sys.path``.  Here KeyboardInterrupt is raised as ``PYTHONPATH`` is set."""
+    from multiprocessing import forkserver, resource_tracker
+
+    from ofc_fast.parallel import _executors, _forkserver_env
+
+    class Environ:  # os.environ, whose PYTHONPATH is set as a Ctrl-C comes
+        def __getattr__(self, name: str) -> Any:
+            return getattr(os.environ, name)
+
+        def __setitem__(self, key: str, value: str) -> None:
+            os.environ[key] = value
+            if key == "PYTHONPATH":
+                raise KeyboardInterrupt
+
+    class Os:  # the os module, with that environment
+        environ = Environ()
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(os, name)
+
+    class Context:
+        def set_forkserver_preload(self, names: list[str]) -> None:
+            assert names  # (the environment is changed only for a preload)
+
+    monkeypatch.setattr(forkserver, "ensure_running", lambda: None)
+    monkeypatch.setattr(resource_tracker, "ensure_running", lambda: None)
+    monkeypatch.setattr(_executors, "_preload", lambda: ["ofc_fast.bots"])
+    monkeypatch.setenv("PYTHONPATH", "before")
+    monkeypatch.setattr(_executors, "os", Os())
+    with pytest.raises(KeyboardInterrupt):
+        _executors._start_forkserver(Context())
+    changed = os.environ.get("PYTHONPATH"), os.environ.get(_forkserver_env.SAVED)
+    monkeypatch.undo()
+    os.environ.pop(_forkserver_env.SAVED, None)
+    assert changed == ("before", None)

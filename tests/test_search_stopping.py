@@ -544,3 +544,46 @@ def test_an_error_of_a_stoppable_call_is_raised_in_the_caller_s_thread() -> None
     with pytest.raises(TypeError):
         _stop.stoppable(bad)
     assert not _searching()
+
+
+@pytest.mark.parametrize("where", ["clock", "start"])
+def test_a_ctrl_c_while_the_search_thread_starts_stops_it(
+    monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Regression: a Ctrl-C that landed after the search thread had started but before
+    the caller's ``try`` (in ``Thread.start``'s wait for the thread, or while the CPU
+    clock of the thread was looked up) left the C search running on in the
+    background (its stop word never set), burning a core until it ended by itself.
+    It is now stopped and waited for as one landing later is."""
+    from ofc_fast.search import _stop
+
+    ran: list[bool] = []
+
+    def run(word: Any) -> int:  # a "C call" that reads its stop word, 5 s at most
+        ran.append(True)
+        end = time.perf_counter() + 5
+        while not word[0] and time.perf_counter() < end:
+            time.sleep(0.001)
+        return 0
+
+    def ctrl_c(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    if where == "clock":
+        monkeypatch.setattr(_stop, "_thread_clock", ctrl_c)
+    else:  # (the new thread is running when start's wait is interrupted)
+        start = threading.Thread.start
+
+        def interrupted_start(self: threading.Thread) -> None:
+            start(self)
+            while not ran:
+                time.sleep(0.001)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(threading.Thread, "start", interrupted_start)
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        _stop.stoppable(run, seconds=60, cpu=True, name="ofc-exact-search")
+    monkeypatch.undo()
+    assert ran and not _searching()  # (stopped and waited for)
+    assert time.perf_counter() - t0 < 2

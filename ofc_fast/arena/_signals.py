@@ -94,8 +94,8 @@ def sigterm_as_sigint() -> Iterator[None]:
         yield
         return
 
-    signal.signal(signal.SIGTERM, _as_sigint)
-    try:
+    try:  # (set inside it: a Ctrl-C just after left it set for good)
+        signal.signal(signal.SIGTERM, _as_sigint)
         yield
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)

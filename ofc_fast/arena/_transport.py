@@ -326,6 +326,8 @@ class ProcessEndpoint(_StreamEndpoint):
             raise ArenaError(f"cmd:{quote(command)}: {exc}") from None
         if not argv:
             raise ArenaError("cmd: needs a command")
+        self.exited = threading.Event()  #: set once the process is reaped
+        self._reap_lock = threading.Lock()
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -339,11 +341,19 @@ class ProcessEndpoint(_StreamEndpoint):
             raise ArenaError(
                 f"cannot start {quote(command)}: {exc.strerror or exc}"
             ) from None
+        try:  # (a Ctrl-C as the threads start: the bot, in a session of its own
+            self._watch_proc()  # out of the terminal's reach, would run on unowned)
+        except BaseException:
+            with self._reap_lock:
+                if not self.exited.is_set():
+                    self._kill_group()
+            raise
+
+    def _watch_proc(self) -> None:
+        """Start the threads that read, write and watch the bot's process."""
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
         fd = stdout.fileno()
-        self.exited = threading.Event()  #: set once the process is reaped
-        self._reap_lock = threading.Lock()
 
         def write(data: bytes) -> None:
             stdin.write(data)

@@ -21,6 +21,7 @@ from ..rules import RuleSet
 from ._arguments import takes_arguments
 from ._rows import as_array, reset_tables
 from ._single import adapter_settings, check_solver_sets, check_spelling
+from ._stuck import whole_step
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
@@ -129,14 +130,15 @@ class LearnerTables:
         so that a reset with a seed replays the opponents' moves too.  Returns the
         learner's first observations."""
         first = not self.venv.started
-        reset_tables(self.venv, self._mid_deal, seed, options)
-        reseed = getattr(self.policy, "reseed", None)
-        if callable(reseed) and (seed is not None or first):  # the matches start again
-            reseed(self.venv.seed if seed is None else seed)
-        self.rewards[:] = 0
-        self.dones[:] = False
-        self._play_opponents()
-        self.masks[:] = self.venv.action_masks
+        with whole_step(self.venv):  # (Ctrl-C in it: reset() again)
+            reset_tables(self.venv, self._mid_deal, seed, options)
+            reseed = getattr(self.policy, "reseed", None)
+            if callable(reseed) and (seed is not None or first):  # the matches restart
+                reseed(self.venv.seed if seed is None else seed)
+            self.rewards[:] = 0
+            self.dones[:] = False
+            self._play_opponents()
+            self.masks[:] = self.venv.action_masks
         return self.observations
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -149,13 +151,14 @@ class LearnerTables:
         v = self.venv
         a = as_array(actions)
         # one id per table in any shape; VectorEnv.step refuses non-integers (MoveError)
-        v.step(a.reshape(self.num_envs) if a.size == self.num_envs else a)
-        self.rewards[:] = v.rewards
-        self.dones[:] = v.terminations
-        self._play_opponents()
-        self.masks[:] = v.action_masks
-        self.deals += int(self.dones.sum())
-        self._mid_deal[:] = ~self.dones  # (ended: the next deal's, not begun)
+        with whole_step(v):  # (a Ctrl-C after the learner's step: reset())
+            v.step(a.reshape(self.num_envs) if a.size == self.num_envs else a)
+            self.rewards[:] = v.rewards
+            self.dones[:] = v.terminations
+            self._play_opponents()
+            self.masks[:] = v.action_masks
+            self.deals += int(self.dones.sum())
+            self._mid_deal[:] = ~self.dones  # (ended: the next deal's, not begun)
         return self.observations, self.rewards, self.dones
 
     def close(self) -> None:

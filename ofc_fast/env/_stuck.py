@@ -2,7 +2,7 @@
 an agent decision, played on at most :data:`~ofc_fast.env._vector.MAX_SKIPPED_DEALS`
 in a row (the GameError that ends such a run: every agent seat kept in Fantasyland by
 the rules' stays), and an opponent that fails in the middle of its turn
-(:func:`others_playing`)."""
+(:func:`others_playing`), and a step cut short by Ctrl-C (:func:`whole_step`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..errors import GameError
 if TYPE_CHECKING:
     from ._vector import VectorEnv
 
-__all__ = ["check_skipped_deals", "no_decision_error", "others_playing"]
+__all__ = ["check_skipped_deals", "no_decision_error", "others_playing", "whole_step"]
 
 MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
 """Deals in a row without an agent decision (every agent seat in Fantasyland, set by
@@ -73,6 +73,23 @@ def others_playing(venv: VectorEnv) -> Iterator[None]:
     then needs :meth:`VectorEnv.reset` (its steps raise GameError until then)."""
     try:
         yield
+    except BaseException:
+        venv._started = False
+        raise
+
+
+@contextmanager
+def whole_step(venv: VectorEnv) -> Iterator[None]:
+    """Around a step or a deal of ``venv``, from its first C call to its arrays
+    written: a KeyboardInterrupt (Ctrl-C) or SystemExit landing anywhere in it may
+    leave tables in the middle of another seat's turn (its C call done, the bots'
+    loop not begun), or the arrays of the step before; ``venv`` then needs
+    :meth:`VectorEnv.reset` (its steps raise GameError until then).  An exception
+    says itself what it leaves (a refused move changes nothing: the env plays on)."""
+    try:
+        yield
+    except Exception:
+        raise
     except BaseException:
         venv._started = False
         raise

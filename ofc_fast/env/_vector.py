@@ -55,6 +55,7 @@ from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
 from ._stuck import others_playing as others_playing
+from ._stuck import whole_step
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -340,17 +341,20 @@ class VectorEnv:
                 seed.item() if isinstance(seed, np.ndarray) else seed
             )
             self._env_seeds = None
-        if self._bots is not None:
-            self._make_bots()
-        status = self._restart()
-        if status == _E_NO_DECISION:
-            raise no_decision_error(self, int(np.argmax(self.seats < 0)))
-        if status:
-            raise status_error(status, "the vector environment could not start", GameError)
-        self.deals_finished[:] = 0
-        self._started = True
-        self._play_bots()
-        self._write_features()
+        with whole_step(self):  # (Ctrl-C in it: reset() again)
+            if self._bots is not None:
+                self._make_bots()
+            status = self._restart()
+            if status == _E_NO_DECISION:
+                raise no_decision_error(self, int(np.argmax(self.seats < 0)))
+            if status:
+                raise status_error(
+                    status, "the vector environment could not start", GameError
+                )
+            self.deals_finished[:] = 0
+            self._started = True
+            self._play_bots()
+            self._write_features()
         return self.observations, self.infos()
 
     def _restart(self) -> int:
@@ -391,12 +395,15 @@ class VectorEnv:
         fails stops the deals there, and raises after the bots and features of those
         dealt before it are brought up to date (their rows as a success leaves them)."""
         status = env = 0
-        for env in envs:
-            status = lib.ofc_vecenv_reset(self._c, self._slots, int(env), 1, 0, self._out)
-            if status:
-                break
-        self._play_bots()
-        self._write_features()
+        with whole_step(self):
+            for env in envs:
+                status = lib.ofc_vecenv_reset(
+                    self._c, self._slots, int(env), 1, 0, self._out
+                )
+                if status:
+                    break
+            self._play_bots()
+            self._write_features()
         if status == _E_NO_DECISION:  # (the environment then needs a reset())
             raise no_decision_error(self, int(env))
         if status:
@@ -457,10 +464,11 @@ class VectorEnv:
 
     def _step_set(self, placements: Any) -> None:
         """Step with the actions already in ``self._actions``."""
-        self._call_step(placements, ffi.NULL)
-        self._play_bots()
-        self._write_features()
-        self.deals_finished += self.terminations
+        with whole_step(self):  # (a Ctrl-C after the C step: reset())
+            self._call_step(placements, ffi.NULL)
+            self._play_bots()
+            self._write_features()
+            self.deals_finished += self.terminations
 
     @one_thread
     def step_active(self, actions: Any, active: Any, *, ended: Any = None) -> None:
@@ -478,10 +486,11 @@ class VectorEnv:
             ended = env_flags(ended, self.num_envs, "ended")
         self._actions[:] = self._action_array(actions)
         self._active[:] = a
-        self._call_step(ffi.NULL, self._p_active, ended)
-        self._play_bots()
-        self._write_features()
-        self.deals_finished += self.terminations & a
+        with whole_step(self):
+            self._call_step(ffi.NULL, self._p_active, ended)
+            self._play_bots()
+            self._write_features()
+            self.deals_finished += self.terminations & a
 
     def _write_features(self) -> None:
         """Recompute the features of every environment (obs_type="features")."""

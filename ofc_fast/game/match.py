@@ -30,8 +30,10 @@ import copy
 import math
 import secrets
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from numbers import Integral
 from typing import Any
 
@@ -362,6 +364,15 @@ def _restored(
     return m
 
 
+def _at_once(*steps: partial[Any]) -> None:
+    """Run ``steps`` (calls of C functions: ``dict.update``, ``list.append``) in one
+    C call, so that a Ctrl-C lands before or after all of them: the KeyboardInterrupt
+    of a signal handler is raised only between bytecodes, never inside a C call that
+    runs no Python code.  :meth:`Match.record` books a deal so, made aside first: a
+    booking done seat by seat was left half-made by one landing in between."""
+    deque(map(partial.__call__, steps), maxlen=0)
+
+
 class Match:
     """Deals at one table of ``players`` seats under ``rules``, reproducible from
     ``seed`` (None draws one, kept in :attr:`seed`).
@@ -443,14 +454,15 @@ class Match:
     def record(self, game: Game) -> GameResult:
         """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
         Fantasyland and the button for the next deal (a read of the match in another
-        thread meanwhile waits for it: it sees the match before or after the deal)."""
+        thread meanwhile waits for it: it sees the match before or after the deal).
+        A Ctrl-C books it whole or not at all (then it is still the pending deal)."""
         if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
-        self._pending = None
-        for s in range(self.players):
-            self.totals[s] += r.net[s]
-            self.stats[s].add(
+        seats = []  # each seat's figures after the deal, made aside
+        for s, st in enumerate(self.stats):
+            after = copy.copy(st)  # (its net list shared: appended below, at once)
+            after.add(
                 r.net[s],
                 r.fouls[s],
                 sum(r.royalties[s]),
@@ -458,18 +470,34 @@ class Match:
                 bool(r.fantasyland[s]),
                 s in r.surrendered,
                 s in r.declared,
-                self.keep_nets,
+                False,
             )
-        if self.stacks is not None:
-            after = r.settlement.stacks if r.settlement is not None else None
-            self.stacks = (
-                list(after)
-                if after is not None
-                else [x + n for x, n in zip(self.stacks, r.net)]
+            seats.append(partial(vars(st).update, vars(after)))
+        stacks = self.stacks
+        if stacks is not None:
+            after_stacks = r.settlement.stacks if r.settlement is not None else None
+            stacks = (
+                list(after_stacks)
+                if after_stacks is not None
+                else [x + n for x, n in zip(stacks, r.net)]
             )
-        self.hands_played += 1
-        self.fantasyland = tuple(r.fantasyland)
-        self.button = next_button(self.rules, self.button, self.players, self.fantasyland)
+        fantasyland = tuple(r.fantasyland)
+        button = next_button(self.rules, self.button, self.players, fantasyland)
+        totals = [t + n for t, n in zip(self.totals, r.net)]
+        nets = [partial(st.net.append, n) for st, n in zip(self.stats, r.net)]
+        _at_once(
+            partial(self.totals.__setitem__, slice(None), totals),
+            *seats,
+            *(nets if self.keep_nets else ()),
+            partial(
+                vars(self).update,
+                _pending=None,
+                stacks=stacks,
+                hands_played=self.hands_played + 1,
+                fantasyland=fantasyland,
+                button=button,
+            ),
+        )
         return r
 
     def play_hand(self, bots: Sequence[Any]) -> GameResult:

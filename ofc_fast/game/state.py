@@ -358,8 +358,8 @@ class Game:
                 f"solver)"
             )
         collecting = gc.isenabled()
-        gc.disable()  # 72,072 small objects: the collector would triple the time
-        try:
+        try:  # (turned off inside it: a Ctrl-C just after left it off for good)
+            gc.disable()  # 72,072 small objects: the collector would triple the time
             moves = settings_for(dealt)
         finally:
             if collecting:
@@ -407,14 +407,21 @@ class Game:
         """Play a legal action id (the fast path for agents)."""
         # an id in range as it is (one test); any other value checked by action_id
         a = action if type(action) is int and 0 <= action < _SPACE else action_id(action)
-        status = _act(self._buf, a)
+        step = self._step
+        try:
+            status = _act(self._buf, a)
+        except BaseException:  # Ctrl-C as the C call returns: the move made is booked
+            if self._g.step != step:
+                self._step = step + 1
+                self._moves.append(a)
+            raise
         if status:
             raise_move_error(
                 status,
                 f"action {a} for seat {self.to_act}" if status == lib.OFC_E_ACTION else "",
             )
+        self._step = step + 1  # (before the append: a Ctrl-C lands after it only)
         self._moves.append(a)
-        self._step += 1
 
     @one_mover
     def play(self, move: Move | Mapping[str, Any], seat: int | None = None) -> None:
@@ -452,11 +459,18 @@ class Game:
         dealt = self._deck[st[1] : st[1] + st[2]]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
-        status = _place(self._buf, dest if type(dest) is tuple else tuple(dest))
+        dest = dest if type(dest) is tuple else tuple(dest)
+        try:
+            status = _place(self._buf, dest)
+        except BaseException:  # (as play_action's)
+            if self._g.step != step:
+                self._step = step + 1
+                self._moves.append(move)
+            raise
         if status:
             raise_move_error(status, self._explain(status, move))
-        self._moves.append(move)
         self._step = step + 1
+        self._moves.append(move)
 
     def _explain(self, status: int, move: Move) -> str:
         s = self._steps[self._step][0]
@@ -516,9 +530,9 @@ class Game:
             )
         if status:
             raise_move_error(status)
-        self._buf[:] = work
-        self._moves.append(move)
+        self._buf[:] = work  # (then the step: a Ctrl-C lands after the append only)
         self._step += 1
+        self._moves.append(move)
 
     # -- views
     @property

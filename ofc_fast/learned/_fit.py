@@ -65,8 +65,8 @@ def fit(
     torch = require_torch()
     with _TORCH:
         threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
+        try:  # (set inside it: a Ctrl-C just after left torch on one thread)
+            torch.set_num_threads(1)
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(seed % 2**64)  # seed + cards can pass 2**64 - 1
                 return _fit(torch, x, y, seed, hidden, epochs, batch, lr, check)

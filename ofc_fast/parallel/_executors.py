@@ -177,9 +177,9 @@ def _start_forkserver(ctx: Any) -> None:
     path = [p for p in path if os.path.exists(p)]  # (not a path hook's key)
     with _START_LOCK:
         saved = {key: os.environ.get(key) for key in WORKER_ENV}
-        os.environ[SAVED] = json.dumps(saved)
-        os.environ["PYTHONPATH"] = os.pathsep.join(path)
-        try:
+        try:  # (set inside it: a Ctrl-C between left them changed for good)
+            os.environ[SAVED] = json.dumps(saved)
+            os.environ["PYTHONPATH"] = os.pathsep.join(path)
             forkserver.ensure_running()  # (a no-op once it runs)
         finally:
             set_environ({**saved, SAVED: None})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from .._native import ffi
@@ -66,7 +67,8 @@ def stoppable(
     ``should_stop()`` is True; on an exception here (Ctrl-C's KeyboardInterrupt, the
     hook's) the call is stopped, waited for and the exception raised, as is one of
     ``run`` itself (cffi's, for an argument it cannot convert).  The status, why it
-    was stopped ('' if not) and the thread's CPU time."""
+    was stopped ('' if not) and the thread's CPU time.  The thread is stopped and
+    waited for whenever the exception lands, even while it starts."""
     word = ffi.new("int32_t *")
     out: list[int] = []
     used: list[float] = []
@@ -82,10 +84,10 @@ def stoppable(
 
     worker = threading.Thread(target=search, name=name, daemon=True)
     why = ""
-    worker.start()
-    now = _thread_clock(worker) if cpu else time.perf_counter
-    deadline = None if seconds is None else now() + seconds
-    try:
+    try:  # (from the start: a Ctrl-C there left the search running on, unstopped)
+        worker.start()
+        now = _thread_clock(worker) if cpu else time.perf_counter
+        deadline = None if seconds is None else now() + seconds
         while worker.is_alive():
             worker.join(POLL)
             if not why and worker.is_alive():
@@ -96,7 +98,8 @@ def stoppable(
                 word[0] = 1 if why else 0
     except BaseException:
         word[0] = 1
-        worker.join()
+        with suppress(RuntimeError):  # (interrupted before it ran: it stops at once)
+            worker.join()
         raise
     if failed:
         raise failed[0]

@@ -1,0 +1,63 @@
+"""Ctrl-C landing at an arbitrary bytecode, for the checks that an interrupted call
+leaves its object whole: a SIGALRM timer whose handler raises KeyboardInterrupt
+into a call (:func:`ctrl_c_timer`, :func:`interrupted`), and a stand-in for the
+:mod:`gc` module whose ``disable()`` is interrupted as it returns
+(:class:`InterruptedGc`)."""
+
+from __future__ import annotations
+
+import gc
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+class InterruptedGc:
+    """:mod:`gc` (``isenabled``, ``enable``), whose ``disable()`` turns the collector
+    off and raises KeyboardInterrupt (as a Ctrl-C landing on the next bytecode)."""
+
+    isenabled = staticmethod(gc.isenabled)
+    enable = staticmethod(gc.enable)
+    collect = staticmethod(gc.collect)
+
+    @staticmethod
+    def disable() -> None:
+        gc.disable()
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def ctrl_c_timer(interval: float = 0.0002) -> Iterator[list[bool]]:
+    """A SIGALRM itimer every ``interval`` seconds for the ``with`` block, whose
+    handler raises KeyboardInterrupt once armed (the list yielded: ``[True]``), and
+    disarms it; the timer stopped and SIGALRM's handler set back after (ignored if
+    it had none from Python: a signal still on its way cannot kill the run)."""
+    armed = [False]
+
+    def ctrl_c(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, ctrl_c)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, interval, interval)
+        yield armed
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
+
+
+def interrupted(armed: list[bool], call: Callable[..., Any], *args: Any) -> bool:
+    """``call(*args)`` with :func:`ctrl_c_timer`'s ``armed`` set: whether a
+    KeyboardInterrupt cut it (or landed just after it returned)."""
+    try:
+        armed[0] = True
+        call(*args)
+        armed[0] = False
+    except KeyboardInterrupt:
+        return True
+    finally:
+        armed[0] = False
+    return False
