@@ -365,3 +365,63 @@ def test_training_memory_check_uses_a_containers_cgroup_limit(
     _settings.check_settings(rules.PINEAPPLE, 2, **settings, deals=fits)
     with pytest.raises(ModelError, match=rf"^deals: .* too many for this {where}'s memory"):
         _settings.check_settings(rules.PINEAPPLE, 2, **settings, deals=fits + 1)
+
+
+@pytest.mark.parametrize(
+    "own, files, limit, where",
+    [  # machine: 4096 * 4000 = 16,384,000 bytes
+        (  # systemd's MemoryMax on the service, none at the root
+            "0::/system.slice/train.service",
+            {
+                "memory.max": "max",
+                "system.slice/memory.max": "9000000",
+                "system.slice/train.service/memory.max": "5000000",
+            },
+            5_000_000,
+            "container",
+        ),
+        (  # a parent's limit smaller than the process's own
+            "0::/a/b",
+            {"a/memory.max": "3000000", "a/b/memory.max": "7000000"},
+            3_000_000,
+            "container",
+        ),
+        (  # v1: the memory controller's line, its hierarchy under memory/
+            "5:cpu,cpuacct:/x\n4:memory:/process_api/abc\n0::/",
+            {
+                "memory/memory.limit_in_bytes": "9223372036854771712",
+                "memory/process_api/memory.limit_in_bytes": "9223372036854771712",
+                "memory/process_api/abc/memory.limit_in_bytes": "6000000",
+                "memory/x/memory.limit_in_bytes": "1000",  # (cpu's path, not memory's)
+            },
+            6_000_000,
+            "container",
+        ),
+        (  # the process's cgroup not mounted under CGROUP: the root's limit
+            "0::/docker/deadbeef",
+            {"memory.max": "8000000"},
+            8_000_000,
+            "container",
+        ),
+        ("0::/a", {"a/memory.max": "max"}, 16_384_000, "machine"),
+    ],
+)
+def test_memory_limit_reads_the_processs_own_cgroup_up_to_the_root(
+    tmp_path, monkeypatch, own, files, limit, where
+):
+    """A limit set on the process's own cgroup (systemd ``MemoryMax``, a sub-cgroup
+    without a cgroup namespace) or on one between it and the root was missed: only
+    the root's files were read.  The smallest limit on the path from the cgroup that
+    /proc/self/cgroup names up to the root is the one."""
+    from ofc_fast.learned import _settings
+
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text + "\n")
+    proc = tmp_path / "proc_self_cgroup"
+    proc.write_text(own + "\n")
+    monkeypatch.setattr(_settings, "CGROUP", str(root))
+    monkeypatch.setattr(_settings, "PROC_CGROUP", str(proc))
+    monkeypatch.setattr(os, "sysconf", {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 4000}.get)
+    assert _settings.memory_limit() == (limit, where)

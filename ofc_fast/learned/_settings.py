@@ -28,6 +28,11 @@ CGROUP = "/sys/fs/cgroup"
 """Where a container's memory limit is read (cgroup v2 ``memory.max``, v1
 ``memory/memory.limit_in_bytes``): in Docker, Kubernetes or a CI runner that limit, not
 the machine's memory, is what ends a run that holds too much."""
+PROC_CGROUP = "/proc/self/cgroup"
+"""Where this process's own cgroup is named (v2: the line ``0::/PATH``; v1: the line of
+the ``memory`` controller, ``N:memory:/PATH``): a limit set on it or on a cgroup
+between it and :data:`CGROUP` (systemd's ``MemoryMax``, a sub-cgroup without a cgroup
+namespace) ends a run as surely as the root's."""
 
 
 def sizes(rules: RuleSet) -> list[int]:
@@ -105,24 +110,54 @@ def check_settings(
 
 def memory_limit() -> tuple[int, str] | None:
     """The bytes this process may hold and whose they are (``"machine"`` or
-    ``"container"``): the smaller of the machine's memory and a cgroup's limit under
+    ``"container"``): the smallest of the machine's memory and the limits of the
+    cgroups from this process's own (:data:`PROC_CGROUP`) up to the root under
     :data:`CGROUP` (v2 ``memory.max``, ``max`` for none; v1
-    ``memory/memory.limit_in_bytes``, a number past the machine's for none); None where
-    neither is known."""
+    ``memory/PATH/memory.limit_in_bytes``, a number past the machine's for none); None
+    where neither is known."""
     limits: list[tuple[int, str]] = []
     try:
         limits.append((os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "machine"))
     except (AttributeError, ValueError, OSError):  # (no sysconf: Windows)
         pass
-    for name in ("memory.max", os.path.join("memory", "memory.limit_in_bytes")):
+    for path in _cgroup_limit_files():
         try:
-            with open(os.path.join(CGROUP, name), encoding="ascii") as f:
+            with open(path, encoding="ascii") as f:
                 text = f.read(64).strip()
         except (OSError, ValueError):  # (no such file: no cgroup, or not this version)
             continue
         if text.isdigit():  # ("max": no limit)
             limits.append((int(text), "container"))
     return min(limits, key=lambda limit: limit[0]) if limits else None
+
+
+def _cgroup_limit_files() -> list[str]:
+    """The memory limit files of this process's cgroups (:data:`PROC_CGROUP`), v2's
+    then v1's, each from its own cgroup up to the root under :data:`CGROUP` (the root
+    alone where the process's cgroup is not known, or not mounted there: a cgroup
+    namespace shows ``/``)."""
+    paths = {"v2": "/", "v1": "/"}
+    try:
+        with open(PROC_CGROUP, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 16).splitlines()
+    except OSError:  # (no /proc: not Linux)
+        lines = []
+    for line in lines:  # HIERARCHY:CONTROLLERS:PATH
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and not controllers:
+            paths["v2"] = path
+        elif "memory" in controllers.split(","):
+            paths["v1"] = path
+    files = []
+    for version, base, name in (
+        ("v2", CGROUP, "memory.max"),
+        ("v1", os.path.join(CGROUP, "memory"), "memory.limit_in_bytes"),
+    ):
+        parts = [p for p in paths[version].split("/") if p not in ("", ".", "..")]
+        for depth in range(len(parts), -1, -1):  # its own cgroup first, the root last
+            files.append(os.path.join(base, *parts[:depth], name))
+    return files
 
 
 def _check_memory(rules: RuleSet, players: int, counts: dict[str, int]) -> None:
