@@ -1170,3 +1170,53 @@ def test_chip_counts_of_stacks_per_seat_are_not_named_as_taken(
         cli.main(["score", "--stacks", "200", "150"])
     err = capsys.readouterr().err
     assert "required: boards" in err and "took" not in err, err
+
+
+HEAVY_MODULES = (
+    "asyncio",  # the web server's (ofc_fast.serve._app)
+    "ssl",
+    "ofc_fast.serve._app",
+    "ofc_fast.serve._routes",
+    "uvicorn",
+    "starlette",
+    "scipy",
+    "torch",
+    "selenium",
+    "jsonschema",
+)
+"""Modules no command but ``serve`` (or training, the browser tests) needs."""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["rules"], ["rules", "OFC"]])
+def test_cli_imports_no_heavy_module_to_build_its_parser(argv: list[str]) -> None:
+    """Every ``ofc-fast`` command imported the whole ``ofc_fast.serve`` package (its
+    web-server module, asyncio and more) just to build the argument parser: some
+    100 ms of each run.  ``--help`` and ``rules`` import none of the heavy modules
+    (what a fresh interpreter holds after the command, not a time)."""
+    from scripts import package_env
+
+    code = f"""if True:
+        import contextlib, io, json, sys
+        from ofc_fast.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                status = main({argv!r})
+            except SystemExit as exc:
+                status = exc.code
+        here = sys.modules["ofc_fast.cli"].__file__
+        print(json.dumps([status, here, sorted(sys.modules)]))
+    """
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=package_env(),
+    ).stdout
+    status, path, modules = json.loads(out.splitlines()[-1])
+    assert status == 0
+    assert path == cli.__file__  # (the package under test)
+    loaded = set(modules)
+    assert [m for m in HEAVY_MODULES if m in loaded] == []
+    assert "ofc_fast.serve.cli" in loaded  # (the serve subcommand is still built)
