@@ -38,6 +38,7 @@ from ..rules import RuleSet
 from ._arguments import takes_arguments
 from ._rows import check_options
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
+from ._stuck import whole_step
 from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, require_started
 from .gym import RENDER_MODES, action_id, observation_space, render_human, render_text
 
@@ -191,18 +192,19 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self._was_dead_step(action)
             return
         v = self._venv
-        v.step_first(action_id(action))
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        if v.terminations[0]:
-            for s, a in enumerate(self.agents):
-                self.rewards[a] = float(v.final_rewards[0, s])
-                self.terminations[a] = True
-        else:
-            self.agent_selection = self.possible_agents[int(v.seats[0])]
-        # the acting seat's reward: its shaping (when on) and, at the end, its points
-        self.rewards[agent] = float(v.rewards[0])
-        self._accumulate_rewards()
+        with whole_step(v):  # (a Ctrl-C before the next agent is selected: reset())
+            v.step_first(action_id(action))
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = {a: 0.0 for a in self.agents}
+            if v.terminations[0]:
+                for s, a in enumerate(self.agents):
+                    self.rewards[a] = float(v.final_rewards[0, s])
+                    self.terminations[a] = True
+            else:
+                self.agent_selection = self.possible_agents[int(v.seats[0])]
+            # the acting seat's reward: its shaping (when on) and, at the end, its points
+            self.rewards[agent] = float(v.rewards[0])
+            self._accumulate_rewards()
         render_human(self)
 
     def render(self) -> str | None:
