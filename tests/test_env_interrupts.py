@@ -129,3 +129,64 @@ def test_ctrl_c_after_the_sb3_step_leaves_no_episode_length_behind(
             break
     assert infos[0]["episode"]["l"] == steps
     del obs
+
+
+def test_ctrl_c_inside_a_vector_reset_leaves_it_needing_reset_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: a reset() interrupted after its tables dealt, before the adapter
+    cleared its own flags, left ``OfcVectorEnv``'s step counts (the
+    ``max_episode_steps`` truncation came early), ``OfcEnv``'s mid-deal flag (the
+    next seedless reset skipped a deal) and the PettingZoo env's selected agent
+    (the next step played for another seat) of the deal before.  Now each needs
+    reset() again (its steps raise GameError until then)."""
+    import ofc_fast.env.gym as gym_module
+
+    vec = OfcVectorEnv("pineapple", num_envs=2, seed=4, max_episode_steps=3)
+    obs, _ = vec.reset()
+    for _ in range(2):
+        obs, *_ = vec.step(_first_legal(obs["action_mask"]))
+    real = gym_module.reset_tables
+
+    def cut(*args: Any) -> Any:
+        real(*args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gym_module, "reset_tables", cut)
+    with pytest.raises(KeyboardInterrupt):
+        vec.reset()
+    monkeypatch.setattr(gym_module, "reset_tables", real)
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        vec.step(_first_legal(vec._venv.action_masks))
+
+
+def test_ctrl_c_inside_a_one_table_reset_leaves_it_needing_reset_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, for ``OfcEnv.reset`` (its mid-deal flag), interrupted after the
+    next deal was dealt."""
+    one = OfcEnv("pineapple", seed=9)
+    obs, _ = one.reset(seed=9)
+    one.step(int(_first_legal(obs["action_mask"])))
+    _then_ctrl_c(monkeypatch, one._venv, "next_deal")
+    with pytest.raises(KeyboardInterrupt):
+        one.reset()
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        one.step(int(_first_legal(one._venv.action_masks[0])))
+
+
+def test_ctrl_c_inside_a_pettingzoo_reset_leaves_it_needing_reset_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, for the PettingZoo env's reset (its selected agent)."""
+    pytest.importorskip("pettingzoo", reason="pip install .[rl]")
+    from ofc_fast.env import pettingzoo_env
+
+    aec = pettingzoo_env("pineapple", 2)
+    aec.reset(seed=2)
+    aec.step(int(_first_legal(aec._venv.action_masks[0])))
+    _then_ctrl_c(monkeypatch, aec._venv, "next_deal")
+    with pytest.raises(KeyboardInterrupt):
+        aec.reset()
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        aec.step(int(_first_legal(aec._venv.action_masks[0])))

@@ -130,21 +130,22 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         ``api_test`` wants, or None, else GameError and nothing changes)."""
         check_options(options, None)
         v = self._venv
-        if seed is not None or not v.started:
-            v.reset(seed=seed)
-        else:
-            v.next_deal(0)
-        if seed is not None:
-            self._seed(v.seed)
-        # deals where no seat has a decision (bounded): their points start the episode
-        skipped = deal_to_decision(v)
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: float(skipped[s]) for s, a in enumerate(self.agents)}
-        self._cumulative_rewards = dict(self.rewards)
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[int(v.seats[0])]
+        with whole_step(v):  # (a Ctrl-C before the agent is selected: reset() again)
+            if seed is not None or not v.started:
+                v.reset(seed=seed)
+            else:
+                v.next_deal(0)
+            if seed is not None:
+                self._seed(v.seed)
+            # deals where no seat has a decision (bounded): their points start it
+            skipped = deal_to_decision(v)
+            self.agents = list(self.possible_agents)
+            self.rewards = {a: float(skipped[s]) for s, a in enumerate(self.agents)}
+            self._cumulative_rewards = dict(self.rewards)
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self.agent_selection = self.possible_agents[int(v.seats[0])]
         render_human(self)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -269,13 +269,14 @@ class OfcEnv(gymnasium.Env):
         seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         v = self._venv
-        if seed is not None or not v.started:
-            v.reset(seed=seed)
-        elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (autoreset=False)
-            v.next_deal(0)
-        deal_to_decision(v)  # autoreset=False: deals without a learner decision
-        self._mid_deal = False
-        self._end_view = None
+        with whole_step(v):  # (a Ctrl-C before the flags are cleared: reset() again)
+            if seed is not None or not v.started:
+                v.reset(seed=seed)
+            elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (no autoreset)
+                v.next_deal(0)
+            deal_to_decision(v)  # autoreset=False: deals without a learner decision
+            self._mid_deal = False
+            self._end_view = None
         render_human(self)
         return self._obs(), {}
 
@@ -446,8 +447,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if seeds is None and seed is not None:
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
-        masked = reset_tables(v, self._mid_deal, seeds, options)  # (None: every table)
-        self._steps[slice(None) if masked is None else masked] = 0
+        with whole_step(v):  # (a Ctrl-C before the counts are cleared: reset() again)
+            masked = reset_tables(v, self._mid_deal, seeds, options)  # (None: all)
+            self._steps[slice(None) if masked is None else masked] = 0
         if s is not None:
             super().reset(seed=s)
         render_human(self)
