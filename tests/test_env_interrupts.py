@@ -190,3 +190,22 @@ def test_ctrl_c_inside_a_pettingzoo_reset_leaves_it_needing_reset_again(
         aec.reset()
     with pytest.raises(GameError, match=r"reset\(\)"):
         aec.step(int(_first_legal(aec._venv.action_masks[0])))
+
+
+def test_ctrl_c_inside_an_sb3_reset_leaves_it_needing_reset_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: SB3 ``VecEnv.reset`` interrupted after its tables dealt, before
+    it cleared the episodes' sums, played on with the episode before's return and
+    length in the next ``episode`` info.  Now it needs reset() again."""
+    pytest.importorskip("stable_baselines3", reason="pip install .[rl]")
+    from ofc_fast.env.sb3 import VecEnv
+
+    env = VecEnv("pineapple", num_envs=1, seed=5)
+    env.reset()
+    env.step(_first_legal(env.action_masks()))
+    _then_ctrl_c(monkeypatch, env.tables, "reset")
+    with pytest.raises(KeyboardInterrupt):
+        env.reset()
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        env.step(_first_legal(env.tables.venv.action_masks))

@@ -259,15 +259,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
         seeds = list(self._seeds) if any(s is not None for s in self._seeds) else None
         options = self._options[0] or None
         try:
-            obs = self.tables.reset(seed=seeds, options=options)
+            with whole_step(self.tables.venv):  # (a Ctrl-C before the sums: reset())
+                obs = self.tables.reset(seed=seeds, options=options)
+                masked = reset_mask(options, self.num_envs)
+                restarted = slice(None) if masked is None else masked
+                self._ret[restarted] = 0
+                self._len[restarted] = 0
+                self._started = True
         finally:  # for this reset only, dealt or not: a failed one leaves none behind
             self._reset_seeds()
             self._reset_options()
-        masked = reset_mask(options, self.num_envs)
-        restarted = slice(None) if masked is None else masked
-        self._ret[restarted] = 0
-        self._len[restarted] = 0
-        self._started = True
         return np.array(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
