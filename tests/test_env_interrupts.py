@@ -160,36 +160,26 @@ def test_ctrl_c_inside_a_vector_reset_leaves_it_needing_reset_again(
         vec.step(_first_legal(vec._venv.action_masks))
 
 
+@pytest.mark.parametrize("adapter", ["OfcEnv", "pettingzoo"])
 def test_ctrl_c_inside_a_one_table_reset_leaves_it_needing_reset_again(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, adapter: str
 ) -> None:
-    """As above, for ``OfcEnv.reset`` (its mid-deal flag), interrupted after the
-    next deal was dealt."""
-    one = OfcEnv("pineapple", seed=9)
-    obs, _ = one.reset(seed=9)
-    one.step(int(_first_legal(obs["action_mask"])))
-    _then_ctrl_c(monkeypatch, one._venv, "next_deal")
+    """As above, for ``OfcEnv.reset`` (its mid-deal flag) and the PettingZoo env's
+    reset (its selected agent), interrupted after the next deal was dealt."""
+    if adapter == "OfcEnv":
+        env: Any = OfcEnv("pineapple", seed=9)
+    else:
+        pytest.importorskip("pettingzoo", reason="pip install .[rl]")
+        from ofc_fast.env import pettingzoo_env
+
+        env = pettingzoo_env("pineapple", 2)
+    env.reset(seed=9)
+    env.step(int(_first_legal(env._venv.action_masks[0])))
+    _then_ctrl_c(monkeypatch, env._venv, "next_deal")
     with pytest.raises(KeyboardInterrupt):
-        one.reset()
+        env.reset()
     with pytest.raises(GameError, match=r"reset\(\)"):
-        one.step(int(_first_legal(one._venv.action_masks[0])))
-
-
-def test_ctrl_c_inside_a_pettingzoo_reset_leaves_it_needing_reset_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """As above, for the PettingZoo env's reset (its selected agent)."""
-    pytest.importorskip("pettingzoo", reason="pip install .[rl]")
-    from ofc_fast.env import pettingzoo_env
-
-    aec = pettingzoo_env("pineapple", 2)
-    aec.reset(seed=2)
-    aec.step(int(_first_legal(aec._venv.action_masks[0])))
-    _then_ctrl_c(monkeypatch, aec._venv, "next_deal")
-    with pytest.raises(KeyboardInterrupt):
-        aec.reset()
-    with pytest.raises(GameError, match=r"reset\(\)"):
-        aec.step(int(_first_legal(aec._venv.action_masks[0])))
+        env.step(int(_first_legal(env._venv.action_masks[0])))
 
 
 def test_ctrl_c_inside_an_sb3_reset_leaves_it_needing_reset_again(
