@@ -45,6 +45,7 @@ __all__ = [
     "atomic_write",
     "check_writable",
     "file_key",
+    "open_descriptor",
     "open_input",
     "output_key",
     "read_npz",
@@ -79,6 +80,26 @@ writing by then reads as empty; one opened in time is read to its end."""
 _NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)  # (none on Windows, where no FIFO is)
 
 
+def open_descriptor(
+    fds: list[int], path: str | os.PathLike[str], flags: int, mode: int = 0o777
+) -> int:
+    """``os.open(path, flags, mode)``, its descriptor appended to ``fds`` in the same
+    C call and returned: a Ctrl-C (whose KeyboardInterrupt a signal handler raises
+    between bytecodes, so also as ``os.open`` returns, before its value is stored)
+    lands before the descriptor is made or after it is in ``fds``, for the caller's
+    ``except BaseException`` to close (and, a file it made, to remove).  OSError
+    where it cannot be opened (``fds`` as it was).
+
+    >>> fds: list[int] = []
+    >>> fd = open_descriptor(fds, os.devnull, os.O_RDONLY)
+    >>> fds == [fd]
+    True
+    >>> os.close(fd)
+    """
+    fds.extend(map(os.open, (path,), (flags,), (mode,)))
+    return fds[-1]
+
+
 def open_input(path: str | os.PathLike[str], wait: float | None = None) -> BinaryIO:
     """``path`` opened for reading bytes, as every input file a command names is
     (``--rules``, ``replay FILE``, ``report REPORT HISTORY``): a FIFO waits at most
@@ -97,17 +118,21 @@ def open_input(path: str | os.PathLike[str], wait: float | None = None) -> Binar
     """
     # O_NONBLOCK: a FIFO that nothing writes to opens at once; reads then wait as
     # usual once the descriptor is made blocking again
-    fd = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0))
+    fds: list[int] = []  # (the descriptor, once made: closed on any failure)
     try:
+        fd = open_descriptor(
+            fds, path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0)
+        )
         if stat.S_ISDIR(os.fstat(fd).st_mode):  # (as open() refuses one)
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if _NONBLOCK:
             _await_writer(fd, FIFO_WAIT if wait is None else wait)
             os.set_blocking(fd, True)
     except BaseException:
-        os.close(fd)
+        for fd in fds:
+            os.close(fd)
         raise
-    return open(fd, "rb")
+    return open(fd, "rb")  # (a Ctrl-C as it returns: the file dropped closes it)
 
 
 def _await_writer(fd: int, wait: float) -> None:
@@ -264,10 +289,9 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except OSError:
         mode = None  # (a new file)
-    tmp = temporary_path(target)
-    f = open(tmp, "wb")  # noqa: SIM115 - closed below (one not made is none of ours)
+    tmp = temporary_path(target)  # (a name of this call's own: removed on a failure)
     try:
-        with f:
+        with open(tmp, "wb") as f:  # (a Ctrl-C as it returns: the file dropped closes)
             if mode is not None:
                 os.chmod(tmp, mode)  # (by name: Windows changes no mode by descriptor)
             yield f

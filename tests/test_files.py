@@ -4,7 +4,9 @@ leads to gets the new contents; a replaced file keeps its permissions;
 
 from __future__ import annotations
 
+import gc
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -87,3 +89,54 @@ def test_a_file_whose_name_is_near_the_limit_can_be_replaced(tmp_path: Path) -> 
         assert target.read_bytes() == b"new"
         assert os.listdir(tmp_path) == [name]
         target.unlink()
+
+
+def _open_fds() -> list[str]:
+    return sorted(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(
+    not (hasattr(signal, "setitimer") and os.path.isdir("/proc/self/fd")),
+    reason="run on Linux (setitimer, /proc/self/fd)",
+)
+@pytest.mark.parametrize("call", ["open_input", "atomic_file", "exclusive create"])
+def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
+    tmp_path: Path, call: str
+) -> None:
+    """Regression: a Ctrl-C (KeyboardInterrupt raised by a signal handler as
+    ``os.open``/``open`` returned, before the block that closes or removes what it
+    made) leaked the descriptor of ``open_input``, left ``atomic_file``'s hidden
+    ``.<name>.<pid>.<hex>.tmp`` beside the output, and ``exclusive(method="create")``'s
+    ``.selfplay.lock``, so that the next run was refused.  Here a timer raises
+    KeyboardInterrupt into hundreds of calls: the descriptors open (the reference:
+    those before) and the folder's files are as before each."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    from ofc_fast.files import atomic_file, open_input
+    from ofc_fast.parallel import exclusive
+
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"x")
+    out = tmp_path / "out.bin"
+
+    def once() -> None:
+        if call == "open_input":
+            with open_input(source) as f:
+                f.read()
+        elif call == "atomic_file":
+            with atomic_file(out) as f:
+                f.write(b"y")
+        else:
+            with exclusive(tmp_path, method="create"):
+                pass
+
+    once()
+    files, fds = sorted(os.listdir(tmp_path)), _open_fds()
+    cut = 0
+    with ctrl_c_timer() as armed:
+        for _ in range(1500):
+            cut += interrupted(armed, once)
+            assert sorted(os.listdir(tmp_path)) == files, cut
+    gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
+    assert _open_fds() == fds
+    assert cut > 100, cut  # the timer did land inside the calls

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import signal
 import weakref
 from dataclasses import replace
 from pathlib import Path
@@ -157,3 +158,47 @@ def test_run_specs_keep_no_rule_set_of_earlier_runs() -> None:
         _ = replace(first, rules_json=rules.OFC.replace(sweep_bonus=k).to_json()).rules
     gc.collect()
     assert probe() is None
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")
+def test_a_ctrl_c_inside_book_books_the_deal_whole_or_not_at_all() -> None:
+    """Regression: ``book`` (a parallel run's booking of a deal's outcome into its
+    Match: ``play --workers``, ``selfplay``, the parallel arena) added each seat's
+    points to the totals and statistics one by one, then moved the deal count and
+    the button: a Ctrl-C (KeyboardInterrupt from a signal handler) landing in
+    between left the booking half-made (totals that do not sum to 0, one seat's
+    statistics a deal ahead, the deal not counted).  Here a timer raises
+    KeyboardInterrupt into a thousand bookings; after each the deal is booked whole
+    (its nets, taken from its outcome, in every total; the button one seat on) or
+    not at all, and booked again."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    from ofc_fast.bots import RandomBot
+    from ofc_fast.game import Match
+    from ofc_fast.parallel import book
+    from ofc_fast.parallel._plan import outcome
+
+    played = Match(rules.PINEAPPLE, 3, seed=7)
+    bots = [RandomBot(seed=s) for s in range(3)]
+    outcomes = []
+    for i in range(12):
+        g = played.next_game()
+        play_out(g, bots)
+        played.record(g)
+        outcomes.append(outcome(i, g))
+    m = Match(rules.PINEAPPLE, 3, seed=7, keep_nets=True)
+    first = m.button
+    expected = [0, 0, 0]  # the booked deals' nets, per seat
+    cut = 0
+    with ctrl_c_timer() as armed:
+        for deals in range(1, 1001):
+            o = outcomes[deals % len(outcomes)]
+            cut += interrupted(armed, book, m, o)
+            if m.hands_played == deals - 1:  # not booked: book it now
+                book(m, o)
+            expected = [t + n for t, n in zip(expected, o["net"])]
+            books = [(x.deals, x.total, len(x.net)) for x in m.stats]
+            assert m.hands_played == deals, (deals, cut)
+            assert m.totals == expected and books == [(deals, t, deals) for t in expected]
+            assert m.button == (first + deals) % 3
+    assert cut > 30, cut  # the timer did land inside the bookings

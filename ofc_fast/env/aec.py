@@ -38,6 +38,7 @@ from ..rules import RuleSet
 from ._arguments import takes_arguments
 from ._rows import check_options
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
+from ._stuck import whole_step
 from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, require_started
 from .gym import RENDER_MODES, action_id, observation_space, render_human, render_text
 
@@ -129,21 +130,22 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         ``api_test`` wants, or None, else GameError and nothing changes)."""
         check_options(options, None)
         v = self._venv
-        if seed is not None or not v.started:
-            v.reset(seed=seed)
-        else:
-            v.next_deal(0)
-        if seed is not None:
-            self._seed(v.seed)
-        # deals where no seat has a decision (bounded): their points start the episode
-        skipped = deal_to_decision(v)
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: float(skipped[s]) for s, a in enumerate(self.agents)}
-        self._cumulative_rewards = dict(self.rewards)
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[int(v.seats[0])]
+        with whole_step(v):  # (a Ctrl-C before the agent is selected: reset() again)
+            if seed is not None or not v.started:
+                v.reset(seed=seed)
+            else:
+                v.next_deal(0)
+            if seed is not None:
+                self._seed(v.seed)
+            # deals where no seat has a decision (bounded): their points start it
+            skipped = deal_to_decision(v)
+            self.agents = list(self.possible_agents)
+            self.rewards = {a: float(skipped[s]) for s, a in enumerate(self.agents)}
+            self._cumulative_rewards = dict(self.rewards)
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self.agent_selection = self.possible_agents[int(v.seats[0])]
         render_human(self)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -191,18 +193,19 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self._was_dead_step(action)
             return
         v = self._venv
-        v.step_first(action_id(action))
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        if v.terminations[0]:
-            for s, a in enumerate(self.agents):
-                self.rewards[a] = float(v.final_rewards[0, s])
-                self.terminations[a] = True
-        else:
-            self.agent_selection = self.possible_agents[int(v.seats[0])]
-        # the acting seat's reward: its shaping (when on) and, at the end, its points
-        self.rewards[agent] = float(v.rewards[0])
-        self._accumulate_rewards()
+        with whole_step(v):  # (a Ctrl-C before the next agent is selected: reset())
+            v.step_first(action_id(action))
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = {a: 0.0 for a in self.agents}
+            if v.terminations[0]:
+                for s, a in enumerate(self.agents):
+                    self.rewards[a] = float(v.final_rewards[0, s])
+                    self.terminations[a] = True
+            else:
+                self.agent_selection = self.possible_agents[int(v.seats[0])]
+            # the acting seat's reward: its shaping (when on) and, at the end, its points
+            self.rewards[agent] = float(v.rewards[0])
+            self._accumulate_rewards()
         render_human(self)
 
     def render(self) -> str | None:

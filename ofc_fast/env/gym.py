@@ -37,6 +37,7 @@ from ._arguments import takes_arguments
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
+from ._stuck import whole_step
 from ._vector import (
     ACTION_SPACE,
     FEATURE_SIZE,
@@ -268,13 +269,14 @@ class OfcEnv(gymnasium.Env):
         seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         v = self._venv
-        if seed is not None or not v.started:
-            v.reset(seed=seed)
-        elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (autoreset=False)
-            v.next_deal(0)
-        deal_to_decision(v)  # autoreset=False: deals without a learner decision
-        self._mid_deal = False
-        self._end_view = None
+        with whole_step(v):  # (a Ctrl-C before the flags are cleared: reset() again)
+            if seed is not None or not v.started:
+                v.reset(seed=seed)
+            elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (no autoreset)
+                v.next_deal(0)
+            deal_to_decision(v)  # autoreset=False: deals without a learner decision
+            self._mid_deal = False
+            self._end_view = None
         render_human(self)
         return self._obs(), {}
 
@@ -291,20 +293,21 @@ class OfcEnv(gymnasium.Env):
             a, remapped = remap_action(v, 0, a)
             if remapped:
                 info["illegal_action"] = True
-        v.step_first(a)
-        done = bool(v.terminations[0])
-        self._mid_deal = not done
-        obs, reward = self._obs(), float(v.rewards[0])
-        if done:
-            info["final_rewards"] = v.final_rewards[0, : v.players].copy()
-        if done and v.seats[0] < 0:  # autoreset=False: its end's view is returned
-            # deal on now, so that the deals the learner sits out (Fantasyland) add
-            # their points here, as with autoreset; reset() returns the decision
-            self._end_view = v.observation(0, v.learner)
-            v.next_deal(0)
-            skipped = deal_to_decision(v)
-            reward += float(skipped[v.learner])
-            info["final_rewards"] += skipped  # as autoreset's sum over the deals
+        with whole_step(v):  # (a Ctrl-C before the mid-deal flag is set: reset())
+            v.step_first(a)
+            done = bool(v.terminations[0])
+            self._mid_deal = not done
+            obs, reward = self._obs(), float(v.rewards[0])
+            if done:
+                info["final_rewards"] = v.final_rewards[0, : v.players].copy()
+            if done and v.seats[0] < 0:  # autoreset=False: its end's view is returned
+                # deal on now, so that the deals the learner sits out (Fantasyland)
+                # add their points here, as with autoreset; reset() returns the decision
+                self._end_view = v.observation(0, v.learner)
+                v.next_deal(0)
+                skipped = deal_to_decision(v)
+                reward += float(skipped[v.learner])
+                info["final_rewards"] += skipped  # as autoreset's sum over the deals
         render_human(self)
         return obs, reward, done, False, info
 
@@ -444,8 +447,9 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         if seeds is None and seed is not None:
             s = check_seed(seed.item() if isinstance(seed, np.ndarray) else seed)
             seeds = [check_seed(s + i, f"seed + {i}") for i in range(self.num_envs)]
-        masked = reset_tables(v, self._mid_deal, seeds, options)  # (None: every table)
-        self._steps[slice(None) if masked is None else masked] = 0
+        with whole_step(v):  # (a Ctrl-C before the counts are cleared: reset() again)
+            masked = reset_tables(v, self._mid_deal, seeds, options)  # (None: all)
+            self._steps[slice(None) if masked is None else masked] = 0
         if s is not None:
             super().reset(seed=s)
         render_human(self)
@@ -469,19 +473,20 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             legal[inside] = v.action_masks[inside, ids[inside]]
             for i in np.flatnonzero(~legal):  # (the legal ones: played as they are)
                 a[i], remapped[i] = remap_action(v, int(i), int(ids[i]))
-        v.step(a)  # MoveError for anything else, and no table changes
-        done = v.terminations.copy()
-        rewards = v.rewards.astype(np.float64)
-        cut = self._count_steps(done)
-        self._mid_deal = ~done
-        # a table's step infos, as SyncVectorEnv's SameStep mode files them: those of
-        # a table whose deal ended or was cut under infos["final_info"]
-        add_flags(infos, "illegal_action", remapped & ~(done | cut))
-        if cut.any() or done.any():
-            self._final_infos(infos, done, cut, remapped)
-        if (cut & ~done).any():  # as the copies' TimeLimit and same-step reset
-            v.reset(options={"reset_mask": cut & ~done})
-            self._mid_deal[cut] = False
+        with whole_step(v):  # (a Ctrl-C before the steps are counted: reset())
+            v.step(a)  # MoveError for anything else, and no table changes
+            done = v.terminations.copy()
+            rewards = v.rewards.astype(np.float64)
+            cut = self._count_steps(done)
+            self._mid_deal = ~done
+            # a table's step infos, as SyncVectorEnv's SameStep mode files them: those
+            # of a table whose deal ended or was cut under infos["final_info"]
+            add_flags(infos, "illegal_action", remapped & ~(done | cut))
+            if cut.any() or done.any():
+                self._final_infos(infos, done, cut, remapped)
+            if (cut & ~done).any():  # as the copies' TimeLimit and same-step reset
+                v.reset(options={"reset_mask": cut & ~done})
+                self._mid_deal[cut] = False
         render_human(self)
         return self._obs(), rewards, done, cut, infos
 

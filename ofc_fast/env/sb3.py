@@ -44,6 +44,7 @@ from ._guard import check_open, require_started
 from ._learner import LearnerTables, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
+from ._stuck import whole_step
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, OfcEnv, render_human, render_tables
 
@@ -258,15 +259,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
         seeds = list(self._seeds) if any(s is not None for s in self._seeds) else None
         options = self._options[0] or None
         try:
-            obs = self.tables.reset(seed=seeds, options=options)
+            with whole_step(self.tables.venv):  # (a Ctrl-C before the sums: reset())
+                obs = self.tables.reset(seed=seeds, options=options)
+                masked = reset_mask(options, self.num_envs)
+                restarted = slice(None) if masked is None else masked
+                self._ret[restarted] = 0
+                self._len[restarted] = 0
+                self._started = True
         finally:  # for this reset only, dealt or not: a failed one leaves none behind
             self._reset_seeds()
             self._reset_options()
-        masked = reset_mask(options, self.num_envs)
-        restarted = slice(None) if masked is None else masked
-        self._ret[restarted] = 0
-        self._len[restarted] = 0
-        self._started = True
         return np.array(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -278,16 +280,17 @@ class VecEnv(_Adapter, _SB3VecEnv):
         """Play them; ``(observations, rewards, dones, infos)`` as SB3 wants them."""
         if not self._started:
             self.reset()
-        obs, rewards, dones = self.tables.step(self._actions)
-        self._ret += rewards
-        self._len += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        ended = np.flatnonzero(dones)
-        for i, final in zip(ended, self.tables.final_observations(ended)):
-            infos[i]["episode"] = {"r": float(self._ret[i]), "l": int(self._len[i])}
-            infos[i]["terminal_observation"] = final
-        self._ret[dones] = 0
-        self._len[dones] = 0
+        with whole_step(self.tables.venv):  # (a Ctrl-C before the counts: reset())
+            obs, rewards, dones = self.tables.step(self._actions)
+            self._ret += rewards
+            self._len += 1
+            ended = np.flatnonzero(dones)
+            for i, final in zip(ended, self.tables.final_observations(ended)):
+                infos[i]["episode"] = {"r": float(self._ret[i]), "l": int(self._len[i])}
+                infos[i]["terminal_observation"] = final
+            self._ret[dones] = 0
+            self._len[dones] = 0
         return obs.copy(), rewards * np.float32(self.reward_scale), dones.copy(), infos
 
     def close(self) -> None:

@@ -364,6 +364,45 @@ def _restored(
     return m
 
 
+def book_deal(match: Match, deal: Any, **after: Any) -> None:
+    """Book one deal into ``match`` at once: each seat's :class:`SeatStats` (and
+    ``net`` list, with ``keep_nets``), the totals, ``hands_played`` one more and
+    ``after`` (the match's attributes the deal sets: ``button``, ...), made aside
+    and then set in one C call (:func:`_at_once`), holding the match's lock: a
+    Ctrl-C books the deal whole or not at all, a read in another thread sees the
+    match before or after it.  ``deal``: a :class:`GameResult`, or anything with
+    its figures as items (``net``, ``fouls``, ``royalties`` per row,
+    ``in_fantasyland``, ``fantasyland``, ``surrendered``, ``declared``: a parallel
+    run's deal outcome).  :meth:`Match.record` and the parallel runs book so."""
+    get = deal.__getitem__ if isinstance(deal, Mapping) else partial(getattr, deal)
+    net, fouls, royalties = get("net"), get("fouls"), get("royalties")
+    in_fl, next_fl = get("in_fantasyland"), get("fantasyland")
+    surrendered, declared = get("surrendered"), get("declared")
+    with match._state_lock:
+        seats = []  # each seat's figures after the deal, made aside
+        for s, st in enumerate(match.stats):
+            seat = copy.copy(st)  # (its net list shared: appended below, at once)
+            seat.add(
+                net[s],
+                fouls[s],
+                sum(royalties[s]),
+                bool(in_fl[s]),
+                bool(next_fl[s]),
+                s in surrendered,
+                s in declared,
+                False,
+            )
+            seats.append(partial(vars(st).update, vars(seat)))
+        totals = [t + n for t, n in zip(match.totals, net)]
+        nets = [partial(st.net.append, n) for st, n in zip(match.stats, net)]
+        _at_once(
+            partial(match.totals.__setitem__, slice(None), totals),
+            *seats,
+            *(nets if match.keep_nets else ()),
+            partial(vars(match).update, hands_played=match.hands_played + 1, **after),
+        )
+
+
 def _at_once(*steps: partial[Any]) -> None:
     """Run ``steps`` (calls of C functions: ``dict.update``, ``list.append``) in one
     C call, so that a Ctrl-C lands before or after all of them: the KeyboardInterrupt
@@ -459,20 +498,6 @@ class Match:
         if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
-        seats = []  # each seat's figures after the deal, made aside
-        for s, st in enumerate(self.stats):
-            after = copy.copy(st)  # (its net list shared: appended below, at once)
-            after.add(
-                r.net[s],
-                r.fouls[s],
-                sum(r.royalties[s]),
-                bool(r.in_fantasyland[s]),
-                bool(r.fantasyland[s]),
-                s in r.surrendered,
-                s in r.declared,
-                False,
-            )
-            seats.append(partial(vars(st).update, vars(after)))
         stacks = self.stacks
         if stacks is not None:
             after_stacks = r.settlement.stacks if r.settlement is not None else None
@@ -482,21 +507,13 @@ class Match:
                 else [x + n for x, n in zip(stacks, r.net)]
             )
         fantasyland = tuple(r.fantasyland)
-        button = next_button(self.rules, self.button, self.players, fantasyland)
-        totals = [t + n for t, n in zip(self.totals, r.net)]
-        nets = [partial(st.net.append, n) for st, n in zip(self.stats, r.net)]
-        _at_once(
-            partial(self.totals.__setitem__, slice(None), totals),
-            *seats,
-            *(nets if self.keep_nets else ()),
-            partial(
-                vars(self).update,
-                _pending=None,
-                stacks=stacks,
-                hands_played=self.hands_played + 1,
-                fantasyland=fantasyland,
-                button=button,
-            ),
+        book_deal(
+            self,
+            r,
+            _pending=None,
+            stacks=stacks,
+            fantasyland=fantasyland,
+            button=next_button(self.rules, self.button, self.players, fantasyland),
         )
         return r
 

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OfcError, SelfPlayError
+from ..files import open_descriptor
 
 __all__ = ["LOCK_NAME", "exclusive"]
 
@@ -67,27 +68,37 @@ def exclusive(
     """
     method = method or ("flock" if fcntl else "msvcrt" if msvcrt else "create")
     path = out / f".{run}.lock"
+    name = str(path)
+    fds: list[int] = []  # (the lock file's descriptor, once made: closed at the end)
     if method == "create":
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            raise _busy(
-                out, path, run, error, "; if no run is going on, remove that file"
-            ) from None
-        except OSError as exc:
-            raise _unwritable(out, exc, error) from None
-        try:
+            try:
+                fd = open_descriptor(fds, path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                raise _busy(
+                    out, path, run, error, "; if no run is going on, remove that file"
+                ) from None
+            except OSError as exc:
+                raise _unwritable(out, exc, error) from None
             os.write(fd, f"{os.getpid()}\n".encode())
             yield
         finally:
-            os.close(fd)
-            path.unlink(missing_ok=True)
+            # made here, closed and removed (not left to refuse the next run) in C
+            # calls on a str, which no Ctrl-C cuts (pathlib's unlink runs Python first)
+            for fd in fds:
+                try:
+                    os.close(fd)
+                finally:
+                    try:
+                        os.unlink(name)
+                    except FileNotFoundError:  # (removed by hand: done)
+                        pass
         return
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise _unwritable(out, exc, error) from None
-    try:
+        try:
+            fd = open_descriptor(fds, path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise _unwritable(out, exc, error) from None
         try:
             if method == "flock":
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -97,4 +108,5 @@ def exclusive(
             raise _busy(out, path, run, error, "") from None
         yield
     finally:
-        os.close(fd)  # (closing drops the lock)
+        for fd in fds:
+            os.close(fd)  # (closing drops the lock)

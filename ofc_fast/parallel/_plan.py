@@ -63,7 +63,7 @@ from ..errors import (
     quote,
 )
 from ..game import Game, Match, deal_seed, resolve_rules
-from ..game.match import next_button
+from ..game.match import book_deal, next_button
 from ..game.moves import action_for_move
 from ..game.state import finish
 from ..rules import RuleSet
@@ -547,18 +547,6 @@ def new_match(spec: RunSpec, keep_nets: bool = True) -> Match:
 def book(match: Match, outcome: DealOutcome) -> None:
     """Add one deal's outcome to ``match`` (totals and :class:`SeatStats`, with the
     Fantasyland it was played in; the button moves one seat: see the module's
-    notes)."""
-    for s in range(match.players):
-        match.totals[s] += outcome["net"][s]
-        match.stats[s].add(
-            outcome["net"][s],
-            outcome["fouls"][s],
-            sum(outcome["royalties"][s]),
-            bool(outcome["in_fantasyland"][s]),
-            bool(outcome["fantasyland"][s]),
-            s in outcome["surrendered"],
-            s in outcome["declared"],
-            match.keep_nets,
-        )
-    match.hands_played += 1
-    match.button = (match.button + 1) % match.players
+    notes), at once as :meth:`Match.record` books a deal: a Ctrl-C books it whole or
+    not at all."""
+    book_deal(match, outcome, button=(match.button + 1) % match.players)
