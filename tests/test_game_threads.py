@@ -692,6 +692,7 @@ def test_a_guarded_method_takes_its_arguments_as_the_method_does() -> None:
     class Toy:
         def __init__(self) -> None:
             self._busy = threading.Lock()
+            self._entries = 0
             self._state_lock = threading.RLock()
 
         moved = guard(_toy_method)
@@ -714,6 +715,39 @@ def test_a_guarded_method_takes_its_arguments_as_the_method_does() -> None:
     with toy._busy, pytest.raises(GameError, match=r"^Toy\._toy_method\(\) while another"):
         toy.moved(1, 2, d=4)
     assert checked == ["_toy_method()"] * 3  # refused before the check
+
+
+def test_a_move_that_waited_for_another_thread_s_move_is_refused() -> None:
+    """Two moves that start at the same moment: the one that saw the game free and
+    then waited for the other (a thread switch between its look at the lock and its
+    taking it) is refused, not played on the game the other left (an action id chosen
+    for one seat, played for the next).  Here the lock's ``locked()`` lets the other
+    move in whole at that point, as such a switch would."""
+    g = Game("pineapple", players=2, seed=3)
+    first, second = g.legal_actions()[:2]
+    real = g._busy
+
+    class SwitchAtLook:
+        def locked(self) -> bool:
+            free = not real.locked()
+            g._busy = real  # the other thread's move runs whole here
+            g.play_action(first)
+            return not free
+
+        def __enter__(self) -> bool:
+            return real.__enter__()
+
+        def __exit__(self, *exc: object) -> None:
+            real.__exit__(*exc)
+
+    g._busy = SwitchAtLook()  # type: ignore[assignment]
+    with pytest.raises(GameError, match="another thread is playing a move on this Game"):
+        g.play_action(second)
+    ref = Game("pineapple", players=2, seed=3)
+    ref.play_action(first)
+    assert g.moves == ref.moves and g.decisions == 1 and not real.locked()
+    g.play_action(g.legal_actions()[0])  # and the game plays on
+    assert g.decisions == 2
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")

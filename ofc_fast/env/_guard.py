@@ -57,13 +57,6 @@ def lock_free_view(method: _F) -> _F:
     return guarded  # type: ignore[return-value]
 
 
-def _let_in(venv: Any, call: str) -> None:
-    """:func:`one_thread`'s check, its lock taken: counts the call (``_entries``, that
-    :func:`lock_free_view` compares), then :func:`check_open`."""
-    venv._entries += 1
-    check_open(venv, call)
-
-
 def check_open(venv: Any, call: str) -> None:
     """GameError naming ``call`` (what the user did: ``reset()``, ``copy or pickle``)
     once ``venv`` is closed (:meth:`VectorEnv.close`)."""
@@ -85,7 +78,7 @@ one_thread = one_at_a_time(
     "stepping",
     "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
     hold=True,
-    check=_let_in,
+    check=check_open,
 )
 """``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing
 touched) while another thread is inside a guarded method of the same VectorEnv: its C

@@ -140,6 +140,7 @@ class Game:
         "_buf",
         "_busy",
         "_deck",
+        "_entries",
         "_g",
         "_moves",
         "_obs",
@@ -201,6 +202,7 @@ class Game:
         self._result: GameResult | None = None
         self._obs: Any = None
         self._busy = threading.Lock()  # held by the thread playing a move (one_mover)
+        self._entries = 0  # the moves one_mover let in (a racing move is refused)
         self._state_lock = threading.RLock()  # held by a move or a read (consistent)
 
     # -- the pending decision
@@ -644,6 +646,7 @@ class Game:
         g._g = new_state(g._buf)
         g._moves = list(self._moves)
         g._busy = threading.Lock()
+        g._entries = 0
         g._state_lock = threading.RLock()
         g._obs = self._obs  # the template (and any carried rule set) of this table
         if cls is not Game:

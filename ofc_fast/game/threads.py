@@ -9,6 +9,7 @@ never between.
 >>> class Counter:
 ...     def __init__(self):
 ...         self._busy = threading.Lock()
+...         self._entries = 0
 ...         self.n = 0
 ...     @one_at_a_time("Counter", "counting with", "one at a time")
 ...     def count(self):
@@ -46,17 +47,23 @@ other thread's read of the object waited for ever)."""
 
 _ONE_AT_A_TIME = """\
 busy = {self}._busy
+entries = {self}._entries
 if busy.locked():
     raise error(refusal)
 with busy:
+    if {self}._entries != entries:
+        raise error(refusal)
+    {self}._entries = entries + 1
 {inside}"""
 """The body of a :func:`one_at_a_time` guard, ``{inside}`` the call (checked, held).
 The lock is taken by a ``with`` block, for the reason :data:`_HOLDING` gives (an
 ``acquire(False)`` before a ``try`` left about one in eight interrupted moves holding
-it: the game refused every later move); a call that finds it held is refused, and two
-that start at the very same moment run one after the other."""
+it: the game refused every later move).  A call that finds it held is refused; so is
+one that got past that look as another call started, and waited for it: the count of
+the calls let in (``_entries``) moved meanwhile, and its move (an action id chosen for
+one seat) would have been played on the game the other call left."""
 
-_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "busy"))
+_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "busy", "entries"))
 
 
 def _twin(method: _F, body: str, **names: Any) -> _F:
@@ -130,7 +137,9 @@ def one_at_a_time(
 ) -> Guard:
     """A decorator, ``guard(method, call=None)``: ``method`` refuses to start, with a
     GameError and nothing touched, while another thread holds the object's ``_busy``
-    lock (a ``threading.Lock``), that is, is inside a method the same guard wraps; the
+    lock (a ``threading.Lock``), that is, is inside a method the same guard wraps, or
+    entered one as this call started (the object's ``_entries``, an int the guard
+    counts the calls it lets in by, moved: :data:`_ONE_AT_A_TIME`); the
     error says "``Owner.name()`` while another thread is ``doing`` this ``Owner``:
     ``advice``" (``call``, when given, is what the user did, in place of
     ``Owner.name()``).  Once the lock is taken, ``check(obj, call)`` runs (it may
