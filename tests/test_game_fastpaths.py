@@ -220,6 +220,42 @@ def test_plain_check_agrees_with_portable_twin() -> None:
             assert check(value) is want, (check, value)
 
 
+def test_plain_check_holds_what_a_key_s_eq_removes() -> None:
+    """A key whose ``__eq__`` runs on the second lookup (a hash equal to
+    ``"face_down_counts"``'s) and removes ``"boards"``: the builtin read the list it
+    had looked up, freed by then (False, or a crash under ``-X dev``), where its twin
+    holds it (True); an ``__eq__`` that raises is raised by both."""
+    checks = [_portable.plain] + ([speedups.plain] if speedups is not None else [])
+    mode = ["off"]
+
+    class Collides:
+        def __hash__(self) -> int:
+            return hash("face_down_counts")
+
+        def __eq__(self, other: object) -> bool:
+            if mode[0] == "raise":
+                raise LookupError("no comparing")
+            if mode[0] == "pop":
+                obs.pop("boards", None)
+            return False
+
+    for check in checks:
+        for _ in range(3):
+            mode[0] = "off"
+            obs = {
+                Collides(): 1,
+                "boards": [[[*range(100)], [], []]],
+                "face_down_counts": [[0]],
+            }
+            mode[0] = "pop"
+            assert check(obs) is True, check
+            _ = [(1, 2, 3) for _ in range(1000)]  # (reuse what a free let go)
+        obs = {Collides(): 1, "boards": [[[], [], []]], "face_down_counts": [[0]]}
+        mode[0] = "raise"
+        with pytest.raises(LookupError, match="no comparing"):
+            check(obs)
+
+
 def _no_shared_containers(copy: object, original: object) -> None:
     """``copy`` equals ``original``, with new exact dicts and lists all the way down
     and every other value the very same object (the reference, by a walk here)."""

@@ -34,6 +34,20 @@ static int lists_only(PyObject *list)
     return 1;
 }
 
+/* A new reference to dict[name], or NULL: none (no error set) or an error (a key's
+ * __eq__ raised).  A new reference, not a borrowed one: a key's __eq__ run by a later
+ * lookup may remove this value from the dict. */
+static PyObject *item_ref(PyObject *dict, const char *name)
+{
+    PyObject *key = PyUnicode_FromString(name), *value;
+    if (key == NULL)
+        return NULL;
+    value = PyDict_GetItemWithError(dict, key);
+    Py_DECREF(key);
+    Py_XINCREF(value);
+    return value;
+}
+
 /* plain(obs) -> bool: True when obs is a dict whose values are all of plain types
  * (plain_value), whose "boards" is a list of lists of lists and whose
  * "face_down_counts" is a list of lists: nothing that
@@ -57,17 +71,22 @@ PyObject *speedups_plain_data(PyObject *module, PyObject *obs)
     if (!ok)
         Py_RETURN_FALSE;
     (void)module;
-    boards = PyDict_GetItemString(obs, "boards"); /* (borrowed; NULL: none) */
-    counts = PyDict_GetItemString(obs, "face_down_counts");
-    if (boards == NULL || counts == NULL || !PyList_CheckExact(boards)
-        || !PyList_CheckExact(counts) || !lists_only(boards) || !lists_only(counts))
-        Py_RETURN_FALSE;
-    n = PyList_Size(boards);
-    for (i = 0; i < n; i++) {
-        if (!lists_only(PyList_GetItem(boards, i)))
-            Py_RETURN_FALSE;
+    boards = item_ref(obs, "boards");
+    if (boards == NULL && PyErr_Occurred())
+        return NULL;
+    counts = item_ref(obs, "face_down_counts");
+    if (counts == NULL && PyErr_Occurred()) {
+        Py_XDECREF(boards);
+        return NULL;
     }
-    Py_RETURN_TRUE;
+    ok = boards != NULL && counts != NULL && PyList_CheckExact(boards)
+         && PyList_CheckExact(counts) && lists_only(boards) && lists_only(counts);
+    n = ok ? PyList_Size(boards) : 0;
+    for (i = 0; ok && i < n; i++)
+        ok = lists_only(PyList_GetItem(boards, i)); /* (no Python code runs here) */
+    Py_XDECREF(boards);
+    Py_XDECREF(counts);
+    return PyBool_FromLong(ok);
 }
 
 /* 1 when v is an exact dict or list (what plain_copy copies). */
