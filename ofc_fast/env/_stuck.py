@@ -6,8 +6,6 @@ the rules' stays), and an opponent that fails in the middle of its turn
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -64,32 +62,39 @@ def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
         raise no_decision_error(venv, int(ended.argmax()))
 
 
-@contextmanager
-def others_playing(venv: VectorEnv) -> Iterator[None]:
+class _ResetAfter:
+    """A ``with`` block after which an exception that is not one of ``spared`` leaves
+    ``venv`` needing :meth:`VectorEnv.reset`: :func:`others_playing` and
+    :func:`whole_step`, one mechanism (a class: a step pays no generator for it)."""
+
+    __slots__ = ("spared", "venv")
+
+    def __init__(self, venv: VectorEnv, spared: tuple[type[BaseException], ...]) -> None:
+        self.venv = venv
+        self.spared = spared
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None and not issubclass(kind, self.spared):
+            self.venv._started = False  # (and the exception goes on)
+
+
+def others_playing(venv: VectorEnv) -> _ResetAfter:
     """Around a loop that plays the other seats (``VectorEnv``'s bots,
     ``LearnerTables``' opponent policy): an exception raised in it (a bot that
     raised, an id the engine refused, Ctrl-C) leaves tables in the middle of another
     seat's turn, where the agent's next step would be played for that seat; ``venv``
     then needs :meth:`VectorEnv.reset` (its steps raise GameError until then)."""
-    try:
-        yield
-    except BaseException:
-        venv._started = False
-        raise
+    return _ResetAfter(venv, ())
 
 
-@contextmanager
-def whole_step(venv: VectorEnv) -> Iterator[None]:
+def whole_step(venv: VectorEnv) -> _ResetAfter:
     """Around a step or a deal of ``venv``, from its first C call to its arrays
     written: a KeyboardInterrupt (Ctrl-C) or SystemExit landing anywhere in it may
     leave tables in the middle of another seat's turn (its C call done, the bots'
     loop not begun), or the arrays of the step before; ``venv`` then needs
     :meth:`VectorEnv.reset` (its steps raise GameError until then).  An exception
     says itself what it leaves (a refused move changes nothing: the env plays on)."""
-    try:
-        yield
-    except Exception:
-        raise
-    except BaseException:
-        venv._started = False
-        raise
+    return _ResetAfter(venv, (Exception,))

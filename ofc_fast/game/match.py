@@ -394,11 +394,11 @@ def book_deal(match: Match, deal: Any, **after: Any) -> None:
             )
             seats.append(partial(vars(st).update, vars(seat)))
         totals = [t + n for t, n in zip(match.totals, net)]
-        nets = [partial(st.net.append, n) for st, n in zip(match.stats, net)]
+        nets = zip(match.stats, net) if match.keep_nets else ()
         _at_once(
             partial(match.totals.__setitem__, slice(None), totals),
             *seats,
-            *(nets if match.keep_nets else ()),
+            *(partial(st.net.append, n) for st, n in nets),
             partial(vars(match).update, hands_played=match.hands_played + 1, **after),
         )
 

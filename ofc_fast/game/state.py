@@ -344,8 +344,7 @@ class Game:
         Fantasyland) gives all 72,072 settings (plus, in classic, a declaration per
         natural and surrender when the rules allow); larger Fantasyland sets raise
         GameError: use :meth:`random_move`, :meth:`legal_move_count` or a solver, and
-        :meth:`play` to validate any set.
-        """
+        :meth:`play` to validate any set."""
         if self._step >= len(self._steps):
             return []
         _, start, n, k, full = self._steps[self._step][:5]
@@ -412,10 +411,8 @@ class Game:
         step = self._step
         try:
             status = _act(self._buf, a)
-        except BaseException:  # Ctrl-C as the C call returns: the move made is booked
-            if self._g.step != step:
-                self._step = step + 1
-                self._moves.append(a)
+        except BaseException:
+            self._book_if_made(step, a)
             raise
         if status:
             raise_move_error(
@@ -461,18 +458,21 @@ class Game:
         dealt = self._deck[st[1] : st[1] + st[2]]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
-        dest = dest if type(dest) is tuple else tuple(dest)
         try:
-            status = _place(self._buf, dest)
-        except BaseException:  # (as play_action's)
-            if self._g.step != step:
-                self._step = step + 1
-                self._moves.append(move)
+            status = _place(self._buf, dest if type(dest) is tuple else tuple(dest))
+        except BaseException:
+            self._book_if_made(step, move)
             raise
         if status:
             raise_move_error(status, self._explain(status, move))
         self._step = step + 1
         self._moves.append(move)
+
+    def _book_if_made(self, step: int, move: Move | int) -> None:
+        """Book ``move`` the engine made though its call raised (a Ctrl-C as it returned)."""
+        if self._g.step != step:
+            self._step = step + 1
+            self._moves.append(move)
 
     def _explain(self, status: int, move: Move) -> str:
         s = self._steps[self._step][0]
