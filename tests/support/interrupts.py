@@ -56,9 +56,9 @@ def interrupted(armed: list[bool], call: Callable[..., Any], *args: Any) -> bool
 
     CPython 3.10 reports a few of the KeyboardInterrupts a signal handler raises
     (10 in 1.6 million cuts of ``open_input`` and ``atomic_file``, as
-    ``stat.S_ISDIR(os.fstat(fd).st_mode)`` returned) as ``SystemError: _PyEval_EvalFrameDefault returned a result with an
-    exception set``, caused by the KeyboardInterrupt: that is the same cut, which
-    the caller's ``except BaseException`` saw as well."""
+    ``stat.S_ISDIR(os.fstat(fd).st_mode)`` returned) as a SystemError ("...
+    returned a result with an exception set") caused by the KeyboardInterrupt:
+    that is the same cut, which the caller's ``except BaseException`` saw as well."""
     try:
         armed[0] = True
         call(*args)
