@@ -22,7 +22,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import itertools
 import math
+import operator
 import os
 import re
 import secrets
@@ -30,7 +32,9 @@ import select
 import stat
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, BinaryIO, TextIO
 
@@ -44,6 +48,7 @@ __all__ = [
     "atomic_text",
     "atomic_write",
     "check_writable",
+    "closer",
     "file_key",
     "open_descriptor",
     "open_input",
@@ -98,6 +103,31 @@ def open_descriptor(
     """
     fds.extend(map(os.open, (path,), (flags,), (mode,)))
     return fds[-1]
+
+
+def closer(fds: list[int], made: str | None = None) -> Callable[[], object]:
+    """A call that closes each descriptor in ``fds`` (put there by
+    :func:`open_descriptor` before or after this was made) and, for each, removes
+    the file ``made`` (the one its exclusive open made) where it is still there;
+    once: called again, it does nothing.  It runs C calls alone (a chain of ``map``
+    consumed), which no Ctrl-C cuts: the release of a lock at a ``with`` block's end
+    (:func:`ofc_fast.parallel.exclusive`) or in an ``except BaseException``.
+
+    >>> import tempfile
+    >>> name = os.path.join(tempfile.mkdtemp(), "made")
+    >>> fds: list[int] = []
+    >>> fd = open_descriptor(fds, name, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    >>> close = closer(fds, name)
+    >>> _ = close(), close()
+    >>> os.path.exists(name)
+    False
+    """
+    steps: Iterator[object] = map(os.close, fds)
+    if made is not None:
+        names = map(operator.itemgetter(0), zip(itertools.repeat(made), fds))
+        there = partial(os.access, mode=os.F_OK)  # (not removed by hand: removed)
+        steps = itertools.chain(steps, map(os.unlink, filter(there, names)))
+    return partial(deque, steps, 0)
 
 
 def open_input(path: str | os.PathLike[str], wait: float | None = None) -> BinaryIO:

@@ -141,3 +141,53 @@ def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
     assert _open_fds() == fds
     assert cut == 200, (calls, cut)  # the timer did land inside the calls
+
+
+@pytest.mark.skipif(
+    not (hasattr(signal, "setitimer") and os.path.isdir("/proc/self/fd")),
+    reason="run on Linux (setitimer, /proc/self/fd)",
+)
+@pytest.mark.parametrize("method", ["flock", "create"])
+def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
+    tmp_path: Path, method: str
+) -> None:
+    """Regression: a Ctrl-C landing in ``with exclusive(out)``'s start or end (the
+    generator-based manager's ``__enter__`` as the lock was taken, its ``__exit__``
+    as it started) kept the lock, and ``.selfplay.lock`` of the ``create`` method,
+    for as long as the KeyboardInterrupt's traceback lived (about 1 cut in 100): a
+    run started from the ``except`` block, or from a notebook keeping the last
+    traceback, was refused as "being written by another selfplay run".  Here a timer
+    cuts calls until 1,000 were cut; right after each, while its exception is alive,
+    the folder is as before and the lock can be taken again."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    from ofc_fast.errors import SelfPlayError
+    from ofc_fast.parallel import exclusive
+
+    with exclusive(tmp_path, method=method):
+        pass
+    files, fds = sorted(os.listdir(tmp_path)), _open_fds()
+    held: list[tuple[int, str]] = []  # (the call, what was left) for each left held
+
+    def once() -> None:
+        try:
+            with exclusive(tmp_path, method=method):
+                pass
+        except BaseException:  # (the cut, its traceback alive until the raise)
+            if sorted(os.listdir(tmp_path)) != files:
+                held.append((calls, "lock file"))
+            try:
+                with exclusive(tmp_path, method=method):
+                    pass
+            except SelfPlayError:
+                held.append((calls, "lock"))
+            raise
+
+    cut = calls = 0
+    with ctrl_c_timer() as armed:
+        while cut < 1000 and calls < 200_000:  # (a loaded machine: fewer cuts a call)
+            calls += 1
+            cut += interrupted(armed, once)
+    assert held == []
+    assert _open_fds() == fds
+    assert cut == 1000, (calls, cut)  # the timer did land inside the calls
