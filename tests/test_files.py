@@ -10,6 +10,7 @@ import signal
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -95,10 +96,13 @@ def _open_fds() -> list[str]:
     return sorted(os.listdir("/proc/self/fd"))
 
 
-@pytest.mark.skipif(
+ON_LINUX = pytest.mark.skipif(
     not (hasattr(signal, "setitimer") and os.path.isdir("/proc/self/fd")),
     reason="run on Linux (setitimer, /proc/self/fd)",
 )
+
+
+@ON_LINUX
 @pytest.mark.parametrize("call", ["open_input", "atomic_file", "exclusive create"])
 def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     tmp_path: Path, call: str
@@ -143,10 +147,7 @@ def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     assert cut == 200, (calls, cut)  # the timer did land inside the calls
 
 
-@pytest.mark.skipif(
-    not (hasattr(signal, "setitimer") and os.path.isdir("/proc/self/fd")),
-    reason="run on Linux (setitimer, /proc/self/fd)",
-)
+@ON_LINUX
 @pytest.mark.parametrize("method", ["flock", "create"])
 def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
     tmp_path: Path, method: str
@@ -159,7 +160,7 @@ def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
     traceback, was refused as "being written by another selfplay run".  Here a timer
     cuts calls until 1,000 were cut; right after each, while its exception is alive,
     the folder is as before and the lock can be taken again."""
-    from interrupts import ctrl_c_timer, interrupted
+    from interrupts import ctrl_c_timer
 
     from ofc_fast.errors import SelfPlayError
     from ofc_fast.parallel import exclusive
@@ -170,6 +171,8 @@ def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
     held: list[tuple[int, str]] = []  # (the call, what was left) for each left held
 
     def once() -> None:
+        nonlocal calls
+        calls += 1
         try:
             with exclusive(tmp_path, method=method):
                 pass
@@ -183,11 +186,69 @@ def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
                 held.append((calls, "lock"))
             raise
 
-    cut = calls = 0
+    calls = 0
     with ctrl_c_timer() as armed:
-        while cut < 1000 and calls < 200_000:  # (a loaded machine: fewer cuts a call)
-            calls += 1
-            cut += interrupted(armed, once)
+        cut = _cut_calls(armed, once, 1000)
     assert held == []
     assert _open_fds() == fds
-    assert cut == 1000, (calls, cut)  # the timer did land inside the calls
+    assert cut == 1000  # the timer did land inside the calls
+
+
+def _cut_calls(armed: list[bool], once: Callable[[], object], times: int) -> int:
+    """How many calls of ``once`` :func:`interrupts.ctrl_c_timer` cut, calling it
+    until ``times`` were cut, at most 200 times as many calls (a loaded machine
+    cuts fewer)."""
+    from interrupts import interrupted
+
+    cut = calls = 0
+    while cut < times and calls < 200 * times:
+        calls += 1
+        cut += interrupted(armed, once)
+    return cut
+
+
+@ON_LINUX
+def test_a_ctrl_c_in_kill_once_leaves_no_marker_or_descriptor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a Ctrl-C as ``KillOnce`` (the fault tests' chunk function that
+    kills its worker the first time) made its marker, before the kill, leaked the
+    marker's descriptor and left the marker: the worker went on, and no call killed
+    it after (the fault the test was for never happened).  Here the kill raises
+    instead (``Killed``), its marker removed for the next call; a timer cuts calls
+    until 300 were cut: after each, no marker, and no descriptor open at the end."""
+    from interrupts import ctrl_c_timer
+
+    from ofc_fast.parallel import _chaos
+
+    class Killed(BaseException):
+        pass
+
+    def kill(pid: int, signum: int) -> None:
+        assert pid == os.getpid() and signum == signal.SIGKILL
+        armed[0] = False  # (nothing runs after a kill: no cut either)
+        raise Killed
+
+    monkeypatch.setattr(_chaos.os, "kill", kill)
+    marker = tmp_path / "killed"
+    left: list[int] = []  # (the call) for each cut that left the marker
+
+    def once() -> None:
+        nonlocal calls
+        calls += 1
+        try:
+            _chaos.KillOnce(str(marker), abs)(-1)
+        except Killed:  # (killed: as the next call, make the marker again)
+            marker.unlink(missing_ok=True)
+        except BaseException:  # (cut)
+            if marker.exists():
+                left.append(calls)
+                marker.unlink()
+            raise
+
+    fds, calls = _open_fds(), 0
+    with ctrl_c_timer() as armed:
+        cut = _cut_calls(armed, once, 300)
+    assert left == []
+    assert _open_fds() == fds
+    assert cut == 300  # the timer did land inside the calls
