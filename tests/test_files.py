@@ -252,3 +252,22 @@ def test_a_ctrl_c_in_kill_once_leaves_no_marker_or_descriptor(
     assert left == []
     assert _open_fds() == fds
     assert cut == 300  # the timer did land inside the calls
+
+
+@ON_LINUX
+def test_a_ctrl_c_as_output_is_discarded_leaks_no_descriptor(tmp_path: Path) -> None:
+    """Regression: a Ctrl-C as a command sent what it still buffered for a gone
+    reader or a full disk to /dev/null (``cli._discard``) leaked the descriptor of
+    /dev/null it opened.  Here a timer cuts calls until 300 were cut: no descriptor
+    is open at the end but those before."""
+    from interrupts import ctrl_c_timer
+
+    from ofc_fast.cli import _discard
+
+    with open(tmp_path / "out.txt", "w", encoding="utf-8") as stream:
+        _discard([stream])
+        fds = _open_fds()
+        with ctrl_c_timer() as armed:
+            cut = _cut_calls(armed, lambda: _discard([stream]), 300)
+        assert _open_fds() == fds
+    assert cut == 300  # the timer did land inside the calls
