@@ -261,9 +261,12 @@ def check_writable(path: str | os.PathLike[str]) -> None:
             pass
     if not exists or not written_in_place(path):  # (/proc/x.json: its folder's)
         tmp = temporary_path(Path(os.path.realpath(path)))
-        with open(tmp, "xb"):
-            pass
-        tmp.unlink()
+        fds: list[int] = []  # (its descriptor, once made)
+        remove = closer(fds, str(tmp))  # (made first: no Python bytecode to cut)
+        try:
+            open_descriptor(fds, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        finally:
+            remove()
 
 
 _LEFTOVER = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp")

@@ -271,3 +271,35 @@ def test_a_ctrl_c_as_output_is_discarded_leaks_no_descriptor(tmp_path: Path) -> 
             cut = _cut_calls(armed, lambda: _discard([stream]), 300)
         assert _open_fds() == fds
     assert cut == 300  # the timer did land inside the calls
+
+
+@ON_LINUX
+def test_a_ctrl_c_as_an_output_is_checked_leaves_no_file(tmp_path: Path) -> None:
+    """Regression: a Ctrl-C as ``check_writable`` (every command's look at its
+    outputs before any work) made and removed its trial temporary file left that
+    hidden ``.<name>.<pid>.<hex>.tmp`` beside the output, and its descriptor open.
+    Here a timer cuts calls until 300 were cut: after each, the folder is empty, and
+    no descriptor is open at the end but those before."""
+    from interrupts import ctrl_c_timer
+
+    from ofc_fast.files import check_writable
+
+    out = tmp_path / "out.json"
+    left: list[list[str]] = []  # (the folder) after each cut that left a file
+
+    def once() -> None:
+        try:
+            check_writable(out)
+        except BaseException:  # (cut)
+            if os.listdir(tmp_path):
+                left.append(os.listdir(tmp_path))
+                for name in os.listdir(tmp_path):
+                    os.unlink(tmp_path / name)
+            raise
+
+    fds = _open_fds()
+    with ctrl_c_timer() as armed:
+        cut = _cut_calls(armed, once, 300)
+    assert left == []
+    assert _open_fds() == fds
+    assert cut == 300  # the timer did land inside the calls
