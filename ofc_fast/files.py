@@ -30,6 +30,7 @@ import re
 import secrets
 import select
 import stat
+import tempfile
 import zipfile
 import zlib
 from collections import deque
@@ -55,6 +56,7 @@ __all__ = [
     "output_key",
     "read_npz",
     "remove_leftovers",
+    "temporary_file",
     "temporary_path",
     "written_in_place",
 ]
@@ -238,6 +240,50 @@ def temporary_path(target: Path) -> Path:
     # those bytes (a C locale's ASCII: "é" as its escaped bytes, not "é")
     short = os.fsdecode(name.decode("utf-8", "ignore").encode("utf-8"))
     return target.with_name(f".{short}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def temporary_file(folder: str | None = None) -> TextIO:
+    """A UTF-8 text file to write and read back (``w+``), with no name, in
+    ``folder`` (None: :func:`tempfile.gettempdir`), gone when it is closed or the
+    process ends: ``tempfile.TemporaryFile``'s, whose descriptor a Ctrl-C landing
+    as its ``os.open`` returned leaked (4 cuts in 5 there: the open is its slow
+    part).  ``O_TMPFILE`` where the system has it, else a name of
+    :func:`temporary_path`'s removed at once (on Windows, as it is closed).  OSError
+    where none can be made.
+
+    >>> with temporary_file() as f:
+    ...     _ = f.write("text")
+    ...     _ = f.seek(0)
+    ...     print(f.read())
+    text
+    """
+    folder = tempfile.gettempdir() if folder is None else folder
+    fds: list[int] = []  # (its descriptor, once made: closed on any failure)
+    name = str(temporary_path(Path(folder, "scratch")))  # (where no O_TMPFILE)
+    try:
+        if _TMPFILE:  # (an error: the name's, which says why)
+            with contextlib.suppress(OSError):
+                open_descriptor(fds, folder, os.O_RDWR | _TMPFILE, 0o600)
+        if not fds:
+            open_descriptor(fds, name, _SCRATCH_FLAGS, 0o600)
+            if not _DELETE_ON_CLOSE:
+                os.unlink(name)
+    except BaseException:
+        closer(fds, name)()
+        raise
+    return open(fds[0], "w+", encoding="utf-8")  # (a Ctrl-C as it returns: dropped)
+
+
+_TMPFILE: int = getattr(os, "O_TMPFILE", 0)  # (Linux)
+_DELETE_ON_CLOSE: int = getattr(os, "O_TEMPORARY", 0)  # (Windows)
+_SCRATCH_FLAGS = (
+    os.O_RDWR
+    | os.O_CREAT
+    | os.O_EXCL
+    | _DELETE_ON_CLOSE
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_BINARY", 0)
+)
 
 
 NAME_BYTES = 200
