@@ -11,7 +11,7 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -148,6 +148,41 @@ def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     assert cut == 200, (calls, cut)  # the timer did land inside the calls
 
 
+def _cuts_leave_nothing(
+    call: Callable[[], object], folder: Path, times: int = 300, keep: Sequence[str] = ()
+) -> None:
+    """Cut calls of ``call`` with :func:`interrupts.ctrl_c_timer` until ``times``
+    were cut (at most 200 times as many calls: a loaded machine cuts fewer): right
+    after each cut, its exception alive, ``folder`` holds only ``keep`` (what else
+    is there is recorded, then removed), and at the end no descriptor is open but
+    those before."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    left: list[list[str]] = []  # (what was left in folder) for each cut leaving any
+
+    def once() -> None:
+        try:
+            call()
+        except BaseException:  # (cut)
+            there = sorted(set(os.listdir(folder)) - set(keep))
+            if there:
+                left.append(there)
+                for name in there:
+                    os.unlink(folder / name)
+            raise
+
+    fds = _open_fds()
+    cut = calls = 0
+    with ctrl_c_timer() as armed:
+        while cut < times and calls < 200 * times:
+            calls += 1
+            cut += interrupted(armed, once)
+    gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
+    assert left == []
+    assert _open_fds() == fds
+    assert cut == times, calls  # the timer did land inside the calls
+
+
 @ON_LINUX
 @pytest.mark.parametrize("method", ["flock", "create"])
 def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
@@ -161,51 +196,28 @@ def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
     traceback, was refused as "being written by another selfplay run".  Here a timer
     cuts calls until 1,000 were cut; right after each, while its exception is alive,
     the folder is as before and the lock can be taken again."""
-    from interrupts import ctrl_c_timer
-
     from ofc_fast.errors import SelfPlayError
     from ofc_fast.parallel import exclusive
 
     with exclusive(tmp_path, method=method):
         pass
-    files, fds = sorted(os.listdir(tmp_path)), _open_fds()
-    held: list[tuple[int, str]] = []  # (the call, what was left) for each left held
+    refused = 0
 
     def once() -> None:
-        nonlocal calls
-        calls += 1
+        nonlocal refused
         try:
             with exclusive(tmp_path, method=method):
                 pass
         except BaseException:  # (the cut, its traceback alive until the raise)
-            if sorted(os.listdir(tmp_path)) != files:
-                held.append((calls, "lock file"))
             try:
                 with exclusive(tmp_path, method=method):
                     pass
             except SelfPlayError:
-                held.append((calls, "lock"))
+                refused += 1
             raise
 
-    calls = 0
-    with ctrl_c_timer() as armed:
-        cut = _cut_calls(armed, once, 1000)
-    assert held == []
-    assert _open_fds() == fds
-    assert cut == 1000  # the timer did land inside the calls
-
-
-def _cut_calls(armed: list[bool], once: Callable[[], object], times: int) -> int:
-    """How many calls of ``once`` :func:`interrupts.ctrl_c_timer` cut, calling it
-    until ``times`` were cut, at most 200 times as many calls (a loaded machine
-    cuts fewer)."""
-    from interrupts import interrupted
-
-    cut = calls = 0
-    while cut < times and calls < 200 * times:
-        calls += 1
-        cut += interrupted(armed, once)
-    return cut
+    _cuts_leave_nothing(once, tmp_path, 1000, keep=os.listdir(tmp_path))
+    assert refused == 0
 
 
 @ON_LINUX
@@ -218,8 +230,6 @@ def test_a_ctrl_c_in_kill_once_leaves_no_marker_or_descriptor(
     it after (the fault the test was for never happened).  Here the kill raises
     instead (``Killed``), its marker removed for the next call; a timer cuts calls
     until 300 were cut: after each, no marker, and no descriptor open at the end."""
-    from interrupts import ctrl_c_timer
-
     from ofc_fast.parallel import _chaos
 
     class Killed(BaseException):
@@ -227,32 +237,18 @@ def test_a_ctrl_c_in_kill_once_leaves_no_marker_or_descriptor(
 
     def kill(pid: int, signum: int) -> None:
         assert pid == os.getpid() and signum == signal.SIGKILL
-        armed[0] = False  # (nothing runs after a kill: no cut either)
         raise Killed
 
     monkeypatch.setattr(_chaos.os, "kill", kill)
     marker = tmp_path / "killed"
-    left: list[int] = []  # (the call) for each cut that left the marker
 
     def once() -> None:
-        nonlocal calls
-        calls += 1
         try:
             _chaos.KillOnce(str(marker), abs)(-1)
         except Killed:  # (killed: as the next call, make the marker again)
             marker.unlink(missing_ok=True)
-        except BaseException:  # (cut)
-            if marker.exists():
-                left.append(calls)
-                marker.unlink()
-            raise
 
-    fds, calls = _open_fds(), 0
-    with ctrl_c_timer() as armed:
-        cut = _cut_calls(armed, once, 300)
-    assert left == []
-    assert _open_fds() == fds
-    assert cut == 300  # the timer did land inside the calls
+    _cuts_leave_nothing(once, tmp_path)
 
 
 @ON_LINUX
@@ -261,17 +257,11 @@ def test_a_ctrl_c_as_output_is_discarded_leaks_no_descriptor(tmp_path: Path) -> 
     reader or a full disk to /dev/null (``cli._discard``) leaked the descriptor of
     /dev/null it opened.  Here a timer cuts calls until 300 were cut: no descriptor
     is open at the end but those before."""
-    from interrupts import ctrl_c_timer
-
     from ofc_fast.cli import _discard
 
     with open(tmp_path / "out.txt", "w", encoding="utf-8") as stream:
         _discard([stream])
-        fds = _open_fds()
-        with ctrl_c_timer() as armed:
-            cut = _cut_calls(armed, lambda: _discard([stream]), 300)
-        assert _open_fds() == fds
-    assert cut == 300  # the timer did land inside the calls
+        _cuts_leave_nothing(lambda: _discard([stream]), tmp_path, keep=["out.txt"])
 
 
 @ON_LINUX
@@ -281,29 +271,9 @@ def test_a_ctrl_c_as_an_output_is_checked_leaves_no_file(tmp_path: Path) -> None
     hidden ``.<name>.<pid>.<hex>.tmp`` beside the output, and its descriptor open.
     Here a timer cuts calls until 300 were cut: after each, the folder is empty, and
     no descriptor is open at the end but those before."""
-    from interrupts import ctrl_c_timer
-
     from ofc_fast.files import check_writable
 
-    out = tmp_path / "out.json"
-    left: list[list[str]] = []  # (the folder) after each cut that left a file
-
-    def once() -> None:
-        try:
-            check_writable(out)
-        except BaseException:  # (cut)
-            if os.listdir(tmp_path):
-                left.append(os.listdir(tmp_path))
-                for name in os.listdir(tmp_path):
-                    os.unlink(tmp_path / name)
-            raise
-
-    fds = _open_fds()
-    with ctrl_c_timer() as armed:
-        cut = _cut_calls(armed, once, 300)
-    assert left == []
-    assert _open_fds() == fds
-    assert cut == 300  # the timer did land inside the calls
+    _cuts_leave_nothing(lambda: check_writable(tmp_path / "out.json"), tmp_path)
 
 
 @ON_LINUX
@@ -319,8 +289,6 @@ def test_a_ctrl_c_as_a_temporary_file_is_made_leaks_no_descriptor_or_file(
     ``O_TMPFILE`` (macOS), its ``tmpXXXXXXXX`` file was left too, in the page's
     folder.  Here a timer cuts calls until 300 were cut: after each, the folder is
     empty, and no descriptor is open at the end but those before."""
-    from interrupts import ctrl_c_timer
-
     from ofc_fast import files
     from ofc_fast.arena import html
     from ofc_fast.cli.options import SpooledList
@@ -328,25 +296,13 @@ def test_a_ctrl_c_as_a_temporary_file_is_made_leaks_no_descriptor_or_file(
     if not o_tmpfile:  # (the name of files.temporary_path's, removed at once)
         monkeypatch.setattr(files, "_TMPFILE", 0, raising=False)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # (SpooledList's folder)
-    left: list[list[str]] = []  # (the folder) after each cut that left a file
 
     def once() -> None:
-        try:
-            if call == "SpooledList":
-                SpooledList().close()
-            else:
-                with html._scratch(tmp_path / "page.html", tmp_path / "deals.txt"):
-                    pass
-        except BaseException:  # (cut)
-            if os.listdir(tmp_path):
-                left.append(os.listdir(tmp_path))
-            raise
+        if call == "SpooledList":
+            SpooledList().close()
+        else:
+            with html._scratch(tmp_path / "page.html", tmp_path / "deals.txt"):
+                pass
 
     once()
-    fds = _open_fds()
-    with ctrl_c_timer() as armed:
-        cut = _cut_calls(armed, once, 300)
-    gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
-    assert left == []
-    assert _open_fds() == fds
-    assert cut == 300  # the timer did land inside the calls
+    _cuts_leave_nothing(once, tmp_path)
