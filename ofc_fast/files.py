@@ -245,11 +245,11 @@ def temporary_path(target: Path) -> Path:
 def temporary_file(folder: str | None = None) -> TextIO:
     """A UTF-8 text file to write and read back (``w+``), with no name, in
     ``folder`` (None: :func:`tempfile.gettempdir`), gone when it is closed or the
-    process ends: ``tempfile.TemporaryFile``'s, whose descriptor a Ctrl-C landing
-    as its ``os.open`` returned leaked (4 cuts in 5 there: the open is its slow
-    part).  ``O_TMPFILE`` where the system has it, else a name of
-    :func:`temporary_path`'s removed at once (on Windows, as it is closed).  OSError
-    where none can be made.
+    process ends, as ``tempfile.TemporaryFile``'s, whose descriptor (and, without
+    ``O_TMPFILE``, file) a Ctrl-C landing as its ``os.open`` returned left behind (4
+    cuts in 5 there: the open is its slow part).  ``O_TMPFILE`` where the system
+    has it, else a name of :func:`temporary_path`'s, removed at once (on Windows, as
+    the file is closed).  OSError where none can be made.
 
     >>> with temporary_file() as f:
     ...     _ = f.write("text")
@@ -261,7 +261,7 @@ def temporary_file(folder: str | None = None) -> TextIO:
     fds: list[int] = []  # (its descriptor, once made: closed on any failure)
     name = str(temporary_path(Path(folder, "scratch")))  # (where no O_TMPFILE)
     try:
-        if _TMPFILE:  # (an error: the name's, which says why)
+        if _TMPFILE:  # (an error here: the named file's, tried next, is raised)
             with contextlib.suppress(OSError):
                 open_descriptor(fds, folder, os.O_RDWR | _TMPFILE, 0o600)
         if not fds:
