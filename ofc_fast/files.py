@@ -22,15 +22,20 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import itertools
 import math
+import operator
 import os
 import re
 import secrets
 import select
 import stat
+import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, BinaryIO, TextIO
 
@@ -44,12 +49,14 @@ __all__ = [
     "atomic_text",
     "atomic_write",
     "check_writable",
+    "closer",
     "file_key",
     "open_descriptor",
     "open_input",
     "output_key",
     "read_npz",
     "remove_leftovers",
+    "temporary_file",
     "temporary_path",
     "written_in_place",
 ]
@@ -98,6 +105,31 @@ def open_descriptor(
     """
     fds.extend(map(os.open, (path,), (flags,), (mode,)))
     return fds[-1]
+
+
+def closer(fds: list[int], made: str | None = None) -> Callable[[], object]:
+    """A call that closes each descriptor in ``fds`` (put there by
+    :func:`open_descriptor` before or after this was made) and, for each, removes
+    the file ``made`` (the one its exclusive open made) where it is still there;
+    once: called again, it does nothing.  It runs C calls alone (a chain of ``map``
+    consumed), which no Ctrl-C cuts: the release of a lock at a ``with`` block's end
+    (:func:`ofc_fast.parallel.exclusive`) or in an ``except BaseException``.
+
+    >>> import tempfile
+    >>> name = os.path.join(tempfile.mkdtemp(), "made")
+    >>> fds: list[int] = []
+    >>> fd = open_descriptor(fds, name, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    >>> close = closer(fds, name)
+    >>> _ = close(), close()
+    >>> os.path.exists(name)
+    False
+    """
+    steps: Iterator[object] = map(os.close, fds)
+    if made is not None:
+        names = map(operator.itemgetter(0), zip(itertools.repeat(made), fds))
+        there = partial(os.access, mode=os.F_OK)  # (not removed by hand: removed)
+        steps = itertools.chain(steps, map(os.unlink, filter(there, names)))
+    return partial(deque, steps, 0)
 
 
 def open_input(path: str | os.PathLike[str], wait: float | None = None) -> BinaryIO:
@@ -210,6 +242,50 @@ def temporary_path(target: Path) -> Path:
     return target.with_name(f".{short}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 
+def temporary_file(folder: str | None = None) -> TextIO:
+    """A UTF-8 text file to write and read back (``w+``), with no name, in
+    ``folder`` (None: :func:`tempfile.gettempdir`), gone when it is closed or the
+    process ends, as ``tempfile.TemporaryFile``'s, whose descriptor (and, without
+    ``O_TMPFILE``, file) a Ctrl-C landing as its ``os.open`` returned left behind (4
+    cuts in 5 there: the open is its slow part).  ``O_TMPFILE`` where the system
+    has it, else a name of :func:`temporary_path`'s, removed at once (on Windows, as
+    the file is closed).  OSError where none can be made.
+
+    >>> with temporary_file() as f:
+    ...     _ = f.write("text")
+    ...     _ = f.seek(0)
+    ...     print(f.read())
+    text
+    """
+    folder = tempfile.gettempdir() if folder is None else folder
+    fds: list[int] = []  # (its descriptor, once made: closed on any failure)
+    name = str(temporary_path(Path(folder, "scratch")))  # (where no O_TMPFILE)
+    try:
+        if _TMPFILE:  # (an error here: the named file's, tried next, is raised)
+            with contextlib.suppress(OSError):
+                open_descriptor(fds, folder, os.O_RDWR | _TMPFILE, 0o600)
+        if not fds:
+            open_descriptor(fds, name, _SCRATCH_FLAGS, 0o600)
+            if not _DELETE_ON_CLOSE:
+                os.unlink(name)
+    except BaseException:
+        closer(fds, name)()
+        raise
+    return open(fds[0], "w+", encoding="utf-8")  # (a Ctrl-C as it returns: dropped)
+
+
+_TMPFILE: int = getattr(os, "O_TMPFILE", 0)  # (Linux)
+_DELETE_ON_CLOSE: int = getattr(os, "O_TEMPORARY", 0)  # (Windows)
+_SCRATCH_FLAGS = (
+    os.O_RDWR
+    | os.O_CREAT
+    | os.O_EXCL
+    | _DELETE_ON_CLOSE
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
 NAME_BYTES = 200
 """The most bytes of a target's name that :func:`temporary_path` keeps: with the
 dot, the process id, the random part and ``.tmp`` (at most 33 bytes), the temporary
@@ -231,9 +307,12 @@ def check_writable(path: str | os.PathLike[str]) -> None:
             pass
     if not exists or not written_in_place(path):  # (/proc/x.json: its folder's)
         tmp = temporary_path(Path(os.path.realpath(path)))
-        with open(tmp, "xb"):
-            pass
-        tmp.unlink()
+        fds: list[int] = []  # (its descriptor, once made)
+        remove = closer(fds, str(tmp))  # (made first: no Python bytecode to cut)
+        try:
+            open_descriptor(fds, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        finally:
+            remove()
 
 
 _LEFTOVER = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp")

@@ -10,6 +10,8 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -95,10 +97,13 @@ def _open_fds() -> list[str]:
     return sorted(os.listdir("/proc/self/fd"))
 
 
-@pytest.mark.skipif(
+ON_LINUX = pytest.mark.skipif(
     not (hasattr(signal, "setitimer") and os.path.isdir("/proc/self/fd")),
     reason="run on Linux (setitimer, /proc/self/fd)",
 )
+
+
+@ON_LINUX
 @pytest.mark.parametrize("call", ["open_input", "atomic_file", "exclusive create"])
 def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     tmp_path: Path, call: str
@@ -141,3 +146,163 @@ def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
     assert _open_fds() == fds
     assert cut == 200, (calls, cut)  # the timer did land inside the calls
+
+
+def _cuts_leave_nothing(
+    call: Callable[[], object], folder: Path, times: int = 300, keep: Sequence[str] = ()
+) -> None:
+    """Cut calls of ``call`` with :func:`interrupts.ctrl_c_timer` until ``times``
+    were cut (at most 200 times as many calls: a loaded machine cuts fewer): right
+    after each cut, its exception alive, ``folder`` holds only ``keep`` (what else
+    is there is recorded, then removed), and at the end no descriptor is open but
+    those before."""
+    from interrupts import ctrl_c_timer, interrupted
+
+    left: list[list[str]] = []  # (what was left in folder) for each cut leaving any
+
+    def once() -> None:
+        try:
+            call()
+        except BaseException:  # (cut)
+            there = sorted(set(os.listdir(folder)) - set(keep))
+            if there:
+                left.append(there)
+                for name in there:
+                    os.unlink(folder / name)
+            raise
+
+    fds = _open_fds()
+    cut = calls = 0
+    with ctrl_c_timer() as armed:
+        while cut < times and calls < 200 * times:
+            calls += 1
+            cut += interrupted(armed, once)
+    gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
+    assert left == []
+    assert _open_fds() == fds
+    assert cut == times, calls  # the timer did land inside the calls
+
+
+@ON_LINUX
+@pytest.mark.parametrize("method", ["flock", "create"])
+def test_a_ctrl_c_in_a_with_exclusive_block_leaves_no_lock_held(
+    tmp_path: Path, method: str
+) -> None:
+    """Regression: a Ctrl-C landing in ``with exclusive(out)``'s start or end (the
+    generator-based manager's ``__enter__`` as the lock was taken, its ``__exit__``
+    as it started) kept the lock, and ``.selfplay.lock`` of the ``create`` method,
+    for as long as the KeyboardInterrupt's traceback lived (about 1 cut in 100): a
+    run started from the ``except`` block, or from a notebook keeping the last
+    traceback, was refused as "being written by another selfplay run".  Here a timer
+    cuts calls until 1,000 were cut; right after each, while its exception is alive,
+    the folder is as before and the lock can be taken again."""
+    from ofc_fast.errors import SelfPlayError
+    from ofc_fast.parallel import exclusive
+
+    with exclusive(tmp_path, method=method):
+        pass
+    refused = 0
+
+    def once() -> None:
+        nonlocal refused
+        try:
+            with exclusive(tmp_path, method=method):
+                pass
+        except BaseException:  # (the cut, its traceback alive until the raise)
+            try:
+                with exclusive(tmp_path, method=method):
+                    pass
+            except SelfPlayError:
+                refused += 1
+            raise
+
+    _cuts_leave_nothing(once, tmp_path, 1000, keep=os.listdir(tmp_path))
+    assert refused == 0
+
+
+@ON_LINUX
+def test_a_ctrl_c_in_kill_once_leaves_no_marker_or_descriptor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a Ctrl-C as ``KillOnce`` (the fault tests' chunk function that
+    kills its worker the first time) made its marker, before the kill, leaked the
+    marker's descriptor and left the marker: the worker went on, and no call killed
+    it after (the fault the test was for never happened).  Here the kill raises
+    instead (``Killed``), its marker removed for the next call; a timer cuts calls
+    until 300 were cut: after each, no marker, and no descriptor open at the end."""
+    from ofc_fast.parallel import _chaos
+
+    class Killed(BaseException):
+        pass
+
+    def kill(pid: int, signum: int) -> None:
+        assert pid == os.getpid() and signum == signal.SIGKILL
+        raise Killed
+
+    monkeypatch.setattr(_chaos.os, "kill", kill)
+    marker = tmp_path / "killed"
+
+    def once() -> None:
+        try:
+            _chaos.KillOnce(str(marker), abs)(-1)
+        except Killed:  # (killed: as the next call, make the marker again)
+            marker.unlink(missing_ok=True)
+
+    _cuts_leave_nothing(once, tmp_path)
+
+
+@ON_LINUX
+def test_a_ctrl_c_as_output_is_discarded_leaks_no_descriptor(tmp_path: Path) -> None:
+    """Regression: a Ctrl-C as a command sent what it still buffered for a gone
+    reader or a full disk to /dev/null (``cli._discard``) leaked the descriptor of
+    /dev/null it opened.  Here a timer cuts calls until 300 were cut: no descriptor
+    is open at the end but those before."""
+    from ofc_fast.cli import _discard
+
+    with open(tmp_path / "out.txt", "w", encoding="utf-8") as stream:
+        _discard([stream])
+        _cuts_leave_nothing(lambda: _discard([stream]), tmp_path, keep=["out.txt"])
+
+
+@ON_LINUX
+def test_a_ctrl_c_as_an_output_is_checked_leaves_no_file(tmp_path: Path) -> None:
+    """Regression: a Ctrl-C as ``check_writable`` (every command's look at its
+    outputs before any work) made and removed its trial temporary file left that
+    hidden ``.<name>.<pid>.<hex>.tmp`` beside the output, and its descriptor open.
+    Here a timer cuts calls until 300 were cut: after each, the folder is empty, and
+    no descriptor is open at the end but those before."""
+    from ofc_fast.files import check_writable
+
+    _cuts_leave_nothing(lambda: check_writable(tmp_path / "out.json"), tmp_path)
+
+
+@ON_LINUX
+@pytest.mark.parametrize("o_tmpfile", [True, False], ids=["O_TMPFILE", "named"])
+@pytest.mark.parametrize("call", ["SpooledList", "arena page"])
+def test_a_ctrl_c_as_a_temporary_file_is_made_leaks_no_descriptor_or_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str, o_tmpfile: bool
+) -> None:
+    """Regression: ``play --json``'s list of deals (``SpooledList``) and the arena
+    page's deals file (``html._scratch``) took their temporary file from
+    ``tempfile.TemporaryFile``, whose descriptor a Ctrl-C landing as its ``os.open``
+    returned leaked (4 cuts in 5 there), with the file's disk space; without
+    ``O_TMPFILE`` (macOS), its ``tmpXXXXXXXX`` file was left too, in the page's
+    folder.  Here a timer cuts calls until 300 were cut: after each, the folder is
+    empty, and no descriptor is open at the end but those before."""
+    from ofc_fast import files
+    from ofc_fast.arena import html
+    from ofc_fast.cli.options import SpooledList
+
+    if not o_tmpfile:  # (the name of files.temporary_path's, removed at once)
+        monkeypatch.setattr(files, "_TMPFILE", 0, raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # (SpooledList's folder)
+
+    def once() -> None:
+        if call == "SpooledList":
+            SpooledList().close()
+        else:
+            with html._scratch(tmp_path / "page.html", tmp_path / "deals.txt"):
+                pass
+
+    once()
+    _cuts_leave_nothing(once, tmp_path)

@@ -31,13 +31,12 @@ import contextlib
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ArenaError, quote, quote_path, shown_path
-from ..files import atomic_text, file_key, written_in_place
+from ..files import atomic_text, file_key, temporary_file, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
 from ._stats import counted, printable
@@ -253,7 +252,7 @@ def _scratch(out: Path, side: Path) -> Iterator[IO[str] | None]:
         yield None
         return
     folder = os.path.dirname(os.path.realpath(side))
-    with _writing(out), tempfile.TemporaryFile("w+", encoding="utf-8", dir=folder) as f:
+    with _writing(out), temporary_file(folder) as f:
         yield f
 
 

@@ -55,7 +55,7 @@ from typing import IO
 
 from ..bots.registry import model_spec
 from ..errors import BotError, OfcError, quote_path
-from ..files import file_key, output_key
+from ..files import closer, file_key, open_descriptor, output_key
 from .options import Parser, check_output, is_rules_file, is_standard_output, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
@@ -183,11 +183,15 @@ def _flush_standard_output() -> None:
 def _discard(streams: list[IO[str]]) -> None:
     """What is left in the buffers of ``streams`` goes, at the exit, to /dev/null
     (their reader has gone, their disk is full)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    for f in streams:
-        with contextlib.suppress(OSError, ValueError):  # (no file under it)
-            os.dup2(devnull, f.fileno())
-    os.close(devnull)
+    fds: list[int] = []  # (/dev/null's descriptor, once opened)
+    close = closer(fds)  # (made first: its call at the end runs no Python bytecode)
+    try:
+        devnull = open_descriptor(fds, os.devnull, os.O_WRONLY)
+        for f in streams:
+            with contextlib.suppress(OSError, ValueError):  # (no file under it)
+                os.dup2(devnull, f.fileno())
+    finally:
+        close()
 
 
 @contextlib.contextmanager

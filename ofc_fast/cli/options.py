@@ -39,6 +39,7 @@ from ..files import (
     check_writable,
     open_input,
     output_key,
+    temporary_file,
 )
 from ._values import (
     HANDS_WHY,
@@ -536,7 +537,7 @@ class SpooledList:
         self.option = option  # the output it is for, named in an error
         with self._spooling():
             # closed by close() or at the end of a ``with`` block
-            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+            self._file = temporary_file()
         self.count = 0
 
     def append(self, item: Any) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import RandomBot
+from ..files import closer, open_descriptor
 from ..game import Move
 
 __all__ = [
@@ -47,13 +48,19 @@ class KillOnce:
 
     def __call__(self, item: Any) -> Any:
         """``fn(item)``, or kill this process on the first call."""
+        pid = os.getpid()
+        fds: list[int] = []  # (the marker's descriptor, once made: closed by the kill)
+        drop = closer(fds, self.marker)  # (made first: no Python bytecode to cut)
         try:
-            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            return self.fn(item)
-        os.close(fd)
-        os.kill(os.getpid(), signal.SIGKILL)
-        raise AssertionError("unreachable")  # pragma: no cover
+            try:
+                open_descriptor(fds, self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                return self.fn(item)
+            os.kill(pid, signal.SIGKILL)
+            raise AssertionError("unreachable")  # pragma: no cover
+        except BaseException:  # (a Ctrl-C before the kill: no marker, as if not run)
+            drop()
+            raise
 
 
 @dataclass(frozen=True)

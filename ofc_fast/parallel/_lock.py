@@ -6,17 +6,24 @@ the operating system drops the lock with the process).
 Windows; without either, the lock file's exclusive creation (``O_EXCL``), removed
 on release (a writer killed there leaves it behind: the refusal names the file to
 remove).
+
+The lock is held by an object whose ``with`` block's start and end and whose
+release run no Python bytecode (:class:`_Held`): a Ctrl-C (whose KeyboardInterrupt a
+signal handler raises between bytecodes) lands before the lock is taken, or after it
+is released, or where :func:`exclusive` releases it; never where the lock stays held
+as long as the interrupt's traceback keeps its holder (contextlib's generator-based
+manager, cut as its ``__exit__`` started: the next run refused).
 """
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import OfcError, SelfPlayError
-from ..files import open_descriptor
+from ..files import closer, open_descriptor
 
 __all__ = ["LOCK_NAME", "exclusive"]
 
@@ -45,17 +52,18 @@ def _unwritable(out: Path, exc: OSError, error: type[OfcError]) -> OfcError:
     return error(f"out: cannot write in the folder {str(out)!r}: {exc.strerror}")
 
 
-@contextmanager
 def exclusive(
     out: Path,
     method: str | None = None,
     run: str = "selfplay",
     error: type[OfcError] = SelfPlayError,
-) -> Iterator[None]:
+) -> io.IOBase:
     """Hold ``out``'s lock of ``run`` runs (the file ``.{run}.lock``) for the ``with``
     block; ``error`` when another writer holds it.  ``method``: ``"flock"``,
     ``"msvcrt"`` or ``"create"`` (default: the first this platform has).  A folder
     that takes no lock file is ``error`` too, naming ``out`` (the ``--out`` option).
+    The lock is taken here, and released as the ``with`` block ends (or the object
+    returned is closed or dropped).
 
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
@@ -68,33 +76,21 @@ def exclusive(
     """
     method = method or ("flock" if fcntl else "msvcrt" if msvcrt else "create")
     path = out / f".{run}.lock"
-    name = str(path)
-    fds: list[int] = []  # (the lock file's descriptor, once made: closed at the end)
-    if method == "create":
-        try:
+    fds: list[int] = []  # (the lock file's descriptor, once made)
+    # made before the lock is taken: it releases whatever is in fds when it runs
+    held = _Held(closer(fds, str(path) if method == "create" else None))
+    try:
+        if method == "create":
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
             try:
-                fd = open_descriptor(fds, path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                fd = open_descriptor(fds, path, flags, 0o644)
             except FileExistsError:
-                raise _busy(
-                    out, path, run, error, "; if no run is going on, remove that file"
-                ) from None
+                busy = "; if no run is going on, remove that file"
+                raise _busy(out, path, run, error, busy) from None
             except OSError as exc:
                 raise _unwritable(out, exc, error) from None
             os.write(fd, f"{os.getpid()}\n".encode())
-            yield
-        finally:
-            # made here, closed and removed (not left to refuse the next run) in C
-            # calls on a str, which no Ctrl-C cuts (pathlib's unlink runs Python first)
-            for fd in fds:
-                try:
-                    os.close(fd)
-                finally:
-                    try:
-                        os.unlink(name)
-                    except FileNotFoundError:  # (removed by hand: done)
-                        pass
-        return
-    try:
+            return held
         try:
             fd = open_descriptor(fds, path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -106,7 +102,18 @@ def exclusive(
                 msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
         except OSError:
             raise _busy(out, path, run, error, "") from None
-        yield
-    finally:
-        for fd in fds:
-            os.close(fd)  # (closing drops the lock)
+    except BaseException:
+        held.close()
+        raise
+    return held
+
+
+class _Held(io.IOBase):
+    """A lock held until its ``close`` runs (``release``: the C calls of
+    :func:`~ofc_fast.files.closer`): at the ``with`` block's end (``io.IOBase``'s
+    ``__enter__`` and ``__exit__`` are C calls too, where a Python ``__exit__`` could
+    be cut as it started, before it released anything), where :func:`exclusive`
+    fails, or as the object is dropped.  Closed again, it does nothing."""
+
+    def __init__(self, release: Callable[[], object]) -> None:
+        vars(self)["close"] = release  # (what io.IOBase's __exit__ and __del__ call)
