@@ -1041,3 +1041,38 @@ def test_a_bot_that_raises_a_move_error_is_named_alike_with_workers(
         "illegal move: card Ah was not dealt\n"
     )
     assert errs == [(2, "", said)] * 2, errs
+
+
+def test_finish_hands_the_bots_own_illegal_move_to_its_caller() -> None:
+    """Regression: ``ofc-fast play`` named a bot's illegal move (deal, seat, bot) by
+    reading the ``__context__`` of play_out's "seat S (class): ..." MoveError, which
+    its ``raise ... from None`` only happened to keep: raised any other way, the deal,
+    seat and bot were lost.  finish hands the seat and the bot's own MoveError to its
+    caller's ``illegal`` and raises what that makes; play_out's words are the same."""
+    from ofc_fast.errors import MoveError
+    from ofc_fast.game.state import finish, play_out
+
+    own = MoveError("card Ah was not dealt", "not_dealt")
+
+    class Refused:  # every move: the bot's own MoveError
+        def act(self, observation: object) -> None:
+            raise own
+
+    seen: list[tuple[int, MoveError]] = []
+    made = GameError("named by the caller")
+
+    def illegal(seat: int, exc: MoveError) -> GameError:
+        seen.append((seat, exc))
+        return made
+
+    game = ofc.Game("pineapple", 2, seed=3)
+    first = game.to_act
+    with pytest.raises(GameError) as raised:
+        finish(game, [Refused(), Refused()], illegal)
+    assert raised.value is made and seen == [(first, own)] and seen[0][1] is own
+    assert game.to_act == first  # the game as it was
+    with pytest.raises(MoveError) as default:
+        play_out(game, [Refused(), Refused()])
+    assert str(default.value) == f"seat {first} (Refused): card Ah was not dealt"
+    assert default.value.reason == "not_dealt" and default.value.__cause__ is None
+    assert default.value.__suppress_context__

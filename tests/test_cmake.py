@@ -892,3 +892,99 @@ def test_model_values_do_not_depend_on_the_c_dialect(tmp_path: Path) -> None:
         printed.append(done.stdout.split())
     assert len(printed[0]) == 200
     assert printed[1] == printed[0]
+
+
+_OVERFLOW_C = """\
+#include <stdio.h>
+#include <stdlib.h>
+#include "ofc_model.h"
+
+int main(void)
+{
+    uint8_t *bytes = calloc(8, 1);
+    /* one byte past the buffer, read inside the library */
+    printf("%llu\\n", (unsigned long long)ofc_vm_checksum(bytes, 9));
+    free(bytes);
+    return 0;
+}
+"""
+
+
+def test_sanitize_option_instruments_the_library_for_its_users(tmp_path: Path) -> None:
+    """``OFC_FAST_SANITIZE=address`` with GCC or Clang: the library is compiled with
+    AddressSanitizer and a program that links it (add_subdirectory) gets its runtime:
+    a read past a buffer inside the library is reported, not run through."""
+    if shutil.which(COMPILER or "cc") is None or platform.system() != "Linux":
+        pytest.skip("needs gcc or clang on Linux (AddressSanitizer)")
+    src = tmp_path / "consumer"
+    src.mkdir()
+    (src / "app.c").write_text(_OVERFLOW_C)
+    (src / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\nproject(consumer LANGUAGES C)\n"
+        f'add_subdirectory("{ROOT.as_posix()}" ofc_fast)\n'
+        "add_executable(app app.c)\ntarget_link_libraries(app PRIVATE ofc_fast::ofc_fast)\n"
+    )
+    build = tmp_path / "b"
+    _cmake(
+        CMAKE or "cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Debug",
+        "-DOFC_FAST_SANITIZE=address",
+    )  # fmt: skip
+    _cmake(CMAKE or "cmake", "--build", build, "--target", "app", "--parallel", "2")
+    env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=0"}
+    ran = subprocess.run([str(build / "app")], capture_output=True, text=True, env=env)
+    assert ran.returncode != 0, ran.stdout
+    assert "AddressSanitizer: heap-buffer-overflow" in ran.stderr, ran.stderr
+    assert "ofc_vm_checksum" in ran.stderr
+
+
+_SANITIZE_PROBE = """\
+include("{module}")
+ofc_fast_sanitize_flags("${{S}}" "${{ID}}" "${{FE}}" compile link)
+message(STATUS "compile=[${{compile}}] link=[${{link}}]")
+"""
+
+
+def _sanitize_flags(
+    tmp_path: Path, sanitizers: str, compiler: str, frontend: str
+) -> tuple[int, str]:
+    """What cmake/ofc_fast_sanitize.cmake (CMakeLists.txt's) gives for
+    ``OFC_FAST_SANITIZE=sanitizers`` and a C compiler (CMAKE_C_COMPILER_ID ``compiler``,
+    CMAKE_C_COMPILER_FRONTEND_VARIANT ``frontend``), run in script mode: CMake's exit
+    status and its output (``compile=[...] link=[...]`` or the error)."""
+    probe = tmp_path / "sanitize_probe.cmake"
+    module = (ROOT / "cmake" / "ofc_fast_sanitize.cmake").as_posix()
+    probe.write_text(_SANITIZE_PROBE.format(module=module))
+    done = subprocess.run(
+        [CMAKE or "cmake", f"-DS={sanitizers}", f"-DID={compiler}", f"-DFE={frontend}",
+         "-P", str(probe)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    return done.returncode, " ".join((done.stdout + done.stderr).split())
+
+
+def test_sanitize_option_gives_each_compiler_its_own_flags(tmp_path: Path) -> None:
+    """Regression: ``OFC_FAST_SANITIZE`` under MSVC put GCC's ``-fsanitize=...`` on
+    the libraries' link lines (and compiled nothing instrumented): MSVC gets
+    ``/fsanitize=address``, and any sanitizer it lacks, or a compiler with neither
+    command line (clang-cl), is an error naming what is supported."""
+    assert _sanitize_flags(tmp_path, "address", "MSVC", "MSVC") == (
+        0, "-- compile=[/fsanitize=address] link=[]"
+    )  # fmt: skip
+    assert _sanitize_flags(tmp_path, "address,undefined", "GNU", "GNU") == (
+        0,
+        "-- compile=[-fsanitize=address,undefined;-fno-omit-frame-pointer;-g;"
+        "-fno-sanitize-recover=all] link=[-fsanitize=address,undefined]",
+    )
+    assert _sanitize_flags(tmp_path, "thread", "AppleClang", "GNU") == (
+        0, "-- compile=[-fsanitize=thread;-fno-omit-frame-pointer;-g] link=[-fsanitize=thread]"
+    )  # fmt: skip
+    assert _sanitize_flags(tmp_path, "", "MSVC", "MSVC") == (0, "-- compile=[] link=[]")
+    for sanitizers, compiler, frontend in (
+        ("address,undefined", "MSVC", "MSVC"),
+        ("thread", "MSVC", "MSVC"),
+        ("address", "Clang", "MSVC"),
+        ("address", "SunPro", ""),
+    ):
+        code, said = _sanitize_flags(tmp_path, sanitizers, compiler, frontend)
+        assert code != 0 and f"OFC_FAST_SANITIZE={sanitizers}: " in said, said
+        assert "MSVC's cl (address only: /fsanitize=address)" in said, said

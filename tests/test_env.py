@@ -796,6 +796,7 @@ def test_environments_md_names_only_public_classes() -> None:
     others = {
         "Discrete",
         "DummyVecEnv",
+        "SubprocVecEnv",
         "SameStep",
         "CONFIG",
         "NamespaceNotFound",

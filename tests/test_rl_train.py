@@ -540,6 +540,27 @@ def test_a_model_loaded_from_a_zip_keeps_the_rules_it_records(
         frozen_policy(load_ppo(tmp_path / "bad.zip", device="cpu"))
 
 
+def _gym_ofc() -> Any:
+    """An OFC :class:`~ofc_fast.env.gym.OfcEnv` table (features), wrapped to give SB3
+    its observation alone and sb3-contrib its masks (``action_masks``)."""
+    import gymnasium
+
+    from ofc_fast.env.gym import OfcEnv
+
+    class Plain(gymnasium.ObservationWrapper):  # the observation alone, for SB3
+        def __init__(self, env: Any) -> None:
+            super().__init__(env)
+            self.observation_space = env.observation_space["observation"]
+
+        def observation(self, observation: Any) -> Any:
+            return observation["observation"]
+
+        def action_masks(self) -> Any:
+            return self.env.unwrapped.action_masks()
+
+    return Plain(OfcEnv("ofc", opponents="random", obs_type="features"))
+
+
 def test_a_zip_loaded_with_a_gymnasium_env_learns_on_that_envs_rules(
     sb3: Any, tmp_path: Path
 ) -> None:
@@ -555,26 +576,13 @@ def test_a_zip_loaded_with_a_gymnasium_env_learns_on_that_envs_rules(
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from ofc_fast import rules
-    from ofc_fast.env.gym import OfcEnv
     from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy, load_ppo
     from ofc_fast.errors import RulesError
     from ofc_fast.learned import rules_hash
 
     torch.set_num_threads(1)
 
-    class Plain(gymnasium.ObservationWrapper):  # the observation alone, for SB3
-        def __init__(self, env: Any) -> None:
-            super().__init__(env)
-            self.observation_space = env.observation_space["observation"]
-
-        def observation(self, observation: Any) -> Any:
-            return observation["observation"]
-
-        def action_masks(self) -> Any:
-            return self.env.unwrapped.action_masks()
-
-    def gym_ofc() -> Any:
-        return Plain(OfcEnv("ofc", opponents="random", obs_type="features"))
+    gym_ofc = _gym_ofc
 
     class Foreign(gymnasium.Env):  # these spaces, no rules of this project
         observation_space = gymnasium.spaces.Box(0.0, 1.0, (696,), np.float32)
@@ -599,6 +607,40 @@ def test_a_zip_loaded_with_a_gymnasium_env_learns_on_that_envs_rules(
         assert "meta_rules" not in saved.files
     for preset in ("ofc", "pineapple"):
         VecEnv(preset, num_envs=2, opponent=frozen_policy(foreign)).reset()
+
+
+def test_a_model_trained_on_a_subproc_vec_env_records_its_rules(
+    sb3: Any, tmp_path: Path
+) -> None:
+    """Regression: a model trained on SB3's ``SubprocVecEnv`` of OFC tables recorded no
+    rules (its ``export_policy`` ``.npz`` and ``.zip`` held none, and ``load_ppo`` of
+    that ``.zip`` gave a model that any table, PINEAPPLE too, took as its opponent),
+    where a ``DummyVecEnv`` of the same tables recorded OFC.  The tables in their own
+    processes are asked their rules (``get_attr``): saved and loaded, the model plays
+    OFC tables only."""
+    import torch
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    from ofc_fast import rules
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy, load_ppo
+    from ofc_fast.errors import RulesError
+    from ofc_fast.learned import rules_hash
+
+    torch.set_num_threads(1)
+    env = SubprocVecEnv([_gym_ofc, _gym_ofc])
+    try:
+        model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+        model.learn(16)
+        zipped = export_policy(model, str(tmp_path / "subproc.zip"))
+        with np.load(export_policy(model, str(tmp_path / "subproc.npz"))) as saved:
+            assert str(saved["meta_rules"]) == "OFC"
+            assert int(str(saved["meta_rules_hash"]), 16) == rules_hash(rules.OFC)
+    finally:
+        env.close()
+    loaded = load_ppo(zipped, device="cpu")
+    VecEnv("ofc", num_envs=2, opponent=frozen_policy(loaded)).reset()
+    with pytest.raises(RulesError, match="learns on OFC"):
+        VecEnv("pineapple", num_envs=2, opponent=frozen_policy(loaded))
 
 
 def test_a_model_saved_again_after_export_policy_records_no_rules(

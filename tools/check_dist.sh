@@ -185,7 +185,7 @@ required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md"
             "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_native/_speedups.c",
             "ofc_fast/_native/build.py",
             "csrc/include/ofc_fast.h", "CMakeLists.txt"}
-required |= tree("cmake", ["*.in"])  # the CMake package's and pkg-config's templates
+required |= tree("cmake", ["*.in", "*.cmake"])  # the CMake package's, pkg-config's templates, the sanitizers' flags
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
 required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json", "*.html",

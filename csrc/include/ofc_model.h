@@ -127,11 +127,12 @@ typedef struct ofc_vmodel {
 
 /*! ofc_vm_checksum():
  * @brief FNV-1a 64 of bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
- * @param data  the bytes (may be NULL when n is 0).
+ * @param data  the bytes (NULL is answered 0 when n > 0; NULL with n 0 is the
+ *              hash of no bytes, the offset basis).
  * @param n     how many.
- * @pre data holds n readable bytes (not checked: a NULL data with n > 0 reads
- *      through NULL; there is no error to return).
- * @return the hash. */
+ * @pre data, where not NULL, holds n readable bytes (no status to return: a NULL
+ *      data with n > 0 is answered 0 and reads nothing).
+ * @return the hash; 0 when data is NULL and n > 0. */
 OFC_API uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
 
 /*! ofc_vm_parse():

@@ -46,7 +46,7 @@ from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
 from ._stuck import whole_step
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
-from .gym import OBS_HIGH, RENDER_MODES, OfcEnv, render_human, render_tables
+from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "load_ppo"]
 
@@ -515,10 +515,11 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     on, the copy does not.  ``seed``: 0..2**64-1, else TableError; with the tables'
     seeds, where its draws start again at each seeded reset (and the first) of an
     adapter it plays in, so that the same seed replays its moves.  The copy keeps
-    the rules of the model's env (a :class:`VecEnv`, or a ``DummyVecEnv`` of
-    :class:`~ofc_fast.env.gym.OfcEnv` tables; a model with none: those the ``.zip``
-    :func:`load_ppo` read it from records, :func:`export_policy`'s): an adapter of
-    other rules refuses it as its opponent (RulesError; a preset renamed is the same rules).
+    the rules of the model's env (a :class:`VecEnv`, or a ``DummyVecEnv`` or
+    ``SubprocVecEnv`` of :class:`~ofc_fast.env.gym.OfcEnv` tables; a model with none:
+    those the ``.zip`` :func:`load_ppo` read it from records, :func:`export_policy`'s):
+    an adapter of other rules refuses it as its opponent (RulesError; a preset renamed
+    is the same rules).
 
     >>> from sb3_contrib import MaskablePPO
     >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
@@ -579,9 +580,10 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     JSON): :func:`load_ppo` and ``policy:PATH`` read them; a later ``model.save``
     of the model writes none.
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
-    default: the rules of the model's env, a :class:`VecEnv` or a ``DummyVecEnv`` of
-    :class:`~ofc_fast.env.gym.OfcEnv` tables (an env of other tables: none), or for a
-    model with no env those the ``.zip`` :func:`load_ppo` read it from records), kept
+    default: the rules of the model's env, a :class:`VecEnv` or a ``DummyVecEnv`` or
+    ``SubprocVecEnv`` of :class:`~ofc_fast.env.gym.OfcEnv` tables (an env of other
+    tables: none), or for a model with no env those the ``.zip`` :func:`load_ppo`
+    read it from records), kept
     as their name and fingerprint (``meta_rules``, ``meta_rules_hash``: a policy bot
     of other rules, edited ones under a preset's name among them, is a BotError);
     rules other than those the model learns on are a RulesError naming both.
@@ -678,17 +680,19 @@ def _learned_rules(model: Any) -> tuple[str, int] | None:
 
 def _env_rules(env: Any) -> RuleSet | None:
     """The rules of the tables of a model's env: a :class:`VecEnv` (through SB3's
-    wrappers), or SB3's ``DummyVecEnv`` of :class:`~ofc_fast.env.gym.OfcEnv` tables of
-    one rule set (through Gymnasium's wrappers); None for any other env (its rules are
-    not known here)."""
+    wrappers), or another SB3 ``VecEnv`` (``DummyVecEnv``, ``SubprocVecEnv``: asked
+    through its ``get_attr``, each table in its own process too) whose tables' ``rules``
+    (:class:`~ofc_fast.env.gym.OfcEnv`'s, through Gymnasium's wrappers) are one rule
+    set; None for any other env (its rules are not known here)."""
     while not isinstance(env, VecEnv) and getattr(env, "venv", None) is not None:
         env = env.venv
     if isinstance(env, VecEnv):
         return env.tables.venv.rules
+    if not isinstance(env, _SB3VecEnv) or not env.has_attr("rules"):
+        return None  # (a table of no known rules)
     found: dict[int, RuleSet] = {}
-    for env_i in getattr(env, "envs", None) or ():
-        table = getattr(env_i, "unwrapped", None)
-        if not isinstance(table, OfcEnv):  # (a table of no known rules)
+    for rules in env.get_attr("rules"):  # (OfcEnv.rules: its table's)
+        if not isinstance(rules, RuleSet):
             return None
-        found[rules_hash(table.rules)] = table.rules
+        found[rules_hash(rules)] = rules
     return next(iter(found.values())) if len(found) == 1 else None

@@ -55,6 +55,7 @@ from ._actions import action_id
 from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
+from ._refusal import Illegal, refusal_detail, seat_named
 from .moves import (
     Move,
     destinations_of,
@@ -464,7 +465,10 @@ class Game:
             self._book_if_made(step, move)
             raise
         if status:
-            raise_move_error(status, self._explain(status, move))
+            counts = self._g.count[st[0]]  # (the seat to act's rows: as they were)
+            raise_move_error(
+                status, refusal_detail(status, st[0], move, self.to_discard, dealt, counts)
+            )
         self._step = step + 1
         self._moves.append(move)
 
@@ -473,24 +477,6 @@ class Game:
         if self._g.step != step:
             self._step = step + 1
             self._moves.append(move)
-
-    def _explain(self, status: int, move: Move) -> str:
-        s = self._steps[self._step][0]
-        if status == lib.OFC_E_DISCARDS:
-            return (
-                f"seat {s} must discard exactly {self.to_discard} of "
-                f"{cards_str(self.dealt)}, the move discards {len(move.discards)}"
-            )
-        if status == lib.OFC_E_ROW_FULL:
-            counts = [self._g.count[s][r] for r in range(3)]
-            for r, name, size in ((0, "front", 3), (1, "middle", 5), (2, "back", 5)):
-                add = sum(1 for d in move.destinations if d == r)
-                if counts[r] + add > size:
-                    return (
-                        f"the {name} row of seat {s} takes {size} cards; the move "
-                        f"would put {counts[r] + add} there"
-                    )
-        return f"seat {s}"
 
     def _play_special(self, move: Move) -> None:
         if move.cards:
@@ -766,8 +752,10 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     return game.result()
 
 
-def finish(game: Game, bots: Sequence[Any]) -> None:
-    """:func:`play_out` without the result (a match books it once: ``record``)."""
+def finish(game: Game, bots: Sequence[Any], illegal: Illegal | None = None) -> None:
+    """:func:`play_out` without the result (a match books it once: ``record``);
+    ``illegal(seat, error)`` makes the error raised for a seat's illegal move from the
+    bot's own MoveError (default: "seat S (its bot's class): " and the move's words)."""
     if not isinstance(game, Game):
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
@@ -791,8 +779,7 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
                     continue
         except MoveError as exc:  # whose move it was (the game is as it was before it)
             if game._step == step:
-                name = type(bots[s]).__name__
-                raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
+                raise (illegal or seat_named(bots))(s, exc) from None
         raise GameError(
             f"play_out: another thread played a move on this Game while seat {s} "
             f"({type(bots[s]).__name__}) chose its move: play a Game from one thread "

@@ -453,13 +453,12 @@ def finish_naming(game: Game, bots: Sequence[Any], deal: int, names: Sequence[st
     ``names`` bound): a bot that raises, or calls ``sys.exit()``, is
     :func:`bot_failed`'s ExecutorError, and its illegal move its MoveError, as in a
     parallel run; another OfcError and Ctrl-C stay as they are."""
+
+    def illegal(seat: int, exc: MoveError) -> OfcError:  # the bot's own MoveError
+        return bot_failed(deal, seat, names[seat], exc)
+
     try:
-        finish(game, bots)
-    except MoveError as exc:  # finish's "seat S (class): ...", from the move's own
-        s = game.to_act
-        assert s is not None  # (the seat whose move was refused: the game as it was)
-        own = exc.__context__ if isinstance(exc.__context__, MoveError) else exc
-        raise bot_failed(deal, s, names[s], own) from None
+        finish(game, bots, illegal)
     except OfcError:
         raise
     except CHUNK_ERRORS as exc:

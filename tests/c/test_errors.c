@@ -371,6 +371,9 @@ static void test_value_and_model(void)
     CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 21, 1, 1, &v, NULL), OFC_E_COUNT);
     CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 0, 1, 0, &v, NULL), OFC_E_COUNT);
     CHECK(ofc_vm_checksum(NULL, 0) == UINT64_C(0xcbf29ce484222325));
+    /* Regression: a NULL data with n > 0 read through NULL (a crash); now 0 */
+    CHECK(ofc_vm_checksum(NULL, 1) == 0);
+    CHECK(ofc_vm_checksum(NULL, 64) == 0);
     CHECK_EQ(ofc_vm_parse(NULL, 0, &vm), OFC_E_MODEL_TRUNCATED);
     CHECK_EQ(ofc_vm_parse(BOARD, sizeof BOARD, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_vm_eval(NULL, 5, x, &v), OFC_E_VALUE);
