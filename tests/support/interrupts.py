@@ -2,7 +2,7 @@
 leaves its object whole: a SIGALRM timer whose handler raises KeyboardInterrupt
 into a call (:func:`ctrl_c_timer`, :func:`interrupted`), and a stand-in for the
 :mod:`gc` module whose ``disable()`` is interrupted as it returns
-(:class:`InterruptedGc`)."""
+(:class:`InterruptedGc`); :class:`CutCalls` numbers the calls until enough were cut."""
 
 from __future__ import annotations
 
@@ -50,15 +50,38 @@ def ctrl_c_timer(interval: float = 0.0002) -> Iterator[list[bool]]:
         signal.signal(signal.SIGALRM, old if callable(old) else signal.SIG_IGN)
 
 
+class CutCalls:
+    """The calls of a Ctrl-C test, numbered from 1 (iterate), until ``target`` were
+    cut (add :func:`interrupted`'s answers to ``cuts``) or ``cap`` were made.
+
+    How many calls a timer cuts depends on the machine (a loaded or fast one cuts
+    fewer): a fixed number of calls and a bare threshold on the cuts fails by chance
+    (a CI run cut exactly the 100 a test asked more than), where this asks for the
+    cuts themselves; ``assert calls.cuts == calls.target, calls`` after the loop."""
+
+    def __init__(self, target: int, cap: int) -> None:
+        self.target, self.cap = target, cap
+        self.calls = self.cuts = 0
+
+    def __iter__(self) -> Iterator[int]:
+        while self.cuts < self.target and self.calls < self.cap:
+            self.calls += 1
+            yield self.calls
+
+    def __repr__(self) -> str:
+        return f"{self.cuts} of {self.calls} calls cut (wanted {self.target})"
+
+
 def interrupted(armed: list[bool], call: Callable[..., Any], *args: Any) -> bool:
     """``call(*args)`` with :func:`ctrl_c_timer`'s ``armed`` set: whether a
     KeyboardInterrupt cut it (or landed just after it returned).
 
     CPython 3.10 reports a few of the KeyboardInterrupts a signal handler raises
     (10 in 1.6 million cuts of ``open_input`` and ``atomic_file``, as
-    ``stat.S_ISDIR(os.fstat(fd).st_mode)`` returned) as ``SystemError: _PyEval_EvalFrameDefault returned a result with an
-    exception set``, caused by the KeyboardInterrupt: that is the same cut, which
-    the caller's ``except BaseException`` saw as well."""
+    ``stat.S_ISDIR(os.fstat(fd).st_mode)`` returned) as ``SystemError:
+    _PyEval_EvalFrameDefault returned a result with an exception set``, caused by
+    the KeyboardInterrupt: that is the same cut, which the caller's ``except
+    BaseException`` saw as well."""
     try:
         armed[0] = True
         call(*args)
