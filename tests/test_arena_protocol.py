@@ -493,9 +493,10 @@ def test_progress_lines_match_the_hands_and_cost_the_same_at_any_hand() -> None:
         r.points.extend([5, -3] * 500_000)
         r.points_total += 1_000_000
         r.points_squares += 17_000_000
-    t0 = time.perf_counter()
+    # (its own CPU time: a loaded machine stalled the wall clock 40 ms of the 50)
+    t0 = time.thread_time()
     line = progress_line(arena, 10**6)
-    assert time.perf_counter() - t0 < 0.05
+    assert time.thread_time() - t0 < 0.05  # (0.45 s before)
     row = line["standings"][0]
     n = 1_000_004
     assert row["points"] == sum(arena.records[0].points) and n == len(

@@ -759,35 +759,35 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) 
     interrupted reads), so every other thread's read of that game waited for ever.
     The move guard took its one-mover lock the same way (about one in sixty
     interrupted moves left the game refusing every later move as "while another
-    thread is playing").  Here a timer raises KeyboardInterrupt into thousands of
-    guarded calls; both locks must be free after every one."""
-    from interrupts import ctrl_c_timer
+    thread is playing").  Here a timer raises KeyboardInterrupt into guarded calls
+    until thousands (reads) or hundreds (moves) were cut; both locks must be free
+    after every one."""
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
-    interrupted = held = busy = 0
+    def calls_on(g: Game, rng: random.Random) -> None:
+        for _ in range(400):
+            # (no `not g.is_over` here: on CPython 3.13 a KeyboardInterrupt
+            # raised while `not <property>` is evaluated skips the frame's
+            # except and finally blocks, python/cpython#130279)
+            if call == "legal_move_count":
+                g.legal_move_count()
+            elif g.is_over:
+                break
+            else:
+                g.play_action(rng.choice(g.legal_actions()))
+
+    # (each game's calls until one is cut: any read is; a game's moves, one in nine)
+    calls = CutCalls(3000 if call == "legal_move_count" else 300, cap=100_000)
+    held = busy = 0
     with ctrl_c_timer() as armed:
-        for n in range(3000):
+        for n in calls:
             g = Game("pineapple", players=2, seed=n)
-            rng = random.Random(n)
-            try:
-                armed[0] = True
-                for _ in range(400):
-                    # (no `not g.is_over` here: on CPython 3.13 a KeyboardInterrupt
-                    # raised while `not <property>` is evaluated skips the frame's
-                    # except and finally blocks, python/cpython#130279)
-                    if call == "legal_move_count":
-                        g.legal_move_count()
-                    elif g.is_over:
-                        break
-                    else:
-                        g.play_action(rng.choice(g.legal_actions()))
-                armed[0] = False
-            except KeyboardInterrupt:
-                interrupted += 1
+            calls.cuts += interrupted(armed, calls_on, g, random.Random(n))
             held += g._state_lock._is_owned()
             busy += g._busy.locked()
-    assert interrupted > 100, interrupted  # the timer did land inside the calls
-    assert held == 0, f"{held} of {interrupted} interrupted calls left the lock held"
-    assert busy == 0, f"{busy} of {interrupted} interrupted moves left the game busy"
+    assert calls.cuts == calls.target, calls  # the timer did land inside the calls
+    assert held == 0, f"{held} of {calls.cuts} interrupted calls left the lock held"
+    assert busy == 0, f"{busy} of {calls.cuts} interrupted moves left the game busy"
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="run on POSIX (setitimer)")

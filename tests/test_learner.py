@@ -354,10 +354,10 @@ def test_a_ctrl_c_inside_a_step_leaves_the_tables_whole_or_needing_reset() -> No
     ``LearnerTables.step`` after the learner's step, before the opponent policy's
     loop had begun, left tables with an opponent's seat to act and the tables still
     started: the learner's next step was played for the opponent.  Here a timer
-    raises KeyboardInterrupt into hundreds of steps; after each every table waits
+    raises KeyboardInterrupt into steps until 1,000 were cut; after each every table waits
     for the learner, or the tables are not started (their steps refused until
     reset())."""
-    from interrupts import ctrl_c_timer, interrupted
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
     def first_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return np.argmax(masks, axis=1)
@@ -365,16 +365,16 @@ def test_a_ctrl_c_inside_a_step_leaves_the_tables_whole_or_needing_reset() -> No
     t = LearnerTables("pineapple", num_envs=4, seed=3, opponent=first_legal)
     t.reset()
     rng = np.random.default_rng(0)
-    cut = 0
+    calls = CutCalls(1000, cap=30_000)  # (most steps are cut)
     with ctrl_c_timer() as armed:
-        for _ in range(1500):
+        for _ in calls:
             acts = [rng.choice(np.flatnonzero(m)) for m in t.masks]
-            cut += interrupted(armed, t.step, acts)
+            calls.cuts += interrupted(armed, t.step, acts)
             if t.venv.started:
-                assert t.venv.seats.tolist() == [t.learner] * 4, cut
-                assert np.array_equal(t.masks, t.venv.action_masks), cut
+                assert t.venv.seats.tolist() == [t.learner] * 4, calls
+                assert np.array_equal(t.masks, t.venv.action_masks), calls
             else:
                 with pytest.raises(GameError, match=r"reset\(\)"):
                     t.step(acts)
                 t.reset()
-    assert cut > 100, cut  # the timer did land inside the steps
+    assert calls.cuts == calls.target, calls  # the timer did land inside the steps

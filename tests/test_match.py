@@ -732,25 +732,25 @@ def test_a_ctrl_c_inside_record_books_the_deal_whole_or_not_at_all() -> None:
     button: a Ctrl-C (KeyboardInterrupt from a signal handler) landing in between left
     about one interrupted booking in ten half-made (totals that do not sum to 0, one
     seat's statistics a deal ahead, the deal gone and not counted, so the next deal
-    was dealt again).  Here a timer raises KeyboardInterrupt into a thousand
-    bookings; after each the deal is booked whole (its nets, taken from its result,
+    was dealt again).  Here a timer raises KeyboardInterrupt into bookings until
+    150 were cut; after each the deal is booked whole (its nets, taken from its result,
     in every total) or still pending, and booked again."""
-    from interrupts import ctrl_c_timer, interrupted
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
     m = Match(rules.PINEAPPLE, 3, seed=7, keep_nets=True)
     bots = [RandomBot(seed=s) for s in range(3)]
     expected = [0, 0, 0]  # the booked deals' nets, per seat
-    cut = 0
+    calls = CutCalls(150, cap=20_000)  # (about one booking in eight is cut)
     with ctrl_c_timer() as armed:
-        for deals in range(1, 1001):
+        for deals in calls:
             g = m.next_game()
             play_out(g, bots)
             net = g.result().net
-            cut += interrupted(armed, m.record, g)
+            calls.cuts += interrupted(armed, m.record, g)
             if m.next_game() is g:  # not booked: book it now
                 m.record(g)
             expected = [t + n for t, n in zip(expected, net)]
             books = [(x.deals, x.total, len(x.net)) for x in m.stats]
-            assert m.hands_played == deals, (deals, cut)
+            assert m.hands_played == deals, calls
             assert m.totals == expected and books == [(deals, t, deals) for t in expected]
-    assert cut > 30, cut  # the timer did land inside the bookings
+    assert calls.cuts == calls.target, calls  # the timer did land inside the bookings

@@ -252,30 +252,30 @@ def test_a_ctrl_c_inside_a_step_leaves_the_env_whole_or_needing_reset() -> None:
     a step after its C call, before the Python bots' loop had begun (or after it,
     before the arrays were written), left about one interrupted step in thirty with
     a bot's seat to act and the env still started: the agent's next step was played
-    for the bot.  Here a timer raises KeyboardInterrupt into hundreds of steps; after
-    each the env is either whole (the agent to act everywhere, the observations
+    for the bot.  Here a timer raises KeyboardInterrupt into steps until 400 were
+    cut; after each the env is either whole (the agent to act everywhere, the observations
     those of its seat now) or not started (its steps refused until reset())."""
-    from interrupts import ctrl_c_timer, interrupted
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
     v = VectorEnv("pineapple", num_envs=2, players=2, seed=1, opponents="heuristic")
     v.reset()
     rng = np.random.default_rng(0)
-    cut = 0
+    calls = CutCalls(400, cap=4_000)  # (most steps are cut)
     with ctrl_c_timer() as armed:
-        for _ in range(400):
+        for _ in calls:
             infos = v.infos()
             acts = [
                 rng.choice(infos["legal_actions"][i][: infos["legal_count"][i]])
                 for i in range(2)
             ]
-            cut += interrupted(armed, v.step, acts)
+            calls.cuts += interrupted(armed, v.step, acts)
             if v.started:
-                assert v.seats.tolist() == [v.learner] * 2, cut
+                assert v.seats.tolist() == [v.learner] * 2, calls
                 for i in range(2):
                     expected = v.encode(i, v.learner)
-                    assert np.array_equal(v.observations[i], expected), cut
+                    assert np.array_equal(v.observations[i], expected), calls
             else:
                 with pytest.raises(GameError, match=r"reset\(\)"):
                     v.step(acts)
                 v.reset()
-    assert cut > 100, cut  # the timer did land inside the steps
+    assert calls.cuts == calls.target, calls  # the timer did land inside the steps
