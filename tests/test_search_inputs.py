@@ -569,3 +569,15 @@ def test_advise_names_the_seats_of_the_game_s_table(seat: int) -> None:
     with pytest.raises(SearchError) as err:
         advise(g, seat=seat)
     assert str(err.value) == f"seat must be an int within 0..1, got {seat}"
+
+
+@pytest.mark.parametrize("obs", [5, None, b"dealt", [1, 2], "seat"])
+def test_position_names_an_observation_that_is_no_dict(obs: object) -> None:
+    """Regression: position(obs, rules) with obs an int, None, bytes or a list raised
+    TypeError ("argument of type 'int' is not iterable", "a bytes-like object is
+    required") from its check of the fields; it is an ObservationError saying an
+    observation is a dict."""
+    with pytest.raises(ObservationError, match="an observation is a dict"):
+        position(obs, P)  # type: ignore[arg-type]
+    game = Game(P, seed=1)
+    assert position(game.observation(game.to_act), P) is not None
