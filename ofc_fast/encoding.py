@@ -203,9 +203,10 @@ def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     >>> encode_bytes(obs).shape, encode_bytes(obs).dtype
     ((828,), dtype('uint8'))
     """
-    out = np.zeros(ENCODING_SIZE, np.uint8)
+    o = _c_observation(obs)  # (first: it checks that obs is a dict)
     lowball = int(_optional_flag(obs, "lowball"))
-    lib.ofc_encode(_c_observation(obs), lowball, ffi.from_buffer("uint8_t[]", out))
+    out = np.zeros(ENCODING_SIZE, np.uint8)
+    lib.ofc_encode(o, lowball, ffi.from_buffer("uint8_t[]", out))
     return out
 
 

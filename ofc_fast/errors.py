@@ -295,6 +295,25 @@ def flag(value: Any, what: str, error: type[OfcError]) -> bool:
     return bool(value)
 
 
+def truth(value: object, what: str, error: type[OfcError]) -> bool:
+    """``bool(value)``: the answer of a caller's hook read as a truth value, where one
+    that has none (a NumPy array of several items: its ``bool`` raises) is ``error``
+    naming ``what``, not an error of its own type from deep inside the library.
+
+    >>> truth(np.array([True, False]), "stop", OfcError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: stop must return True or False, got array([ True, False]), which has no truth value (ValueError: bool() raised)
+    """  # noqa: E501 - the error, verbatim
+    try:
+        return bool(value)
+    except Exception as exc:  # (whatever its __bool__ raises)
+        raise error(
+            f"{what} must return True or False, got {quote(value)}, "
+            f"which has no truth value ({type(exc).__name__}: bool() raised)"
+        ) from None
+
+
 _SEPARATORS = re.compile(r"[\s_-]+")
 
 

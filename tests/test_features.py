@@ -18,6 +18,7 @@ from ofc_fast.encoding import (
     FEATURE_SIZE,
     SCALE,
     action_mask,
+    encode,
     encode_bytes,
     features,
     features_of_encoding,
@@ -477,3 +478,14 @@ def test_action_mask_names_legal_actions_that_are_a_set(acts: Any, named: str) -
     with pytest.raises(GameError, match="legal_actions") as err:
         action_mask({**obs, "legal_actions": given})
     assert named in str(err.value) and "object values" not in str(err.value)
+
+
+@pytest.mark.parametrize("fn", [encode, encode_bytes, features, action_mask])
+@pytest.mark.parametrize("obs", [5, None, "dealt", [1, 2]])
+def test_an_observation_that_is_no_dict_is_named(fn: Any, obs: object) -> None:
+    """Regression: encode, encode_bytes and features of an int, None, text or a list
+    raised AttributeError ("'int' object has no attribute 'get'": the lowball flag was
+    read before the observation was checked); each is a GameError saying an
+    observation dict is expected, as action_mask's is."""
+    with pytest.raises(GameError, match="expected an observation dict"):
+        fn(obs)

@@ -180,6 +180,16 @@ def test_fuzz_five_cards_with_one_or_two_discards_have_no_action_ids(discards: i
     assert ofc.game.moves.destinations_table(5, discards) == (None,) * 243
 
 
+def test_replay_names_moves_given_as_a_zero_d_array() -> None:
+    """Regression: Game.replay of a history whose moves were a 0-d NumPy array (one
+    value, Iterable by type) raised TypeError "iteration over a 0-d array"; it is a
+    HistoryError naming moves, as for any other moves that are not a list."""
+    assert refused(finished(seed=2).history(), {"moves": np.array(5)}).field == "moves"
+    h = finished(seed=2).history()
+    h["moves"] = np.array(h["moves"], dtype=object)  # a 1-d array of moves: read
+    assert Game.replay(h) == finished(seed=2)
+
+
 def test_replay_of_a_history_without_players_names_it() -> None:
     h = finished(seed=2).history()
     del h["players"]

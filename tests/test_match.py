@@ -697,6 +697,19 @@ def test_match_play_stop_is_asked_before_each_deal() -> None:
     assert m.hands_played == 3
 
 
+def test_match_play_stop_without_a_truth_value_is_named() -> None:
+    """Regression: Match.play(stop=...) whose stop() returned a NumPy array of several
+    items raised NumPy's ValueError ("The truth value of an array with more than one
+    element is ambiguous"); it is a GameError naming stop, the match untouched."""
+    m = Match(rules.PINEAPPLE, seed=1)
+    before = m.to_dict()
+    with pytest.raises(GameError, match="stop must return True or False"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], 2, stop=lambda: np.array([1, 0]))
+    assert m.to_dict() == before
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], 2, stop=lambda: np.bool_(False))
+    assert m.hands_played == 2
+
+
 def test_match_play_finish_deal_plays_each_deal_with_its_index() -> None:
     """``finish_deal(game, bots, deal)`` plays each deal out in place of the bots'
     plain moves, ``deal`` counted from 0; the deals are those of a match without it."""

@@ -6,6 +6,7 @@ Each now raises a specific OfcError subclass naming the field."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -569,3 +570,71 @@ def test_advise_names_the_seats_of_the_game_s_table(seat: int) -> None:
     with pytest.raises(SearchError) as err:
         advise(g, seat=seat)
     assert str(err.value) == f"seat must be an int within 0..1, got {seat}"
+
+
+@pytest.mark.parametrize("obs", [5, None, b"dealt", [1, 2], "seat"])
+def test_position_names_an_observation_that_is_no_dict(obs: object) -> None:
+    """Regression: position(obs, rules) with obs an int, None, bytes or a list raised
+    TypeError ("argument of type 'int' is not iterable", "a bytes-like object is
+    required") from its check of the fields; it is an ObservationError saying an
+    observation is a dict."""
+    with pytest.raises(ObservationError, match="an observation is a dict"):
+        position(obs, P)  # type: ignore[arg-type]
+    game = Game(P, seed=1)
+    assert position(game.observation(game.to_act), P) is not None
+
+
+class _ChangingObservation(Mapping[str, Any]):
+    """An observation mapping whose ``dealt`` reads as another list (22 cards) from
+    its read number ``after`` + 1 on."""
+
+    def __init__(self, obs: dict[str, Any], after: int) -> None:
+        self.obs, self.after, self.reads = obs, after, 0
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "dealt":
+            self.reads += 1
+            if self.reads > self.after:
+                return list(range(30, 52))
+        return self.obs[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.obs)
+
+    def __len__(self) -> int:
+        return len(self.obs)
+
+
+@pytest.mark.parametrize("after", range(8))
+def test_position_reads_a_mapping_s_fields_once(after: int) -> None:
+    """Regression: position() and advise() of a Mapping (not a dict) whose dealt cards
+    read as other cards after the checks read them raised cffi's IndexError ("index
+    too large (expected 22 <= 5)"); the mapping is read once into a dict, so the
+    cards checked are the cards used: the position of the cards first read, or the
+    SearchError of 22 dealt cards (a full set)."""
+    game = Game(P, seed=1)
+    obs = game.observation(game.to_act)
+    try:
+        pos = position(_ChangingObservation(obs, after), P)
+    except SearchError:
+        assert after == 0  # (the one read gave the 22 cards)
+    else:
+        assert after > 0 and pos.n_dealt == len(obs["dealt"])
+    with pytest.raises(ObservationError, match="lists the key 'ghost'"):
+        position(_Ghost(obs), P)
+
+
+class _Ghost(Mapping[str, Any]):
+    """An observation mapping that lists a key ``ghost`` it gives no value for."""
+
+    def __init__(self, obs: dict[str, Any]) -> None:
+        self.obs = obs
+
+    def __getitem__(self, key: str) -> Any:
+        return self.obs[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self.obs, "ghost"])
+
+    def __len__(self) -> int:
+        return len(self.obs) + 1

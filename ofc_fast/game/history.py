@@ -22,6 +22,7 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..cards import is_many
 from ..errors import GameError, HistoryError, MoveError, OfcError, quote
 from ..rules import RuleSet
 from ..table import check_fantasyland, check_players, check_seat, check_seed, check_stacks
@@ -161,7 +162,7 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
             f"deck: seed {seed} deals another deck than the one recorded", "deck"
         )
     moves = history["moves"]
-    if isinstance(moves, (str, bytes, Mapping)) or not hasattr(moves, "__iter__"):
+    if isinstance(moves, Mapping) or not is_many(moves):  # (text, a 0-d array: one value)
         raise HistoryError("moves must be a list of moves", "moves")
     for i, m in enumerate(moves):
         try:

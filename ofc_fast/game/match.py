@@ -37,7 +37,7 @@ from functools import partial
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, OfcError, RulesError, TableError, quote
+from ..errors import GameError, OfcError, RulesError, TableError, quote, truth
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
@@ -563,7 +563,7 @@ class Match:
             if hook is not None and not callable(hook):
                 raise GameError(f"{name} must be callable or None, got {quote(hook)}")
         for _ in range(int(hands)):
-            if self.is_over or (stop is not None and stop()):
+            if self.is_over or (stop is not None and truth(stop(), "stop", GameError)):
                 break
             g, r = self._play_deal(bots, finish_deal)
             if on_deal is not None:

@@ -393,8 +393,9 @@ def plain_observation(observation: Any) -> Any:
     lists of ints they hold, and its NumPy scalars (``seat``, ``to_discard``,
     ``full_set``, ...) as Python's numbers and bools (a NumPy integer among a list's
     items is left as it is: every check reads it as the int it is).  The observation
-    itself when it holds none (a new dict otherwise: the caller's is never changed),
-    or anything but a mapping as it is (the bots' checks name it).
+    itself when it is a dict holding none (a new dict otherwise: the caller's is never
+    changed; a mapping of another type is read once, by :func:`_read_once`), or
+    anything but a mapping as it is (the bots' checks name it).
 
     An array no list of the field could stand for is an OfcError naming the field: an
     array of another dtype (floats, bools) or of the wrong number of dimensions
@@ -414,6 +415,8 @@ def plain_observation(observation: Any) -> Any:
     """  # noqa: E501 - the error, verbatim
     if _plain_values(observation) or not isinstance(observation, Mapping):
         return observation  # (a Game's, or JSON's: the bots' every decision; or no dict)
+    if type(observation) is not dict:
+        observation = _read_once(observation)
     get = observation.get
     changed: dict[str, Any] = {}
     for key, (levels, items) in _LISTS.items():
@@ -427,6 +430,21 @@ def plain_observation(observation: Any) -> Any:
         if isinstance(value, np.generic):
             changed[key] = value.item()
     return {**observation, **changed} if changed else observation
+
+
+def _read_once(observation: Mapping[Any, Any]) -> dict[Any, Any]:
+    """A mapping of another type than dict (a dict subclass too) as a new dict of its
+    keys and values, each read once: no later read of a field sees another value
+    than the checks saw.  A key it lists yet cannot give is an ObservationError."""
+    out = {}
+    for key in observation:
+        try:
+            out[key] = observation[key]
+        except KeyError:
+            raise ObservationError(
+                f"observation: it lists the key {quote(key)} but gives no value for it"
+            ) from None
+    return out
 
 
 def _plain(value: Any, what: str, levels: int, items: tuple[str, int | None]) -> Any:

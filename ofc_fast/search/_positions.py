@@ -102,6 +102,10 @@ def check_observation(obs: Mapping[str, Any], most: int = MAX_SEATS) -> None:
     """The fields position() reads, with their types and ranges
     (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field);
     ``most``: the most seats the table's rules allow."""
+    if not isinstance(obs, Mapping):
+        raise ObservationError(
+            f"an observation is a dict (Game.observation), got {quote(obs)}"
+        )
     try:
         _check_fields(obs, most)
     except ObservationError:

@@ -13,7 +13,7 @@ from contextlib import suppress
 from typing import Any
 
 from .._native import ffi
-from ..errors import SearchError, quote
+from ..errors import SearchError, quote, truth
 
 __all__ = ["POLL", "stop_hook", "stoppable"]
 
@@ -41,14 +41,7 @@ def stop_hook(should_stop: object) -> Callable[[], bool] | None:
     hook: Callable[[], object] = should_stop
 
     def asked() -> bool:
-        answer = hook()
-        try:
-            return bool(answer)
-        except Exception as exc:  # (whatever its __bool__ raises)
-            raise SearchError(
-                f"should_stop must return True or False, got {quote(answer)}, "
-                f"which has no truth value ({type(exc).__name__}: bool() raised)"
-            ) from None
+        return truth(hook(), "should_stop", SearchError)
 
     return asked
 
