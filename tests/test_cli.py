@@ -1187,15 +1187,24 @@ HEAVY_MODULES = (
 """Modules no command but ``serve`` (or training, the browser tests) needs."""
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["rules"], ["rules", "OFC"]])
-def test_cli_imports_no_heavy_module_to_build_its_parser(argv: list[str]) -> None:
-    """Every ``ofc-fast`` command imported the whole ``ofc_fast.serve`` package (its
-    web-server module, asyncio and more) just to build the argument parser: some
-    100 ms of each run.  ``--help`` and ``rules`` import none of the heavy modules
-    (what a fresh interpreter holds after the command, not a time)."""
-    from scripts import package_env
+PROCESS_MODULES = (
+    "multiprocessing",  # the process pool's (ofc_fast.parallel._executors)
+    "concurrent.futures",
+    "subprocess",  # the arena's cmd: bots (ofc_fast.arena._transport)
+    "ofc_fast.parallel._executors",
+    "ofc_fast.arena._host",
+    "ofc_fast.arena._transport",
+    "ofc_fast.arena.report",
+)
+"""Modules of a parallel run or an arena match, which no parser needs."""
 
-    code = f"""if True:
+
+def _modules_after(argv: list[str]) -> set[str]:
+    """The modules a fresh interpreter holds after ``ofc_fast.cli.main(argv)`` (of the
+    package under test), which must exit with status 0."""
+    from scripts import last_json_line
+
+    status, path, modules = last_json_line(f"""if True:
         import contextlib, io, json, sys
         from ofc_fast.cli import main
         with contextlib.redirect_stdout(io.StringIO()):
@@ -1205,18 +1214,31 @@ def test_cli_imports_no_heavy_module_to_build_its_parser(argv: list[str]) -> Non
                 status = exc.code
         here = sys.modules["ofc_fast.cli"].__file__
         print(json.dumps([status, here, sorted(sys.modules)]))
-    """
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        env=package_env(),
-    ).stdout
-    status, path, modules = json.loads(out.splitlines()[-1])
+    """)
     assert status == 0
     assert path == cli.__file__  # (the package under test)
-    loaded = set(modules)
+    return set(modules)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["rules"], ["rules", "OFC"]])
+def test_cli_imports_no_heavy_module_to_build_its_parser(argv: list[str]) -> None:
+    """Every ``ofc-fast`` command imported the whole ``ofc_fast.serve`` package (its
+    web-server module, asyncio and more) just to build the argument parser: some
+    100 ms of each run.  ``--help`` and ``rules`` import none of the heavy modules
+    (what a fresh interpreter holds after the command, not a time)."""
+    loaded = _modules_after(argv)
     assert [m for m in HEAVY_MODULES if m in loaded] == []
     assert "ofc_fast.serve.cli" in loaded  # (the serve subcommand is still built)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["rules", "OFC"]])
+def test_help_imports_no_process_pool_nor_arena_host(argv: list[str]) -> None:
+    """Regression: ``ofc-fast --help`` (and every light command) imported
+    multiprocessing, concurrent.futures and the arena host with its transports
+    (about 50 ms of each start), because the ``ofc_fast.parallel`` and
+    ``ofc_fast.arena`` packages imported all their modules.  Their names are now
+    imported when first used; the parsers of ``selfplay`` and ``arena`` are still
+    built."""
+    loaded = _modules_after(argv)
+    assert [m for m in PROCESS_MODULES if m in loaded] == []
+    assert {"ofc_fast.parallel.cli", "ofc_fast.arena.cli"} <= loaded

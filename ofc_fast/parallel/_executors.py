@@ -42,7 +42,7 @@ from typing import Any
 
 from ..arena import sigint_deferred
 from ..errors import ExecutorError, OfcError, quote
-from ..table import as_int
+from ._counts import CHUNK_ERRORS, whole_count
 from ._forkserver_env import SAVED, set_environ
 
 __all__ = [
@@ -205,24 +205,6 @@ def _exit_with(parent: Any) -> None:
     stops its workers does)."""
     parent.join()
     os.kill(os.getpid(), signal.SIGTERM)
-
-
-def whole_count(
-    value: object, what: str, least: int = 1, error: type[OfcError] = ExecutorError
-) -> int:
-    """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool), else
-    ``error`` naming ``what``: the one count check of the parallel runs (workers, a
-    Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for ever; retries and
-    restarts: >= 0; a run's hands, chunk and shard sizes: GameError)."""
-    n = as_int(value)
-    if n is None or n < least:
-        raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
-    return n
-
-
-CHUNK_ERRORS = (Exception, SystemExit)
-"""What a chunk's function may raise that is the chunk's failure: an exception, or a
-bot's ``sys.exit()`` (not the run's exit status; Ctrl-C stays the run's)."""
 
 
 IN_FLIGHT = 2
@@ -711,11 +693,3 @@ def make_executor(
     if workers is None or workers == 1:
         return LocalExecutor()
     return ProcessExecutor(workers)
-
-
-def cpu_count() -> int:
-    """CPUs this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1

@@ -69,7 +69,7 @@ from ..game.state import finish
 from ..rules import RuleSet
 from ..search import flag
 from ..table import check_players, check_seat, check_seed
-from ._executors import CHUNK_ERRORS, whole_count
+from ._counts import CHUNK_ERRORS, whole_count
 
 __all__ = [
     "DEFAULT_CHUNK",

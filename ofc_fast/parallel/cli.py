@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli.options import (
     MAX_HANDS,
@@ -23,8 +23,11 @@ from ..cli.options import (
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_fantasyland, check_players, check_seed
-from ._executors import Executor, cpu_count, make_executor
+from ._counts import cpu_count
 from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
+
+if TYPE_CHECKING:  # (the executors, multiprocessing among them: when a run starts)
+    from ._executors import Executor
 
 __all__ = ["add_commands"]
 
@@ -126,6 +129,14 @@ def executor_of(args: argparse.Namespace) -> Executor:
     """The executor the options ask for (errors name the option)."""
     check_parallel_options(args)
     return make_executor(args.workers, args.ray)
+
+
+def make_executor(workers: int | None, ray: str | None) -> Executor:
+    """:func:`ofc_fast.parallel.make_executor`, its module (multiprocessing) imported
+    as a run starts, not as ``ofc-fast`` builds its parser."""
+    from ._executors import make_executor as executor
+
+    return executor(workers, ray)
 
 
 def _spec(

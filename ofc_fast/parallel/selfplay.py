@@ -69,7 +69,8 @@ import numpy as np
 
 from ..errors import GameError, SelfPlayError, quote
 from ..files import atomic_file, atomic_write, remove_leftovers
-from ._executors import Executor, executor_or_local, whole_count
+from ._counts import whole_count
+from ._executors import Executor, executor_or_local
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from ._progress import Progress

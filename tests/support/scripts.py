@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import socket
 import subprocess
@@ -49,6 +50,20 @@ def package_env() -> dict[str, str]:
     package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
     return env
+
+
+def last_json_line(code: str) -> Any:
+    """The JSON of the last line that ``python -c code`` prints in a fresh interpreter
+    that imports the package under test (the process must exit with status 0)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=package_env(),
+    ).stdout
+    return json.loads(out.splitlines()[-1])
 
 
 def free_port() -> int:

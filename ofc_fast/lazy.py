@@ -1,0 +1,69 @@
+"""Names of a package imported when first asked for (PEP 562): the one mechanism of
+the packages whose ``__init__`` would otherwise import heavy modules on every
+``ofc-fast`` command (:mod:`ofc_fast.parallel`: multiprocessing and
+concurrent.futures; :mod:`ofc_fast.arena`: the arena host and its transports;
+:mod:`ofc_fast.serve`: the web server).  ``ofc-fast --help`` builds every
+subcommand's parser from those packages' ``cli`` modules, which need none of it.
+
+A package imports its names under ``if TYPE_CHECKING:``, where mypy and the API
+pages read them, and lists them per module for :func:`lazy_exports` in the ``else``
+branch (mypy, not seeing the package's ``__getattr__``, still refuses a name it
+lacks)::
+
+    __all__ = ["ServeConfig"]
+
+    if TYPE_CHECKING:
+        from ._config import ServeConfig
+    else:
+        __getattr__, __dir__ = lazy_exports(globals(), {"._config": ("ServeConfig",)})
+
+``tests/test_lazy_exports.py`` checks that the two lists name the same objects.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+__all__ = ["lazy_exports"]
+
+
+def lazy_exports(
+    namespace: dict[str, Any], modules: Mapping[str, Sequence[str]]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module ``__getattr__`` and ``__dir__`` of the package whose globals are
+    ``namespace``: ``modules`` maps a module (relative to the package, or absolute)
+    to the names the package takes from it.
+
+    ``__getattr__(name)`` imports the module of ``name`` on first use and keeps the
+    value in the package's namespace (a later look-up finds it there); any other name
+    is an AttributeError naming the package and the name, as Python's own.
+    ``__dir__()`` lists the package's names with the lazy ones, imported or not yet.
+
+    >>> ns = {"__name__": "ofc_fast.arena"}
+    >>> getattr_, dir_ = lazy_exports(ns, {"._games": ("GAME_IDS",)})
+    >>> "GAME_IDS" in dir_(), "GAME_IDS" in ns
+    (True, False)
+    >>> getattr_("GAME_IDS") is ns["GAME_IDS"]
+    True
+    >>> getattr_("nosuch")
+    Traceback (most recent call last):
+    AttributeError: module 'ofc_fast.arena' has no attribute 'nosuch'
+    """
+    package = namespace["__name__"]
+    module_of = {name: module for module, names in modules.items() for name in names}
+
+    def __getattr__(name: str) -> Any:
+        """A lazy name of the package, imported from its module on first use."""
+        if name not in module_of:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module_of[name], package), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        """The package's names with its lazy ones, imported or not yet."""
+        return sorted(set(namespace) | set(module_of))
+
+    return __getattr__, __dir__

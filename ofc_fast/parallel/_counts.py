@@ -1,0 +1,39 @@
+"""The checks of the parallel runs that need no process pool (no multiprocessing):
+counts, the CPUs, what a chunk may raise.  ``ofc-fast`` builds its parsers and checks
+``--workers`` with them (:mod:`ofc_fast.parallel.cli`, ``ofc-fast serve``), and the
+split (``._plan``) reads them, without the executors."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import ExecutorError, OfcError, quote
+from ..table import as_int
+
+__all__ = ["CHUNK_ERRORS", "cpu_count", "whole_count"]
+
+
+def whole_count(
+    value: object, what: str, least: int = 1, error: type[OfcError] = ExecutorError
+) -> int:
+    """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool), else
+    ``error`` naming ``what``: the one count check of the parallel runs (workers, a
+    Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for ever; retries and
+    restarts: >= 0; a run's hands, chunk and shard sizes: GameError)."""
+    n = as_int(value)
+    if n is None or n < least:
+        raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
+    return n
+
+
+CHUNK_ERRORS = (Exception, SystemExit)
+"""What a chunk's function may raise that is the chunk's failure: an exception, or a
+bot's ``sys.exit()`` (not the run's exit status; Ctrl-C stays the run's)."""
+
+
+def cpu_count() -> int:
+    """CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

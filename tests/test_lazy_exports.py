@@ -1,0 +1,81 @@
+"""The packages whose names are imported when first asked for (:mod:`ofc_fast.lazy`):
+each name is the object its module defines, the names are those mypy and the API
+pages read (the ``if TYPE_CHECKING:`` imports), and any other name is an
+AttributeError."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+LAZY_PACKAGES = ("ofc_fast.parallel", "ofc_fast.arena", "ofc_fast.serve")
+
+
+def _type_checking_imports(package: str) -> dict[str, tuple[str, str]]:
+    """The names the ``if TYPE_CHECKING:`` block of ``package``'s ``__init__`` imports:
+    name in the package -> (absolute module, name in that module)."""
+    path = Path(importlib.import_module(package).__file__ or "")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    block = next(
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    )
+    names = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.unparse(node)
+        module = f"{package}.{node.module}"
+        for alias in node.names:
+            names[alias.asname or alias.name] = (module, alias.name)
+    return names
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_every_lazy_name_is_its_modules_object(package: str) -> None:
+    """Each name a package imports on first use (``ofc_fast.parallel`` and
+    ``ofc_fast.arena`` imported all their modules, multiprocessing and the arena host
+    among them, on every ``ofc-fast --help``) is the very object of the module that
+    defines it, ``__all__`` among them, and ``dir()`` lists them."""
+    pkg = importlib.import_module(package)
+    names = _type_checking_imports(package)
+    assert set(pkg.__all__) <= set(names)
+    for name, (module, attr) in names.items():
+        assert getattr(pkg, name) is getattr(importlib.import_module(module), attr), name
+    assert set(names) <= set(dir(pkg))
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_lazy_names_are_the_type_checking_imports(package: str) -> None:
+    """In a fresh interpreter, the names a package imports when first asked for
+    (``dir()`` but not yet in its namespace) are exactly those of its ``if
+    TYPE_CHECKING:`` block (what mypy and the API pages see), none imported yet;
+    ``from PACKAGE import *`` gets each name of ``__all__``."""
+    from scripts import last_json_line
+
+    lazy, star, path = last_json_line(f"""if True:
+        import json, {package} as pkg
+        lazy = sorted(set(dir(pkg)) - set(vars(pkg)))
+        exec("from {package} import *", star := {{}})
+        print(json.dumps([lazy, sorted(set(star) - {{"__builtins__"}}), pkg.__file__]))
+    """)
+    pkg = importlib.import_module(package)
+    assert path == pkg.__file__  # (the package under test)
+    assert lazy == sorted(_type_checking_imports(package))
+    assert star == sorted(pkg.__all__)
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_an_unknown_name_is_an_attribute_error_naming_it(package: str) -> None:
+    """A name the package lacks is an AttributeError that names the package and the
+    name (``hasattr`` is False), as for any module."""
+    pkg = importlib.import_module(package)
+    with pytest.raises(
+        AttributeError, match=f"module '{package}' has no attribute 'nosuch'"
+    ):
+        pkg.nosuch  # noqa: B018
+    assert not hasattr(pkg, "nosuch")
+    with pytest.raises(ImportError, match="nosuch"):
+        exec(f"from {package} import nosuch", {})
