@@ -164,7 +164,7 @@ def solver_move(g: Game) -> Move:
 
 
 def finish_fantasyland(g: Game) -> None:
-    while not g.is_over and g._steps[g._step][4]:
+    while not g.is_over and g._steps[g.decisions][4]:
         g.play(solver_move(g))
 
 

@@ -60,7 +60,7 @@ def _portable_view(g: Game, seat: int) -> dict:
     state._observe, state._legal_actions = _portable.observe, _portable.legal_actions
     try:
         obs = g.observation(seat)
-        legal = None if g.is_over or g._steps[g._step][4] else g.legal_actions()
+        legal = None if g.is_over or g._steps[g.decisions][4] else g.legal_actions()
         return {"obs": obs, "legal": legal}
     finally:
         state._observe, state._legal_actions = saved
@@ -94,6 +94,37 @@ def test_portable_path_plays_a_deal() -> None:
         assert g.observation(0)["result"]["net"] == g.result().net
     finally:
         state._observe, state._legal_actions, state._place, state._act = saved
+
+
+@pytest.mark.parametrize("impl", ["speedups", "portable"])
+def test_apply_books_an_accepted_move_in_the_same_call(impl: str) -> None:
+    """``act(game, action, booked)`` and ``place(game, dest, booked, move)`` append
+    the move to ``booked`` when the engine accepts it (the builtins in the same C
+    call: ``Game.play_action`` / ``play`` book a move whole under a Ctrl-C); a
+    refused move, or a ``booked`` that is no list, leaves both as they were."""
+    if impl == "speedups" and speedups is None:
+        pytest.skip("no _speedups: built on CPython only")
+    fast: types.ModuleType = speedups if impl == "speedups" else _portable  # type: ignore[assignment]
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    buf = bytearray(g._buf)
+    booked: list = []
+    before = bytes(buf)
+    assert fast.act(buf, 0, booked) != 0 and booked == [] and bytes(buf) == before
+    assert fast.place(buf, (0,) * 5, booked, "m") != 0 and booked == []
+    for bad in ((), [].copy, None.__class__):
+        with pytest.raises(TypeError):
+            fast.act(buf, g.legal_actions()[0], bad)
+    assert booked == [] and bytes(buf) == before
+    first = g.legal_actions()[0]
+    assert fast.act(buf, first, booked) == 0 and booked == [first]
+    ref = g.copy()
+    ref.play_action(first)
+    assert bytes(buf) == ref._state_bytes()
+    move = ref.legal_moves()[0]
+    dest = move[1]
+    assert fast.place(buf, dest, booked, move) == 0 and booked == [first, move]
+    ref.play(move)
+    assert bytes(buf) == ref._state_bytes() and ref._moves == booked
 
 
 def test_fresh_lists_every_call() -> None:

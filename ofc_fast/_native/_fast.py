@@ -60,8 +60,8 @@ observe: Callable[[bytearray, int, dict[str, Any]], dict[str, Any]] = _impl.obse
 legal_actions: Callable[[bytearray], list[int] | None] = _impl.legal_actions
 plain: Callable[[object], bool] = _impl.plain
 plain_copy: Callable[[Any], Any] = _impl.plain_copy
-place: Callable[[bytearray, tuple[int, ...]], int] = _impl.place
-act: Callable[[bytearray, int], int] = _impl.act
+place: Callable[[bytearray, tuple[int, ...], list[Any], Any], int] = _impl.place
+act: Callable[[bytearray, int, list[Any]], int] = _impl.act
 score_pair: Callable[[type[Any], tuple[int, ...], tuple[int, ...], Any], Any] = (
     _impl.score_pair
 )

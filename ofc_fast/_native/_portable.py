@@ -14,11 +14,15 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from . import ffi, lib
 
 _T = TypeVar("_T")
+
+Booked: TypeAlias = "list[Any] | None"
+"""The moves a game booked, the list :func:`place` and :func:`act` append an accepted
+move to (None: none)."""
 
 
 def distinct_ids(seq: object, /) -> bool:
@@ -237,22 +241,41 @@ def legal_actions(game: bytearray, /) -> list[int] | None:
     return _legal(s.n, s.k, g.count[s.seat])
 
 
-def place(game: bytearray, dest: tuple[int, ...], /) -> int:
+def place(
+    game: bytearray, dest: tuple[int, ...], booked: Booked = None, move: Any = None, /
+) -> int:
     """``ofc_game_apply_placement`` on the ``ofc_game`` held by ``game``: the
-    engine's status (the state is unchanged on error)."""
+    engine's status (the state is unchanged on error); an accepted placement appends
+    ``move`` to the list ``booked`` (the builtin does both in one C call; here a
+    Ctrl-C may still land between the two)."""
     if type(dest) is not tuple or len(dest) > lib.OFC_GAME_MAX_DEALT:
         raise TypeError("place(): dest must be a tuple of at most 17 ints")
     if not all(type(d) is int and 0 <= d <= 255 for d in dest):
         raise ValueError("place(): a destination outside 0..255")
-    return int(lib.ofc_game_apply_placement(_game(game), bytes(dest), len(dest)))
+    _check_booked(booked)
+    status = int(lib.ofc_game_apply_placement(_game(game), bytes(dest), len(dest)))
+    if status == 0 and booked is not None:
+        booked.append(move)
+    return status
 
 
-def act(game: bytearray, action: int, /) -> int:
+def act(game: bytearray, action: int, booked: Booked = None, /) -> int:
     """``ofc_game_apply_action`` on the ``ofc_game`` held by ``game``: the engine's
-    status (the state is unchanged on error)."""
+    status (the state is unchanged on error); an accepted action is appended to the
+    list ``booked`` (as :func:`place`)."""
     if type(action) is not int or not 0 <= action < lib.OFC_ACTION_SPACE:
         raise ValueError("act(): an action id outside the action space")
-    return int(lib.ofc_game_apply_action(_game(game), action))
+    _check_booked(booked)
+    status = int(lib.ofc_game_apply_action(_game(game), action))
+    if status == 0 and booked is not None:
+        booked.append(action)
+    return status
+
+
+def _check_booked(booked: object) -> None:
+    """TypeError unless ``booked`` is None or a list (as the builtins)."""
+    if booked is not None and type(booked) is not list:
+        raise TypeError("booked must be a list")
 
 
 def moves(

@@ -496,8 +496,12 @@ static PyObject *speedups_moves(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* The engine's status of applying a move to the ofc_game held by the bytearray buf:
  * the state is checked and copied out, changed by the engine, and written back only
- * when the engine accepted the move (else buf is unchanged). */
-static PyObject *apply_to(PyObject *buf, const uint8_t *dest, uint32_t n, long action)
+ * when the engine accepted the move (else buf is unchanged).  With booked (a list, or
+ * NULL: none), an accepted move is appended to it first, as `move`, in the same call:
+ * no bytecode, so no signal handler's KeyboardInterrupt, runs between the engine's
+ * move and its booking (an append that fails leaves buf unchanged). */
+static PyObject *apply_to(PyObject *buf, const uint8_t *dest, uint32_t n, long action,
+                          PyObject *booked, PyObject *move)
 {
     ofc_game g;
     int32_t status;
@@ -505,22 +509,42 @@ static PyObject *apply_to(PyObject *buf, const uint8_t *dest, uint32_t n, long a
         return NULL;
     status = dest != NULL ? ofc_game_apply_placement(&g, dest, n)
                          : ofc_game_apply_action(&g, (uint32_t)action);
-    if (status == 0)
+    if (status == 0) {
+        if (booked != NULL && PyList_Append(booked, move) != 0)
+            return NULL;
         memcpy(PyByteArray_AsString(buf), &g, sizeof g);
+    }
     return PyLong_FromLong(status);
 }
 
-/* place(game, dest) -> status: ofc_game_apply_placement on the ofc_game held by the
- * bytearray `game`; dest a tuple of up to 17 ints 0..255 (one per dealt card; the
- * engine refuses those outside 0..3).  TypeError / ValueError for another dest,
- * without touching the game. */
+/* booked of place() / act(): args[i] when there, checked to be a list, else NULL
+ * (-1: a TypeError set). */
+static int booked_arg(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t i,
+                      PyObject **booked)
+{
+    *booked = nargs > i ? args[i] : NULL;
+    if (*booked != NULL && !PyList_CheckExact(*booked)) {
+        PyErr_SetString(PyExc_TypeError, "booked must be a list");
+        return -1;
+    }
+    return 0;
+}
+
+/* place(game, dest[, booked, move]) -> status: ofc_game_apply_placement on the
+ * ofc_game held by the bytearray `game`; dest a tuple of up to 17 ints 0..255 (one per
+ * dealt card; the engine refuses those outside 0..3).  TypeError / ValueError for
+ * another dest, without touching the game.  An accepted move is appended to the list
+ * booked, as move, in the same call (apply_to). */
 static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint8_t dest[OFC_GAME_MAX_DEALT];
     Py_ssize_t n, i;
-    if (nargs != 2)
-        return PyErr_Format(PyExc_TypeError, "place() takes 2 arguments (%zd given)",
+    PyObject *booked;
+    if (nargs != 2 && nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "place() takes 2 or 4 arguments (%zd given)",
                             nargs);
+    if (booked_arg(args, nargs, 2, &booked) != 0)
+        return NULL;
     if (!PyTuple_CheckExact(args[1]) || (n = PyTuple_Size(args[1])) > OFC_GAME_MAX_DEALT) {
         PyErr_SetString(PyExc_TypeError,
                         "place(): dest must be a tuple of at most 17 ints");
@@ -537,16 +561,21 @@ static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssiz
         dest[i] = (uint8_t)v;
     }
     (void)module;
-    return apply_to(args[0], dest, (uint32_t)n, 0);
+    return apply_to(args[0], dest, (uint32_t)n, 0, booked, booked ? args[3] : NULL);
 }
 
-/* act(game, action) -> status: ofc_game_apply_action on the ofc_game held by the
- * bytearray `game` (action an int; the engine checks its range). */
+/* act(game, action[, booked]) -> status: ofc_game_apply_action on the ofc_game held by
+ * the bytearray `game` (action an int; the engine checks its range); an accepted
+ * action is appended to the list booked in the same call (apply_to). */
 static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     long a;
-    if (nargs != 2)
-        return PyErr_Format(PyExc_TypeError, "act() takes 2 arguments (%zd given)", nargs);
+    PyObject *booked;
+    if (nargs != 2 && nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "act() takes 2 or 3 arguments (%zd given)",
+                            nargs);
+    if (booked_arg(args, nargs, 2, &booked) != 0)
+        return NULL;
     a = PyLong_CheckExact(args[1]) ? PyLong_AsLong(args[1]) : -1;
     if (a < 0 || a >= OFC_ACTION_SPACE) {
         PyErr_Clear();
@@ -554,7 +583,7 @@ static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     (void)module;
-    return apply_to(args[0], NULL, 0, a);
+    return apply_to(args[0], NULL, 0, a, booked, args[1]);
 }
 
 /* 1 and the 13 card ids of a complete board in out[] when cards is a tuple of 13
@@ -737,9 +766,12 @@ static PyMethodDef speedups_methods[] = {
     {"moves", (PyCFunction)(void (*)(void))speedups_moves, METH_FASTCALL,
      "moves(cls, cards, table, actions) -> list | None: the moves of action ids."},
     {"place", (PyCFunction)(void (*)(void))speedups_place, METH_FASTCALL,
-     "place(game, dest) -> status: apply a placement to the ofc_game in a bytearray."},
+     "place(game, dest[, booked, move]) -> status: apply a placement to the ofc_game in "
+     "a bytearray (an accepted one: move appended to the list booked, in the same "
+     "call)."},
     {"act", (PyCFunction)(void (*)(void))speedups_act, METH_FASTCALL,
-     "act(game, action) -> status: apply an action id to the ofc_game in a bytearray."},
+     "act(game, action[, booked]) -> status: apply an action id to the ofc_game in a "
+     "bytearray (an accepted one: appended to the list booked, in the same call)."},
     {"plain", speedups_plain_data, METH_O,
      "plain(obs) -> bool: True when the observation dict holds no NumPy value where "
      "plain_observation reads."},

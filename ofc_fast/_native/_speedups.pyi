@@ -7,6 +7,8 @@ portable twins of ``ofc_fast._native._portable`` (the same signatures)."""
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from ._portable import Booked
+
 _T = TypeVar("_T")
 
 def rank5(cards: object, /) -> int:
@@ -29,11 +31,15 @@ def plain(obs: object, /) -> bool:
 def plain_copy(value: Any, /) -> Any:
     """New dicts and lists all the way down, the other values as they are."""
 
-def place(game: bytearray, dest: tuple[int, ...], /) -> int:
-    """Apply a placement; the engine's status (the state is unchanged on error)."""
+def place(
+    game: bytearray, dest: tuple[int, ...], booked: Booked = None, move: Any = None, /
+) -> int:
+    """Apply a placement; the engine's status (the state is unchanged on error); an
+    accepted one appends ``move`` to ``booked`` in the same C call."""
 
-def act(game: bytearray, action: int, /) -> int:
-    """Apply an action id; the engine's status (the state is unchanged on error)."""
+def act(game: bytearray, action: int, booked: Booked = None, /) -> int:
+    """Apply an action id; the engine's status (the state is unchanged on error); an
+    accepted one is appended to ``booked`` in the same C call."""
 
 def card_ids(seq: object, /) -> tuple[int, ...] | None:
     """A list or tuple of 1 to 5 distinct int card ids as a tuple, else None."""

@@ -148,7 +148,6 @@ class Game:
         "_r",
         "_result",
         "_state_lock",
-        "_step",
         "_steps",
         "button",
         "fantasyland",
@@ -196,10 +195,9 @@ class Game:
         self._r = r
         self._g = g
         self._buf = buf
-        self._step = 0
         self._steps = schedule_of(buf)
         self._deck: tuple[int, ...] = tuple(buf[_DECK : _DECK + 52])
-        self._moves: list[Move | int] = []
+        self._moves: list[Move | int] = []  # one per decision made: its count, the step
         self._result: GameResult | None = None
         self._obs: Any = None
         self._busy = threading.Lock()  # held by the thread playing a move (one_mover)
@@ -210,12 +208,12 @@ class Game:
     @property
     def to_act(self) -> int | None:
         """Seat whose decision it is (None when the deal is over)."""
-        return self._steps[s][0] if (s := self._step) < len(self._steps) else None
+        return self._steps[s][0] if (s := len(self._moves)) < len(self._steps) else None
 
     @property
     def dealt(self) -> tuple[int, ...]:
         """Cards the seat to act must place or discard now, in deal order."""
-        if (step := self._step) >= len(self._steps):
+        if (step := len(self._moves)) >= len(self._steps):
             return ()
         st = self._steps[step]
         return self._deck[st[1] : st[1] + st[2]]
@@ -223,25 +221,25 @@ class Game:
     @property
     def to_discard(self) -> int:
         """How many of :attr:`dealt` must be discarded."""
-        return self._steps[s][3] if (s := self._step) < len(self._steps) else 0
+        return self._steps[s][3] if (s := len(self._moves)) < len(self._steps) else 0
 
     @property
     def street(self) -> int:
         """Round of the current decision: 0 = the first (opening, Fantasyland or
         classic set), then 1, 2, ..."""
-        if (s := self._step) < len(self._steps):
+        if (s := len(self._moves)) < len(self._steps):
             return int(self._steps[s][6])
         return int(self._steps[-1][6]) + 1
 
     @property
     def is_over(self) -> bool:
         """True once the deal is over (every decision made)."""
-        return self._step >= len(self._steps)
+        return len(self._moves) >= len(self._steps)
 
     @property
     def decisions(self) -> int:
         """Decisions made so far."""
-        return self._step
+        return len(self._moves)
 
     @property
     def deck(self) -> tuple[int, ...]:
@@ -297,7 +295,7 @@ class Game:
             legal = _legal_actions(self._buf)
             if legal is not None:
                 return legal
-            if self._step >= len(self._steps):
+            if len(self._moves) >= len(self._steps):
                 return []
         raise GameError(
             "a Fantasyland or classic set is outside the action space; "
@@ -316,7 +314,7 @@ class Game:
         """Number of legal moves (without listing them)."""
         if self.is_over:
             return 0
-        _, _, n, k, full = self._steps[self._step][:5]
+        _, _, n, k, full = self._steps[len(self._moves)][:5]
         if not full:
             return len(self.legal_actions())
         return comb(n, k) * 72072 + len(self._special_moves())
@@ -346,9 +344,9 @@ class Game:
         natural and surrender when the rules allow); larger Fantasyland sets raise
         GameError: use :meth:`random_move`, :meth:`legal_move_count` or a solver, and
         :meth:`play` to validate any set."""
-        if self._step >= len(self._steps):
+        if len(self._moves) >= len(self._steps):
             return []
-        _, start, n, k, full = self._steps[self._step][:5]
+        _, start, n, k, full = self._steps[len(self._moves)][:5]
         dealt = self._deck[start : start + n]
         if not full:
             return moves_for_actions(dealt, k, self.legal_actions())
@@ -376,7 +374,7 @@ class Game:
         a = action_id(action)
         if a not in self.legal_actions():
             raise MoveError(f"action {a} is not legal here", "bad_action")
-        _, start, n, k = self._steps[self._step][:4]
+        _, start, n, k = self._steps[len(self._moves)][:4]
         return Move.from_action(self._deck[start : start + n], k, a)
 
     @consistent
@@ -399,7 +397,7 @@ class Game:
         NumPy Generator (None: a fresh :class:`random.Random`), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
-        rows = self.boards[self._steps[self._step][0]].rows
+        rows = self.boards[self._steps[len(self._moves)][0]].rows
         rng = Random() if rng is None else rng
         return random_move(self.dealt, rows, self.to_discard, rng)
 
@@ -409,19 +407,16 @@ class Game:
         """Play a legal action id (the fast path for agents)."""
         # an id in range as it is (one test); any other value checked by action_id
         a = action if type(action) is int and 0 <= action < _SPACE else action_id(action)
-        step = self._step
-        try:
-            status = _act(self._buf, a)
+        try:  # the engine's move and its booking: one C call (_book_if_made)
+            status = _act(self._buf, a, self._moves)
         except BaseException:
-            self._book_if_made(step, a)
+            self._book_if_made(a)
             raise
         if status:
             raise_move_error(
                 status,
                 f"action {a} for seat {self.to_act}" if status == lib.OFC_E_ACTION else "",
             )
-        self._step = step + 1  # (before the append: a Ctrl-C lands after it only)
-        self._moves.append(a)
 
     @one_mover
     def play(self, move: Move | Mapping[str, Any], seat: int | None = None) -> None:
@@ -431,7 +426,7 @@ class Game:
         turn).  Raises :class:`MoveError` on any illegal move, leaving the game as it
         was.
         """
-        step = self._step
+        step = len(self._moves)
         steps = self._steps
         if step >= len(steps):
             raise MoveError("the deal is over: no more moves", "game_over")
@@ -460,22 +455,24 @@ class Game:
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
         try:
-            status = _place(self._buf, dest if type(dest) is tuple else tuple(dest))
+            status = _place(
+                self._buf, dest if type(dest) is tuple else tuple(dest), self._moves, move
+            )
         except BaseException:
-            self._book_if_made(step, move)
+            self._book_if_made(move)
             raise
         if status:
             counts = self._g.count[st[0]]  # (the seat to act's rows: as they were)
             raise_move_error(
                 status, refusal_detail(status, st[0], move, self.to_discard, dealt, counts)
             )
-        self._step = step + 1
-        self._moves.append(move)
 
-    def _book_if_made(self, step: int, move: Move | int) -> None:
-        """Book ``move`` the engine made though its call raised (a Ctrl-C as it returned)."""
-        if self._g.step != step:
-            self._step = step + 1
+    def _book_if_made(self, move: Move | int) -> None:
+        """Book ``move`` the engine made though its call raised.  The builtins make and
+        book a move in one C call, with no bytecode between, so no Ctrl-C lands
+        between the two; the portable twins append it after the engine's call, and a
+        Ctrl-C can land between (then the engine is a step ahead of the moves)."""
+        if self._g.step != len(self._moves):
             self._moves.append(move)
 
     def _play_special(self, move: Move) -> None:
@@ -518,9 +515,12 @@ class Game:
             )
         if status:
             raise_move_error(status)
-        self._buf[:] = work  # (then the step: a Ctrl-C lands after the append only)
-        self._step += 1
-        self._moves.append(move)
+        try:
+            self._buf[:] = work
+            self._moves.append(move)
+        except BaseException:
+            self._book_if_made(move)
+            raise
 
     # -- views
     @property
@@ -624,7 +624,6 @@ class Game:
         g.fantasyland = self.fantasyland
         g.stacks = self.stacks
         g._r = self._r
-        g._step = self._step
         g._steps = self._steps
         g._deck = self._deck
         g._result = self._result
@@ -760,25 +759,26 @@ def finish(game: Game, bots: Sequence[Any], illegal: Illegal | None = None) -> N
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
     steps, play, buf, lock = game._steps, game.play, game._buf, game._state_lock
+    booked = game._moves  # (one per decision made)
     held = lock if type(game).play is Game.play else threading.Lock()  # an override: unheld
     template = game._obs or game._obs_template()
     own = "rule_set" in template  # (the views, unchecked: a copy of the rules each)
-    while (step := game._step) < len(steps):
+    while (step := len(booked)) < len(steps):
         s = steps[step][0]  # CPython: one builtin's read, under the GIL; read again
         obs = _observe(buf, s, template) if _NATIVE else None  # locked if a move landed
         if obs is None or obs["to_act"] != s:  # since the step's read (and the twins)
             with lock:  # the seat to act and its view, one read
-                if (step := game._step) >= len(steps):
+                if (step := len(booked)) >= len(steps):
                     return
                 obs = _observe(buf, s := steps[step][0], template)
         try:  # seat s's move, at its step only: play(move), a subclass's play too (run
             move = bots[s].act(own_rule_set(obs) if own else obs)  # out of the lock: it
             with held:  # may wait for another thread's read); the check and move: one step
-                if game._step == step:
+                if len(booked) == step:
                     play(move)
                     continue
         except MoveError as exc:  # whose move it was (the game is as it was before it)
-            if game._step == step:
+            if len(booked) == step:
                 raise (illegal or seat_named(bots))(s, exc) from None
         raise GameError(
             f"play_out: another thread played a move on this Game while seat {s} "
