@@ -802,26 +802,26 @@ def test_a_ctrl_c_inside_a_move_books_it_whole_or_not_at_all() -> None:
     history, the seat checks and copies went wrong from there.  On CPython 3.10,
     which runs a signal handler between almost any two bytecodes, about one
     interrupted move in a hundred still was, until the engine's move and its booking
-    became one C call.  Here a timer raises KeyboardInterrupt into thousands of
-    moves; after each the game equals a fresh game of its seed replayed from its
-    moves, with one decision per move."""
-    from interrupts import ctrl_c_timer, interrupted
+    became one C call.  Here a timer raises KeyboardInterrupt into moves until 200
+    games were cut; after each the game equals a fresh game of its seed replayed
+    from its moves, with one decision per move."""
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
-    cut = 0
+    games = CutCalls(200, cap=50_000)  # (about one game in 25 is cut)
     with ctrl_c_timer() as armed:
-        for n in range(5000):
+        for n in games:
             g = Game("pineapple", players=2, seed=n)
             rng = random.Random(n)
             for k in range(8):  # (a whole deal: 8 decisions, 4 per seat)
                 a = rng.choice(g.legal_actions())
                 call, arg = (g.play_action, a) if k % 2 else (g.play, g.action_to_move(a))
                 if interrupted(armed, call, arg):
-                    cut += 1
+                    games.cuts += 1
                     moves = g.moves
-                    assert g.decisions == len(moves), (n, cut)
+                    assert g.decisions == len(moves), (n, games)
                     replayed = Game("pineapple", players=2, seed=n)
                     for m in moves:
                         replayed.play(m)
-                    assert replayed == g, (n, cut)
+                    assert replayed == g, (n, games)
                     break
-    assert cut > 50, cut  # the timer did land inside the moves
+    assert games.cuts == games.target, games  # the timer did land inside the moves
