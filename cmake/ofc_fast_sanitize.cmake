@@ -5,7 +5,8 @@
 #                           <compile var> <link var>)
 #
 # sets <compile var> and <link var> (lists, in the caller's scope) to the compile and
-# link options of the sanitizers <sanitizers> (OFC_FAST_SANITIZE's value; empty: none)
+# link options of the sanitizers <sanitizers> (OFC_FAST_SANITIZE's value; empty, OFF, 0,
+# FALSE: none)
 # for a compiler of CMAKE_C_COMPILER_ID <compiler id> and
 # CMAKE_C_COMPILER_FRONTEND_VARIANT <frontend variant>:
 #   GCC and Clang (a GNU-style command line): any sanitizers they take ("address,undefined",
@@ -21,7 +22,7 @@ function(ofc_fast_sanitize_flags sanitizers compiler_id frontend compile_var lin
     set(link "")
     set(supported "GCC and Clang (-fsanitize=..., e.g. address,undefined or thread), ")
     string(APPEND supported "MSVC's cl (address only: /fsanitize=address)")
-    if(sanitizers STREQUAL "")
+    if(NOT sanitizers)  # ("", OFF, 0, FALSE: none, as before)
     elseif(compiler_id MATCHES "GNU|Clang" AND NOT frontend STREQUAL "MSVC")
         set(compile -fsanitize=${sanitizers} -fno-omit-frame-pointer -g)
         if(NOT sanitizers STREQUAL "thread")

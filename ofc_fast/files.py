@@ -107,13 +107,16 @@ def open_descriptor(
     return fds[-1]
 
 
-def closer(fds: list[int], made: str | None = None) -> Callable[[], object]:
+def closer(
+    fds: list[int], made: str | None = None, done: list[bool] | None = None
+) -> Callable[[], object]:
     """A call that closes each descriptor in ``fds`` (put there by
     :func:`open_descriptor` before or after this was made) and, for each, removes
-    the file ``made`` (the one its exclusive open made) where it is still there;
-    once: called again, it does nothing.  It runs C calls alone (a chain of ``map``
-    consumed), which no Ctrl-C cuts: the release of a lock at a ``with`` block's end
-    (:func:`ofc_fast.parallel.exclusive`) or in an ``except BaseException``.
+    the file ``made`` (the one its exclusive open made) where it is still there,
+    then appends True to ``done`` (a holder's ``closed``); once: called again, it
+    does nothing.  It runs C calls alone (a chain of ``map`` consumed), which no Ctrl-C cuts: the
+    release of a lock at a ``with`` block's end (:func:`ofc_fast.parallel.exclusive`)
+    or in an ``except BaseException``.
 
     >>> import tempfile
     >>> name = os.path.join(tempfile.mkdtemp(), "made")
@@ -129,6 +132,8 @@ def closer(fds: list[int], made: str | None = None) -> Callable[[], object]:
         names = map(operator.itemgetter(0), zip(itertools.repeat(made), fds))
         there = partial(os.access, mode=os.F_OK)  # (not removed by hand: removed)
         steps = itertools.chain(steps, map(os.unlink, filter(there, names)))
+    if done is not None:  # (append answers None, the end: called once)
+        steps = itertools.chain(steps, iter(partial(done.append, True), None))
     return partial(deque, steps, 0)
 
 
@@ -260,6 +265,7 @@ def temporary_file(folder: str | None = None) -> TextIO:
     folder = tempfile.gettempdir() if folder is None else folder
     fds: list[int] = []  # (its descriptor, once made: closed on any failure)
     name = str(temporary_path(Path(folder, "scratch")))  # (where no O_TMPFILE)
+    drop = closer(fds, name)  # (made first: no Python bytecode to cut)
     try:
         if _TMPFILE:  # (an error here: the named file's, tried next, is raised)
             with contextlib.suppress(OSError):
@@ -269,7 +275,7 @@ def temporary_file(folder: str | None = None) -> TextIO:
             if not _DELETE_ON_CLOSE:
                 os.unlink(name)
     except BaseException:
-        closer(fds, name)()
+        drop()
         raise
     return open(fds[0], "w+", encoding="utf-8")  # (a Ctrl-C as it returns: dropped)
 

@@ -978,6 +978,8 @@ def test_sanitize_option_gives_each_compiler_its_own_flags(tmp_path: Path) -> No
     assert _sanitize_flags(tmp_path, "thread", "AppleClang", "GNU") == (
         0, "-- compile=[-fsanitize=thread;-fno-omit-frame-pointer;-g] link=[-fsanitize=thread]"
     )  # fmt: skip
+    for off in ("", "OFF", "0", "FALSE"):  # (none: as `if(OFC_FAST_SANITIZE)` read it)
+        assert _sanitize_flags(tmp_path, off, "GNU", "GNU") == (0, "-- compile=[] link=[]")
     assert _sanitize_flags(tmp_path, "", "MSVC", "MSVC") == (0, "-- compile=[] link=[]")
     for sanitizers, compiler, frontend in (
         ("address,undefined", "MSVC", "MSVC"),

@@ -231,6 +231,27 @@ def test_lock_methods(tmp_path: Path, method: str) -> None:
         pass
 
 
+@pytest.mark.parametrize("method", ["flock", "create"])
+def test_a_released_lock_holder_is_closed_and_refuses_a_second_block(
+    tmp_path: Path, method: str
+) -> None:
+    """Regression (review): the holder ``exclusive`` returns said ``closed`` False
+    after its release, and a second ``with`` block on it was entered holding no
+    lock, while another run took the lock inside it.  Released, it is ``closed``,
+    a second block is refused, and the lock is free for another holder."""
+    held = lock_mod.exclusive(tmp_path, method)
+    assert not held.closed
+    with held:
+        pass
+    assert held.closed
+    with pytest.raises(ValueError, match="closed"), held:
+        pass
+    with lock_mod.exclusive(tmp_path, method):  # (free)
+        held.close()  # (released already: another holder's lock is not touched)
+        with pytest.raises(SelfPlayError, match="another selfplay run"):
+            lock_mod.exclusive(tmp_path, method)
+
+
 def test_fallback_lock_where_fcntl_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,16 +14,17 @@ faulty bots that a parallel arena's workers can make by name
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..bots import RandomBot
-from ..files import closer, open_descriptor
 from ..game import Move
 
 __all__ = [
@@ -48,19 +49,13 @@ class KillOnce:
 
     def __call__(self, item: Any) -> Any:
         """``fn(item)``, or kill this process on the first call."""
-        pid = os.getpid()
-        fds: list[int] = []  # (the marker's descriptor, once made: closed by the kill)
-        drop = closer(fds, self.marker)  # (made first: no Python bytecode to cut)
-        try:
-            try:
-                open_descriptor(fds, self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                return self.fn(item)
-            os.kill(pid, signal.SIGKILL)
-            raise AssertionError("unreachable")  # pragma: no cover
-        except BaseException:  # (a Ctrl-C before the kill: no marker, as if not run)
-            drop()
-            raise
+        made = map(os.open, (self.marker,), (os.O_CREAT | os.O_EXCL | os.O_WRONLY,))
+        kill = map(os.kill, (os.getpid(),), (signal.SIGKILL,))
+        try:  # (made, closed and killed in one chain of C calls: no Ctrl-C between)
+            deque(itertools.chain(map(os.close, made), kill), 0)
+        except FileExistsError:
+            return self.fn(item)
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 @dataclass(frozen=True)

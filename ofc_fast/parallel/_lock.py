@@ -18,6 +18,7 @@ manager, cut as its ``__exit__`` started: the next run refused).
 from __future__ import annotations
 
 import io
+import operator
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -78,7 +79,8 @@ def exclusive(
     path = out / f".{run}.lock"
     fds: list[int] = []  # (the lock file's descriptor, once made)
     # made before the lock is taken: it releases whatever is in fds when it runs
-    held = _Held(closer(fds, str(path) if method == "create" else None))
+    released: list[bool] = []  # (True once released: the holder's closed)
+    held = _Held(closer(fds, str(path) if method == "create" else None, released), released)
     try:
         if method == "create":
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
@@ -113,7 +115,12 @@ class _Held(io.IOBase):
     :func:`~ofc_fast.files.closer`): at the ``with`` block's end (``io.IOBase``'s
     ``__enter__`` and ``__exit__`` are C calls too, where a Python ``__exit__`` could
     be cut as it started, before it released anything), where :func:`exclusive`
-    fails, or as the object is dropped.  Closed again, it does nothing."""
+    fails, or as the object is dropped.  Closed again, it does nothing.  ``closed``
+    (``[True]``) once released, a C call too (``io.IOBase``'s ``__enter__`` reads it,
+    refusing a second ``with`` block, which would hold nothing)."""
 
-    def __init__(self, release: Callable[[], object]) -> None:
+    closed = property(operator.attrgetter("_released"))
+
+    def __init__(self, release: Callable[[], object], released: list[bool]) -> None:
         vars(self)["close"] = release  # (what io.IOBase's __exit__ and __del__ call)
+        self._released = released  # (the release appends True)
