@@ -915,7 +915,7 @@ def test_sanitize_option_instruments_the_library_for_its_users(tmp_path: Path) -
     AddressSanitizer and a program that links it (add_subdirectory) gets its runtime:
     a read past a buffer inside the library is reported, not run through."""
     if shutil.which(COMPILER or "cc") is None or platform.system() != "Linux":
-        pytest.skip("needs gcc or clang on Linux (AddressSanitizer)")
+        pytest.skip("run on Linux with gcc or clang: install gcc (AddressSanitizer)")
     src = tmp_path / "consumer"
     src.mkdir()
     (src / "app.c").write_text(_OVERFLOW_C)
