@@ -127,6 +127,51 @@ def test_apply_books_an_accepted_move_in_the_same_call(impl: str) -> None:
     assert bytes(buf) == ref._state_bytes() and ref._moves == booked
 
 
+def _apply_outcome(fn: object, buf: bytearray, args: tuple, words: bool) -> tuple:
+    """What ``fn(buf, *args)`` did: its status or its exception (the type, and its
+    words when ``words``), the booked list after and the game's bytes after."""
+    try:
+        got: tuple = ("status", fn(buf, *args))  # type: ignore[operator]
+    except (TypeError, ValueError) as e:
+        got = ("raised", type(e), str(e) if words else "")
+    booked = [a for a in args if type(a) is list]
+    return got, [list(b) for b in booked], bytes(buf)
+
+
+@needs_speedups
+def test_apply_builtins_and_twins_take_the_same_arguments() -> None:
+    """Regression: ``act(game, a, None)`` / ``place(game, dest, None, move)`` raised
+    TypeError "booked must be a list" from the builtins but not from the portable
+    twins (and the stub allowed None), and the twins' 3-argument ``place(game, dest,
+    [])`` booked None as the move where the builtin refused 3 arguments.  Both sides
+    now take exactly the same arguments with the same meaning (booked None: no
+    booking; place books only with both booked and move): differential, call by call,
+    over legal and refused moves (the outcome, its words, the booked list, the
+    game's bytes)."""
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    first = g.legal_actions()[0]
+    move = g.action_to_move(first)
+    dest, bad_dest = move[1], (9,) * 5
+    cases = [(first, True), (0, True), (10**6, True)]  # legal, refused, out of range
+    calls: list[tuple[str, tuple, bool]] = []
+    for a, words in cases:
+        for rest in ((), (None,), ([],), ([7],), ((),), ({},)):
+            calls.append(("act", (a, *rest), words))
+        calls.append(("act", (a, [], None), False))  # too many: Python's own words
+    for d in (dest, bad_dest, (0,) * 5, [0] * 5, (0, 1.0)):
+        for rest in ((), (None,), ([],), (None, "m"), ([], "m"), ([1], move), ((), "m")):
+            calls.append(("place", (d, *rest), True))
+        calls.append(("place", (d, [], "m", 0), True))
+    calls.append(("place", (), False))  # too few: Python's own words
+    for name, args, words in calls:
+        copies = [tuple(list(a) if type(a) is list else a for a in args) for _ in "ab"]
+        outcomes = [
+            _apply_outcome(getattr(impl, name), bytearray(g._buf), copy, words)
+            for impl, copy in zip((speedups, _portable), copies)
+        ]
+        assert outcomes[0] == outcomes[1], (name, args)
+
+
 def test_fresh_lists_every_call() -> None:
     """Mutating an observation's lists changes neither the game nor the next one."""
     g = Game(rules.PINEAPPLE, 2, seed=3)

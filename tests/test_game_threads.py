@@ -818,10 +818,73 @@ def test_a_ctrl_c_inside_a_move_books_it_whole_or_not_at_all() -> None:
                 if interrupted(armed, call, arg):
                     games.cuts += 1
                     moves = g.moves
-                    assert g.decisions == len(moves), (n, games)
+                    assert g._g.step == len(moves) == g.decisions, (n, games)
                     replayed = Game("pineapple", players=2, seed=n)
                     for m in moves:
                         replayed.play(m)
                     assert replayed == g, (n, games)
                     break
     assert games.cuts == games.target, games  # the timer did land inside the moves
+
+
+def _ctrl_c_at_opcode(code: Any, k: int, call: Any, *args: Any) -> bool:
+    """Run ``call(*args)`` with a KeyboardInterrupt raised at the ``k``-th opcode
+    (from 0) that runs in a frame of ``code``: True when it was raised (and caught),
+    False when the call completed before reaching it.  The trace is removed after
+    (the one there before, e.g. coverage's, put back)."""
+    seen = 0
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal seen
+        if event == "opcode":
+            seen += 1
+            if seen > k:
+                raise KeyboardInterrupt
+        return local
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code is not code:
+            return None
+        frame.f_trace_opcodes = True
+        return local
+
+    before = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        call(*args)
+    except KeyboardInterrupt:
+        return seen > k
+    finally:
+        sys.settrace(before)
+    return False
+
+
+@pytest.mark.parametrize("method", ["play_action", "play"])
+def test_a_ctrl_c_at_any_opcode_of_a_move_books_it_whole_or_not_at_all(method: str) -> None:
+    """Regression: a Ctrl-C landing between the engine's move and its booking in
+    ``play_action`` / ``play`` left the engine a move ahead of the game's moves (the
+    history, the seat checks and copies went wrong from there: 14 of 48 opcodes of
+    ``play_action`` and 14 of 94 of ``play``).  Deterministic, on any CPython: a
+    trace raises KeyboardInterrupt at opcode k of the move's own function, for every
+    k, each on a fresh game two moves in; after each the engine's step is the moves'
+    count and the game equals a fresh game of its seed replayed from its moves."""
+    code = getattr(Game, method).__wrapped__.__code__
+    positions = 0
+    for k in range(10_000):
+        g = Game("pineapple", players=2, seed=k % 7)
+        for _ in range(2):
+            g.play_action(g.legal_actions()[0])
+        a = g.legal_actions()[-1]
+        arg = a if method == "play_action" else g.action_to_move(a)
+        if not _ctrl_c_at_opcode(code, k, getattr(g, method), arg):
+            assert g._g.step == len(g.moves) == g.decisions == 3, k
+            break
+        positions += 1
+        moves = g.moves
+        assert g._g.step == len(moves) == g.decisions, (k, g._g.step, len(moves))
+        assert len(moves) in (2, 3), k
+        replayed = Game("pineapple", players=2, seed=k % 7)
+        for m in moves:
+            replayed.play(m)
+        assert replayed == g, k
+    assert positions > 20, positions  # the trace did land inside the move

@@ -241,18 +241,22 @@ def legal_actions(game: bytearray, /) -> list[int] | None:
     return _legal(s.n, s.k, g.count[s.seat])
 
 
-def place(
-    game: bytearray, dest: tuple[int, ...], booked: Booked = None, move: Any = None, /
-) -> int:
-    """``ofc_game_apply_placement`` on the ``ofc_game`` held by ``game``: the
-    engine's status (the state is unchanged on error); an accepted placement appends
-    ``move`` to the list ``booked`` (the builtin does both in one C call; here a
-    Ctrl-C may still land between the two)."""
+def place(game: bytearray, dest: tuple[int, ...], /, *booked_move: Any) -> int:
+    """``place(game, dest[, booked, move])``: ``ofc_game_apply_placement`` on the
+    ``ofc_game`` held by ``game``: the engine's status (the state is unchanged on
+    error); an accepted placement appends ``move`` to the list ``booked`` (None: no
+    booking).  ``booked`` and ``move`` come together: 2 or 4 arguments, as the
+    builtin (which does both in one C call; here a Ctrl-C may still land between the
+    two)."""
+    if len(booked_move) not in (0, 2):
+        n = 2 + len(booked_move)
+        raise TypeError(f"place() takes 2 or 4 arguments ({n} given)")
+    booked, move = booked_move or (None, None)
+    _check_booked(booked)
     if type(dest) is not tuple or len(dest) > lib.OFC_GAME_MAX_DEALT:
         raise TypeError("place(): dest must be a tuple of at most 17 ints")
     if not all(type(d) is int and 0 <= d <= 255 for d in dest):
         raise ValueError("place(): a destination outside 0..255")
-    _check_booked(booked)
     status = int(lib.ofc_game_apply_placement(_game(game), bytes(dest), len(dest)))
     if status == 0 and booked is not None:
         booked.append(move)
@@ -262,10 +266,10 @@ def place(
 def act(game: bytearray, action: int, booked: Booked = None, /) -> int:
     """``ofc_game_apply_action`` on the ``ofc_game`` held by ``game``: the engine's
     status (the state is unchanged on error); an accepted action is appended to the
-    list ``booked`` (as :func:`place`)."""
+    list ``booked`` (None: no booking; as :func:`place`)."""
+    _check_booked(booked)
     if type(action) is not int or not 0 <= action < lib.OFC_ACTION_SPACE:
         raise ValueError("act(): an action id outside the action space")
-    _check_booked(booked)
     status = int(lib.ofc_game_apply_action(_game(game), action))
     if status == 0 and booked is not None:
         booked.append(action)
@@ -275,7 +279,7 @@ def act(game: bytearray, action: int, booked: Booked = None, /) -> int:
 def _check_booked(booked: object) -> None:
     """TypeError unless ``booked`` is None or a list (as the builtins)."""
     if booked is not None and type(booked) is not list:
-        raise TypeError("booked must be a list")
+        raise TypeError("booked must be a list or None")
 
 
 def moves(

@@ -517,14 +517,14 @@ static PyObject *apply_to(PyObject *buf, const uint8_t *dest, uint32_t n, long a
     return PyLong_FromLong(status);
 }
 
-/* booked of place() / act(): args[i] when there, checked to be a list, else NULL
- * (-1: a TypeError set). */
+/* booked of place() / act(): args[i] when there and a list; NULL when it is None or
+ * not there (no booking); -1 and a TypeError for anything else. */
 static int booked_arg(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t i,
                       PyObject **booked)
 {
-    *booked = nargs > i ? args[i] : NULL;
+    *booked = nargs > i && args[i] != Py_None ? args[i] : NULL;
     if (*booked != NULL && !PyList_CheckExact(*booked)) {
-        PyErr_SetString(PyExc_TypeError, "booked must be a list");
+        PyErr_SetString(PyExc_TypeError, "booked must be a list or None");
         return -1;
     }
     return 0;
@@ -534,7 +534,8 @@ static int booked_arg(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t i,
  * ofc_game held by the bytearray `game`; dest a tuple of up to 17 ints 0..255 (one per
  * dealt card; the engine refuses those outside 0..3).  TypeError / ValueError for
  * another dest, without touching the game.  An accepted move is appended to the list
- * booked, as move, in the same call (apply_to). */
+ * booked, as move, in the same call (apply_to); booked None: no booking (move unused).
+ * Booked and move come together: 2 or 4 arguments (as _portable.place). */
 static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint8_t dest[OFC_GAME_MAX_DEALT];
@@ -566,7 +567,8 @@ static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* act(game, action[, booked]) -> status: ofc_game_apply_action on the ofc_game held by
  * the bytearray `game` (action an int; the engine checks its range); an accepted
- * action is appended to the list booked in the same call (apply_to). */
+ * action is appended to the list booked in the same call (apply_to); booked None or
+ * not there: no booking (as _portable.act). */
 static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     long a;

@@ -5,7 +5,7 @@ and pair scoring.  Not built on PyPy, where ``ofc_fast._native._fast`` picks the
 portable twins of ``ofc_fast._native._portable`` (the same signatures)."""
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from ._portable import Booked
 
@@ -31,15 +31,18 @@ def plain(obs: object, /) -> bool:
 def plain_copy(value: Any, /) -> Any:
     """New dicts and lists all the way down, the other values as they are."""
 
-def place(
-    game: bytearray, dest: tuple[int, ...], booked: Booked = None, move: Any = None, /
-) -> int:
+@overload
+def place(game: bytearray, dest: tuple[int, ...], /) -> int:
+    """Apply a placement; the engine's status (the state is unchanged on error)."""
+
+@overload
+def place(game: bytearray, dest: tuple[int, ...], booked: Booked, move: Any, /) -> int:
     """Apply a placement; the engine's status (the state is unchanged on error); an
-    accepted one appends ``move`` to ``booked`` in the same C call."""
+    accepted one appends ``move`` to ``booked`` (None: none) in the same C call."""
 
 def act(game: bytearray, action: int, booked: Booked = None, /) -> int:
     """Apply an action id; the engine's status (the state is unchanged on error); an
-    accepted one is appended to ``booked`` in the same C call."""
+    accepted one is appended to ``booked`` (None: none) in the same C call."""
 
 def card_ids(seq: object, /) -> tuple[int, ...] | None:
     """A list or tuple of 1 to 5 distinct int card ids as a tuple, else None."""
