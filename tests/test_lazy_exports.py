@@ -83,20 +83,26 @@ def test_an_unknown_name_is_an_attribute_error_naming_it(package: str) -> None:
         exec(f"from {package} import nosuch", {})
 
 
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after ``import ofc_fast`` and ``code``."""
+    from scripts import last_json_line
+
+    return set(
+        last_json_line(f"""if True:
+        import json, sys, ofc_fast
+        {code}
+        print(json.dumps(sorted(sys.modules)))
+    """)
+    )
+
+
 def test_import_ofc_fast_loads_no_search() -> None:
     """Regression: ``import ofc_fast`` (every script and every ``ofc-fast`` command)
     imported the search package, the learned model with its files and tempfile
     modules (about 30 ms of each start) for ``advise``, ``best_completion`` and
     ``Advice``, which the ranking, boards, scoring and Game do not need.  They are
     now imported when first used, and are still the search package's objects."""
-    from scripts import last_json_line
-
-    loaded = set(
-        last_json_line("""if True:
-        import json, sys, ofc_fast
-        print(json.dumps(sorted(sys.modules)))
-    """)
-    )
+    loaded = _modules_after("pass")
     lazy = {"ofc_fast.search", "ofc_fast.learned", "ofc_fast.files", "tempfile"}
     assert sorted(lazy & loaded) == []
     assert {"ofc_fast.game", "ofc_fast.ranking", "ofc_fast.solver"} <= loaded
@@ -104,3 +110,14 @@ def test_import_ofc_fast_loads_no_search() -> None:
     import ofc_fast.search
 
     assert ofc_fast.advise is ofc_fast.search.advise
+
+
+def test_import_ofc_fast_loads_no_secrets() -> None:
+    """Regression: ``import ofc_fast`` imported ``secrets`` (with hashlib and hmac,
+    about 3 ms of each start) for the seed of a Game or Match given none; it is now
+    imported on the first such draw (``ofc_fast.table.random_seed``), which still
+    gives a seed 0..2**64-1."""
+    crypto = {"secrets", "hmac", "hashlib"}
+    assert sorted(crypto & _modules_after("pass")) == []
+    drawn = _modules_after("assert 0 <= ofc_fast.Game('ofc', players=2).seed < 2**64")
+    assert "secrets" in drawn
