@@ -66,13 +66,22 @@ from .scoring.settlement import (
     settle,
     settlement_order,
 )
-from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
 
 if TYPE_CHECKING:
     from .search import Advice, advise, best_completion
-else:  # (the search and its learned model load on first use: ofc_fast.lazy)
+    from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
+else:  # (the search, its learned model and the solver load on first use)
     __getattr__, __dir__ = lazy_exports(
-        globals(), {".search": ("Advice", "advise", "best_completion")}
+        globals(),
+        {
+            ".search": ("Advice", "advise", "best_completion"),
+            ".solver": (
+                "STAY_VALUE_DEFAULT",
+                "Solution",
+                "best_setting",
+                "solve_fantasyland",
+            ),
+        },
     )
 
 __version__: str = _ffi.string(_lib.ofc_version_string()).decode("ascii")

@@ -4,8 +4,8 @@ the packages whose ``__init__`` would otherwise import heavy modules on every
 concurrent.futures; :mod:`ofc_fast.arena`: the arena host and its transports;
 :mod:`ofc_fast.serve`: the web server) and of :mod:`ofc_fast` itself for the names
 of the search (``advise``, ``best_completion``, ``Advice``: the search package and
-the learned model).  ``ofc-fast --help`` builds every subcommand's parser from those
-packages' ``cli`` modules, which need none of it.
+the learned model) and of the Fantasyland solver.  ``ofc-fast --help`` builds every
+subcommand's parser from those packages' ``cli`` modules, which need none of it.
 
 A package imports its names under ``if TYPE_CHECKING:``, where mypy and the API
 pages read them, and lists them per module for :func:`lazy_exports` in the ``else``

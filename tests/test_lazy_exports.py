@@ -105,11 +105,19 @@ def test_import_ofc_fast_loads_no_search() -> None:
     loaded = _modules_after("pass")
     lazy = {"ofc_fast.search", "ofc_fast.learned", "ofc_fast.files", "tempfile"}
     assert sorted(lazy & loaded) == []
-    assert {"ofc_fast.game", "ofc_fast.ranking", "ofc_fast.solver"} <= loaded
+    assert {"ofc_fast.game", "ofc_fast.ranking", "ofc_fast.scoring"} <= loaded
     import ofc_fast
     import ofc_fast.search
 
     assert ofc_fast.advise is ofc_fast.search.advise
+
+
+def test_import_ofc_fast_loads_no_solver() -> None:
+    """Regression: ``import ofc_fast`` imported the Fantasyland solver (about 1 ms of
+    each start) for ``solve_fantasyland``, ``best_setting``, ``Solution`` and
+    ``STAY_VALUE_DEFAULT``; they are now imported when first used."""
+    assert "ofc_fast.solver" not in _modules_after("pass")
+    assert "ofc_fast.solver" in _modules_after("ofc_fast.best_setting")
 
 
 def test_import_ofc_fast_loads_no_secrets() -> None:
