@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import rules
 from ._native import ffi as _ffi
 from ._native import lib as _lib
@@ -39,6 +41,7 @@ from .game import (
     SeatStats,
     deal_seed,
 )
+from .lazy import lazy_exports
 from .ranking import (
     STRENGTH_MAX,
     HandCategory,
@@ -63,8 +66,23 @@ from .scoring.settlement import (
     settle,
     settlement_order,
 )
-from .search import Advice, advise, best_completion
-from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
+
+if TYPE_CHECKING:
+    from .search import Advice, advise, best_completion
+    from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
+else:  # (the search, its learned model and the solver load on first use)
+    __getattr__, __dir__ = lazy_exports(
+        globals(),
+        {
+            ".search": ("Advice", "advise", "best_completion"),
+            ".solver": (
+                "STAY_VALUE_DEFAULT",
+                "Solution",
+                "best_setting",
+                "solve_fantasyland",
+            ),
+        },
+    )
 
 __version__: str = _ffi.string(_lib.ofc_version_string()).decode("ascii")
 """Version of the package, read from the compiled C library (OFC_VERSION_STRING)."""

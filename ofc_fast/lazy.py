@@ -2,7 +2,9 @@
 the packages whose ``__init__`` would otherwise import heavy modules on every
 ``ofc-fast`` command (:mod:`ofc_fast.parallel`: multiprocessing and
 concurrent.futures; :mod:`ofc_fast.arena`: the arena host and its transports;
-:mod:`ofc_fast.serve`: the web server).  ``ofc-fast --help`` builds every
+:mod:`ofc_fast.serve`: the web server) and of :mod:`ofc_fast` itself for the names
+of the search (``advise``, ``best_completion``, ``Advice``: the search package and
+the learned model) and of the Fantasyland solver.  ``ofc-fast --help`` builds every
 subcommand's parser from those packages' ``cli`` modules, which need none of it.
 
 A package imports its names under ``if TYPE_CHECKING:``, where mypy and the API

@@ -100,10 +100,13 @@ STRENGTH_RANKS: np.ndarray = _read_only(
 [10, 10, 3, 15, 15]
 """
 _NCARDS = STRENGTH_CARDS.tolist()
+_MEMBERS = list(HandCategory)  # by value: indexing it is HandCategory(c), 10x cheaper
 _CATEGORY = [
-    HandCategory(c) if n else None for n, c in zip(_NCARDS, STRENGTH_CATEGORY.tolist())
+    _MEMBERS[c] if n else None for n, c in zip(_NCARDS, STRENGTH_CATEGORY.tolist())
 ]
-_RANKS_OF = [tuple(r for r in ranks if r != 0xF) for ranks in STRENGTH_RANKS.tolist()]
+# A hand's ranks are its first n nibbles (the others 0xF): whole columns zipped into
+# rows and cut, 4x cheaper than filtering each row (import time).
+_RANKS_OF = [r[:n] for r, n in zip(zip(*STRENGTH_RANKS.T.tolist()), _NCARDS)]
 
 _rank = lib.ofc_rank
 

@@ -45,6 +45,7 @@ __all__ = [
     "check_stacks",
     "check_table",
     "per_seat",
+    "random_seed",
 ]
 
 MAX_SEATS: int = lib.OFC_GAME_MAX_SEATS
@@ -112,6 +113,19 @@ def check_seed(seed: object, what: str = "seed", error: type[OfcError] = TableEr
     if n is None or not 0 <= n <= SEED_MAX:
         raise error(f"{what}: must be 0..2**64-1, got {quote(seed)}")
     return n
+
+
+def random_seed() -> int:
+    """A seed drawn at random (0..2**64-1, :func:`secrets.randbits`): the seed of a
+    ``Game``, ``Match`` or ``VectorEnv`` given none.  ``secrets`` (with hashlib and
+    hmac, about 3 ms) is imported on the first draw, not by ``import ofc_fast``.
+
+    >>> 0 <= random_seed() <= SEED_MAX
+    True
+    """
+    import secrets
+
+    return secrets.randbits(64)
 
 
 def check_stacks(

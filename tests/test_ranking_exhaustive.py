@@ -333,3 +333,21 @@ def test_rank5_per_call_equals_batch_and_ignores_card_order() -> None:
         for h, e in zip(hands[:2000], expected):
             assert per_call(ofc.cards_str(h)) == e
             assert ofc.rank(h) == e
+
+
+def test_every_strength_reads_its_packed_description() -> None:
+    """Regression: ``import ofc_fast`` spent about 6 ms (of each start) building the
+    per-strength answers of ``category`` and ``hand_ranks`` one enum call and one
+    filtered row at a time; they are now built from whole columns.  For every strength
+    they are still the packed description of ``ofc_strength_info()``: its card count,
+    its category (the very ``HandCategory`` member) and its ranks in reading order."""
+    from ofc_fast._native import lib
+
+    for s in range(1, ofc.STRENGTH_MAX + 1):
+        info = lib.ofc_strength_info(s)
+        n = info >> 24
+        ranks = tuple((info >> shift) & 0xF for shift in (16, 12, 8, 4, 0))
+        assert ofc.strength_cards(s) == n, s
+        assert ofc.category(s) is ofc.HandCategory((info >> 20) & 0xF), s
+        assert ofc.hand_ranks(s) == ranks[:n] and 0xF not in ranks[:n], s
+        assert set(ranks[n:]) <= {0xF}, s

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import TableError
-from ..table import check_seed
+from ..table import check_seed, random_seed
 
 
 def env_seed(seed: int, i: int) -> int:
@@ -23,13 +23,6 @@ def env_seed(seed: int, i: int) -> int:
     from ..game import deal_seed
 
     return deal_seed(seed, i)
-
-
-def secrets_seed() -> int:
-    """A seed drawn at random (0..2**64-1)."""
-    import secrets
-
-    return secrets.randbits(64)
 
 
 def seed_list(seed: object, num_envs: int) -> list[int] | None:
@@ -56,6 +49,6 @@ def seed_list(seed: object, num_envs: int) -> list[int] | None:
             f"seed: a list of seeds needs one per environment ({num_envs}), got {len(seed)}"
         )
     return [
-        secrets_seed() if s is None else check_seed(s, f"seed[{i}]")
+        random_seed() if s is None else check_seed(s, f"seed[{i}]")
         for i, s in enumerate(seed)
     ]

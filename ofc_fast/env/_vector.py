@@ -33,7 +33,7 @@ from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
-from ..table import check_fantasyland, check_players, check_seat, check_seed
+from ..table import check_fantasyland, check_players, check_seat, check_seed, random_seed
 from ._arguments import takes_arguments
 from ._checks import OPPONENTS as OPPONENTS  # for its users
 from ._checks import check_bot_settings
@@ -50,7 +50,7 @@ from ._restore import (
 )
 from ._rows import as_array, env_flags, env_indices, reset_mask
 from ._seeds import env_seed as env_seed  # for its users
-from ._seeds import secrets_seed, seed_list
+from ._seeds import seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
@@ -183,7 +183,7 @@ class VectorEnv:
         self.fantasyland = choice(
             fantasyland, FANTASYLAND_MODES, "fantasyland", "", GameError
         )
-        self.seed = secrets_seed() if seed is None else check_seed(seed)
+        self.seed = random_seed() if seed is None else check_seed(seed)
         self.obs_type = choice(obs_type, OBS_TYPES, "obs_type", "", GameError)
         self._c = self._config(shaping, stay_value, autoreset)
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import copy
 import math
-import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -48,6 +47,7 @@ from ..table import (
     check_seed,
     check_stacks,
     check_table,
+    random_seed,
 )
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
@@ -452,7 +452,7 @@ class Match:
         check_match_stacks(st)
         if not isinstance(keep_nets, bool):  # "no" is no False
             raise GameError(f"keep_nets must be True or False, got {quote(keep_nets)}")
-        self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
+        self.seed: int = random_seed() if seed is None else check_seed(seed)
         self.stacks: list[int] | None = list(st) if st is not None else None
         self.start_stacks = list(self.stacks) if self.stacks is not None else None
         self.button = button

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import copy
 import gc
-import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from math import comb
@@ -50,7 +49,7 @@ from ..cards import cards_str
 from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
-from ..table import as_int, check_bots, check_seat, check_seed, check_table
+from ..table import as_int, check_bots, check_seat, check_seed, check_table, random_seed
 from ._actions import action_id
 from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
@@ -177,7 +176,7 @@ class Game:
             deck_arr = ffi.new("uint8_t[52]", deck_cards(deck, seed))
             seed_v: int | None = None
         else:
-            seed_v = secrets.randbits(64) if seed is None else check_seed(seed)
+            seed_v = random_seed() if seed is None else check_seed(seed)
         r = game_rules(rules)
         buf = bytearray(_GAME_SIZE)
         g = new_state(buf)
