@@ -647,3 +647,23 @@ def test_best_completion_too_many_cards_names_no_null_pointer() -> None:
     with pytest.raises(SearchError, match="do not fill the free slots") as err:
         best_completion("Ah / / ", "2c 3c 4c 5c 6c 7c 8c", "pineapple")
     assert "NULL" not in str(err.value) and "pointer" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("rounds", "match"),
+    [
+        ([(0, 0), (12, 0)], r"a round's cards must be an int within 1\.\.17, got 0"),
+        ([(3, 3), (12, 0)], r"a round's discards must be an int within 0\.\.2, got 3"),
+    ],
+)
+def test_best_completion_round_keeping_no_card_is_named(
+    rounds: list[tuple[int, int]], match: str
+) -> None:
+    """Regression: a round of no cards, or one discarding every card it deals, passed
+    the argument checks and the C call refused it: the SearchError said "the cards
+    dealt and to come do not fill the free slots" (with C's "... or a NULL pointer"),
+    though the rounds did fill them; it now names the round's count and its range."""
+    cards = " ".join(f"{r}c" for r in "23456789TJQKA") + " 2d 3d"
+    ids = cards.split()[: sum(n for n, _ in rounds)]
+    with pytest.raises(SearchError, match=match):
+        best_completion("Ah / / ", " ".join(ids), P, rounds=rounds)

@@ -153,7 +153,8 @@ def _boards(rows: list[list[int]], rounds: list[tuple[int, int]]) -> int:
 
 
 def _round_list(rounds: Any) -> list[tuple[int, int]]:
-    """(cards dealt, cards discarded) pairs of ints within range (the C call checks
+    """(cards dealt, cards discarded) pairs of ints within range, as the C call takes
+    them: each round deals at least one card and keeps at least one (the C call checks
     that they fill the board)."""
     out = []
     for item in seq(rounds, "rounds"):
@@ -162,8 +163,8 @@ def _round_list(rounds: Any) -> list[tuple[int, int]]:
             raise SearchError(
                 f"a round is (cards dealt, cards discarded), got {quote(item)}"
             )
-        n = int_in(pair[0], "a round's cards", 0, int(lib.OFC_SEARCH_MAX_ROUND_CARDS))
-        out.append((n, int_in(pair[1], "a round's discards", 0, n)))
+        n = int_in(pair[0], "a round's cards", 1, int(lib.OFC_SEARCH_MAX_ROUND_CARDS))
+        out.append((n, int_in(pair[1], "a round's discards", 0, n - 1)))
     if len(out) > int(lib.OFC_SEARCH_MAX_ROUNDS):
         raise SearchError(
             f"at most {int(lib.OFC_SEARCH_MAX_ROUNDS)} rounds, got {len(out)}"
