@@ -643,10 +643,13 @@ class _Ghost(Mapping[str, Any]):
 def test_best_completion_too_many_cards_names_no_null_pointer() -> None:
     """Regression: best_completion of a one-card board with seven cards to come (a
     pineapple board has twelve free slots) raised a SearchError ending "...or a NULL
-    pointer", though a Python caller passes no pointer; it names the cards and slots."""
-    with pytest.raises(SearchError, match="do not fill the free slots") as err:
+    pointer", though a Python caller passes no pointer; it names the free slots and the
+    cards the rounds keep."""
+    with pytest.raises(SearchError, match="the board has 12 free slots") as err:
         best_completion("Ah / / ", "2c 3c 4c 5c 6c 7c 8c", "pineapple")
     assert "NULL" not in str(err.value) and "pointer" not in str(err.value)
+    with pytest.raises(SearchError, match="12 free slots, the rounds keep 6 cards"):
+        best_completion("Ah / / ", "2c 3c 4c 5c 6c 7c 8c", P, rounds=[(7, 1)])
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,12 @@ def best_completion(
             raise SearchError(f"best_completion: stopped before its end: {why}")
     else:
         st = lib.ofc_best_completion(*call)
+    if st == lib.OFC_E_COUNT:  # (rounds and Fantasyland count checked: the fill)
+        free, kept = sum(_free_slots(rows)), sum(n - k for n, k in rounds)
+        raise SearchError(
+            f"best_completion: the board has {free} free slots, the rounds keep {kept} "
+            f"cards (cards dealt less discards): they must fill it"
+        )
     if st != OK:
         raise_status(st, "best_completion")
     b = list(out.board)
@@ -144,12 +150,17 @@ def _boards(rows: list[list[int]], rounds: list[tuple[int, int]]) -> int:
     """At most how many boards the best policy examines: the discard choices of the
     rounds times the fills of the kept cards into the free slots (0 where they do
     not fit: the C call refuses it at once)."""
-    free = [size - len(row) for size, row in zip(ROW_SIZES, rows)]
+    free = _free_slots(rows)
     kept = sum(n - k for n, k in rounds)
     if min(free) < 0 or kept != sum(free):
         return 0
     fills = factorial(kept) // prod(factorial(f) for f in free)
     return fills * prod(comb(n, k) for n, k in rounds)
+
+
+def _free_slots(rows: list[list[int]]) -> list[int]:
+    """The free slots of each row (negative where a row holds too many cards)."""
+    return [size - len(row) for size, row in zip(ROW_SIZES, rows)]
 
 
 def _round_list(rounds: Any) -> list[tuple[int, int]]:
