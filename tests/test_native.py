@@ -343,3 +343,16 @@ def test_source_tree_without_the_extension_fails_with_one_line(tmp_path: Path) -
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: ofc_fast is imported from ")
     assert "without the compiled extension" in last and "pip install -e ." in last
+
+
+def test_python_messages_name_no_c_internals() -> None:
+    """Regression: a Python caller's error said "...or a NULL pointer" (OFC_E_COUNT,
+    OFC_E_VALUE), "a rule set NULL ..." (OFC_E_RULES) or named the C macro
+    OFC_STACK_MAX, none of which a Python caller can pass or see; the exceptions of
+    every status code now speak the caller's terms, while C's own text is unchanged."""
+    for code in ERRORS:
+        for err in (status_error(code, "f"), move_error(code, "f")):
+            assert not re.search(r"NULL|pointer|OFC_", str(err)), (code, str(err))
+    assert "NULL pointer" in _native.status_string(lib.OFC_E_COUNT)
+    stacks = status_error(lib.OFC_E_STACKS, "f")
+    assert re.fullmatch(r"f: a stack outside 0\.\.1000000000", str(stacks))

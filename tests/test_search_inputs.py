@@ -638,3 +638,35 @@ class _Ghost(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self.obs) + 1
+
+
+def test_best_completion_too_many_cards_names_no_null_pointer() -> None:
+    """Regression: best_completion of a one-card board with seven cards to come (a
+    pineapple board has twelve free slots) raised a SearchError ending "...or a NULL
+    pointer", though a Python caller passes no pointer; it names the free slots and the
+    cards the rounds keep."""
+    with pytest.raises(SearchError, match="the board has 12 free slots") as err:
+        best_completion("Ah / / ", "2c 3c 4c 5c 6c 7c 8c", "pineapple")
+    assert "NULL" not in str(err.value) and "pointer" not in str(err.value)
+    with pytest.raises(SearchError, match="12 free slots, the rounds keep 6 cards"):
+        best_completion("Ah / / ", "2c 3c 4c 5c 6c 7c 8c", P, rounds=[(7, 1)])
+
+
+@pytest.mark.parametrize(
+    ("rounds", "match"),
+    [
+        ([(0, 0), (12, 0)], r"a round's cards must be an int within 1\.\.17, got 0"),
+        ([(3, 3), (12, 0)], r"a round's discards must be an int within 0\.\.2, got 3"),
+    ],
+)
+def test_best_completion_round_keeping_no_card_is_named(
+    rounds: list[tuple[int, int]], match: str
+) -> None:
+    """Regression: a round of no cards, or one discarding every card it deals, passed
+    the argument checks and the C call refused it: the SearchError said "the cards
+    dealt and to come do not fill the free slots" (with C's "... or a NULL pointer"),
+    though the rounds did fill them; it now names the round's count and its range."""
+    cards = " ".join(f"{r}c" for r in "23456789TJQKA") + " 2d 3d"
+    ids = cards.split()[: sum(n for n, _ in rounds)]
+    with pytest.raises(SearchError, match=match):
+        best_completion("Ah / / ", " ".join(ids), P, rounds=rounds)

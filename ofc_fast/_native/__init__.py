@@ -3,7 +3,9 @@ status codes to exceptions.
 
 ``ffi`` and ``lib`` are the cffi module's; :func:`status_error` builds the exception
 of a C status code: its class from :data:`ERRORS`, its message from the C
-``ofc_status_string()`` (the one text of each code), after the caller's context.
+``ofc_status_string()`` (the one text of each code; for the few codes whose C text
+speaks of C internals, such as a NULL pointer, the Python layer's own words), after
+the caller's context.
 
 >>> status_error(lib.OFC_E_CARD, "rank5")
 CardError('rank5: card id outside 0..51')
@@ -113,6 +115,16 @@ MOVE_REASONS: dict[int, str] = {
 """``MoveError.reason`` of the engine's codes for an illegal move (others: "bad_move")."""
 
 
+_PYTHON_TEXT: dict[int, str] = {
+    lib.OFC_E_COUNT: "wrong number of cards, or a count or range out of bounds",
+    lib.OFC_E_RULES: "a rule set with a field out of range",
+    lib.OFC_E_VALUE: "a value argument out of range",
+    lib.OFC_E_STACKS: f"a stack outside 0..{lib.OFC_STACK_MAX}",
+}
+"""The Python layer's words for the codes whose C text speaks of C internals (a NULL
+pointer, a C macro name), which no Python caller can pass or see."""
+
+
 def status_string(status: int) -> str:
     """The C library's message of a status code (``ofc_status_string``).
 
@@ -123,7 +135,14 @@ def status_string(status: int) -> str:
 
 
 def _text(status: int) -> str:
-    """The message of a status, with the number when C does not know the code."""
+    """The message of a status for a Python caller: :data:`_PYTHON_TEXT`'s words, else
+    C's, with the number when C does not know the code.
+
+    >>> _text(lib.OFC_E_COUNT)
+    'wrong number of cards, or a count or range out of bounds'
+    """
+    if status in _PYTHON_TEXT:
+        return _PYTHON_TEXT[status]
     text = status_string(status)
     return f"{text} {status}" if text == status_string(1) else text
 

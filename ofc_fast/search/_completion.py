@@ -128,6 +128,12 @@ def best_completion(
             raise SearchError(f"best_completion: stopped before its end: {why}")
     else:
         st = lib.ofc_best_completion(*call)
+    if st == lib.OFC_E_COUNT:  # (rounds and Fantasyland count checked: the fill)
+        free, kept = sum(_free_slots(rows)), sum(n - k for n, k in rounds)
+        raise SearchError(
+            f"best_completion: the board has {free} free slots, the rounds keep {kept} "
+            f"cards (cards dealt less discards): they must fill it"
+        )
     if st != OK:
         raise_status(st, "best_completion")
     b = list(out.board)
@@ -144,7 +150,7 @@ def _boards(rows: list[list[int]], rounds: list[tuple[int, int]]) -> int:
     """At most how many boards the best policy examines: the discard choices of the
     rounds times the fills of the kept cards into the free slots (0 where they do
     not fit: the C call refuses it at once)."""
-    free = [size - len(row) for size, row in zip(ROW_SIZES, rows)]
+    free = _free_slots(rows)
     kept = sum(n - k for n, k in rounds)
     if min(free) < 0 or kept != sum(free):
         return 0
@@ -152,8 +158,14 @@ def _boards(rows: list[list[int]], rounds: list[tuple[int, int]]) -> int:
     return fills * prod(comb(n, k) for n, k in rounds)
 
 
+def _free_slots(rows: list[list[int]]) -> list[int]:
+    """The free slots of each row (negative where a row holds too many cards)."""
+    return [size - len(row) for size, row in zip(ROW_SIZES, rows)]
+
+
 def _round_list(rounds: Any) -> list[tuple[int, int]]:
-    """(cards dealt, cards discarded) pairs of ints within range (the C call checks
+    """(cards dealt, cards discarded) pairs of ints within range, as the C call takes
+    them: each round deals at least one card and keeps at least one (the C call checks
     that they fill the board)."""
     out = []
     for item in seq(rounds, "rounds"):
@@ -162,8 +174,8 @@ def _round_list(rounds: Any) -> list[tuple[int, int]]:
             raise SearchError(
                 f"a round is (cards dealt, cards discarded), got {quote(item)}"
             )
-        n = int_in(pair[0], "a round's cards", 0, int(lib.OFC_SEARCH_MAX_ROUND_CARDS))
-        out.append((n, int_in(pair[1], "a round's discards", 0, n)))
+        n = int_in(pair[0], "a round's cards", 1, int(lib.OFC_SEARCH_MAX_ROUND_CARDS))
+        out.append((n, int_in(pair[1], "a round's discards", 0, n - 1)))
     if len(out) > int(lib.OFC_SEARCH_MAX_ROUNDS):
         raise SearchError(
             f"at most {int(lib.OFC_SEARCH_MAX_ROUNDS)} rounds, got {len(out)}"
