@@ -831,11 +831,14 @@ def _ctrl_c_at_opcode(code: Any, k: int, call: Any, *args: Any) -> bool:
     """Run ``call(*args)`` with a KeyboardInterrupt raised at the ``k``-th opcode
     (from 0) that runs in a frame of ``code``: True when it was raised (and caught),
     False when the call completed before reaching it.  The trace is removed after
-    (the one there before, e.g. coverage's, put back)."""
+    (the one there before, e.g. coverage's, put back).  CPython 3.13 takes
+    ``f_trace_opcodes`` set at the call event only from the next event on: it is
+    set at every event."""
     seen = 0
 
     def local(frame: Any, event: str, arg: Any) -> Any:
         nonlocal seen
+        frame.f_trace_opcodes = True
         if event == "opcode":
             seen += 1
             if seen > k:
