@@ -116,7 +116,7 @@ def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
     ``.selfplay.lock``, so that the next run was refused.  Here a timer raises
     KeyboardInterrupt into calls until 200 were cut: the descriptors open (the reference:
     those before) and the folder's files are as before each."""
-    from interrupts import ctrl_c_timer, interrupted
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
     from ofc_fast.files import atomic_file, open_input
     from ofc_fast.parallel import exclusive
@@ -138,15 +138,14 @@ def test_a_ctrl_c_as_a_file_is_opened_leaves_no_descriptor_or_file(
 
     once()
     files, fds = sorted(os.listdir(tmp_path)), _open_fds()
-    cut = calls = 0
+    calls = CutCalls(200, cap=30_000)  # (a loaded machine: fewer cuts a call)
     with ctrl_c_timer() as armed:
-        while cut < 200 and calls < 30_000:  # (a loaded machine: fewer cuts a call)
-            calls += 1
-            cut += interrupted(armed, once)
-            assert sorted(os.listdir(tmp_path)) == files, (calls, cut)
+        for _ in calls:
+            calls.cuts += interrupted(armed, once)
+            assert sorted(os.listdir(tmp_path)) == files, calls
     gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
     assert _open_fds() == fds
-    assert cut == 200, (calls, cut)  # the timer did land inside the calls
+    assert calls.cuts == calls.target, calls  # the timer did land inside the calls
 
 
 def _cuts_leave_nothing(
@@ -164,7 +163,7 @@ def _cuts_leave_nothing(
     exception, or the one a cut interrupted the handling of) is removed, not
     recorded: a stand-in's kill (CPython 3.10 runs the timer's handler in the
     ``except`` that handles it, before its clean-up)."""
-    from interrupts import ctrl_c_timer, interrupted
+    from interrupts import CutCalls, ctrl_c_timer, interrupted
 
     left: list[list[str]] = []  # (what was left in folder) for each cut leaving any
 
@@ -182,15 +181,14 @@ def _cuts_leave_nothing(
             raise
 
     fds = _open_fds()
-    cut = calls = 0
+    calls = CutCalls(times, cap=200 * times)
     with ctrl_c_timer() as armed:
-        while cut < times and calls < 200 * times:
-            calls += 1
-            cut += interrupted(armed, once)
+        for _ in calls:
+            calls.cuts += interrupted(armed, once)
     gc.collect()  # (a file object the interrupt dropped: closed already, by refcount)
     assert left == []
     assert _open_fds() == fds
-    assert cut == times, calls  # the timer did land inside the calls
+    assert calls.cuts == calls.target, calls  # the timer did land inside the calls
 
 
 @ON_LINUX
