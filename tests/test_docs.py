@@ -727,3 +727,53 @@ def test_docs_cli_says_how_replay_numbers_the_deals_of_play(
     page = " ".join((ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split())
     item = page.split("- `replay FILE`:", 1)[1].split(" - `", 1)[0]
     assert "counted from 0" in item and "printed as Deal N + 1" in item, item
+
+
+def test_docs_say_which_bot_a_seed_does_not_reproduce(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: docs/cli.md said every run is reproducible from its ``--seed``, and
+    the README that parallel runs and arena reports are the same byte for byte, yet
+    ``ofc-fast play --bots search --seed 7`` printed other boards on each run: the
+    search bot plays for a time budget by default (and so does a ``VectorEnv``
+    opponent ``"search"``, whose seeded reset the docs said replays a match whole).
+    Each of those promises now names
+    the exception, and the reproducible search the page points to (a factory of
+    ``SearchBot(samples=N, time_budget=None)`` as ``module:attribute``) plays the same
+    deals twice."""
+    import inspect
+
+    from ofc_fast.bots import SearchBot
+    from ofc_fast.cli import main
+
+    assert inspect.signature(SearchBot).parameters["time_budget"].default is not None
+    text = {
+        p: " ".join((ROOT / p).read_text(encoding="utf-8").split())
+        for p in ("docs/cli.md", "README.md", "docs/environments.md", "docs/parallel.md")
+    }
+    promises = [
+        text["docs/cli.md"].split("- `--seed`: every run is reproducible", 1)[1],
+        text["README.md"].split("byte for byte, on one core, on a pool and on Ray", 1)[1],
+        text["README.md"].split("Same seed, same report", 1)[1],
+        text["docs/environments.md"].split("which no bot plays;", 1)[1],
+        text["docs/parallel.md"].split(
+            "byte for byte, on one core, on a pool and on Ray", 1
+        )[1],
+    ]
+    for promise in promises:
+        assert "a `search` bot" in promise[:300], promise[:300]
+        assert "budget" in promise[:300], promise[:300]
+    (tmp_path / "fixed_search.py").write_text(
+        "from ofc_fast.bots import SearchBot\n\n\n"
+        "def bot(rules=None, seed=None):\n"
+        "    return SearchBot(rules, seed, samples=4, time_budget=None)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    argv = ["play", "--hands", "2", "--players", "2", "--seed", "7", "--quiet"]
+    runs = []
+    for n in range(2):
+        out = tmp_path / f"run{n}.json"
+        assert main([*argv, "--bots", "fixed_search:bot,random", "--json", str(out)]) == 0
+        runs.append(json.loads(out.read_text(encoding="utf-8"))["deals"])
+    capsys.readouterr()
+    assert runs[0] == runs[1]

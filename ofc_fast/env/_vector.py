@@ -316,10 +316,12 @@ class VectorEnv:
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every environment's match again (from ``seed`` when given, else the
         seeds of the last reset), up to its first agent decision; bot opponents are
-        made again from that seed, so a match replays whole.  ``seed`` a list of
-        ``num_envs`` seeds (Gymnasium's vector API): environment ``i`` plays the match
-        of a one-table env seeded ``seed[i]``, ``env_seed(seed[i], 0)`` (None: drawn at
-        random), a 1-D numpy integer array too; :attr:`seed` is left as it is.
+        made again from that seed, so a match replays whole (a ``"search"`` bot's
+        moves: with ``bot_settings`` of ``samples`` and no ``time_budget``).  ``seed``
+        a list of ``num_envs`` seeds (Gymnasium's vector API): environment ``i``
+        plays the match of a one-table env seeded ``seed[i]``, ``env_seed(seed[i],
+        0)`` (None: drawn at random), a 1-D numpy integer array too; :attr:`seed` is
+        left as it is.
         ``options={"reset_mask": m}`` (Gymnasium's vector API, what its disabled
         autoreset mode resets with; ``num_envs`` booleans): deal the next deal of the
         match at the environments ``m`` marks (:meth:`next_deal`) and leave the
