@@ -378,9 +378,11 @@ def write_selfplay(args: argparse.Namespace, out: Path, max_shards: int) -> dict
     )
 
 
-def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> None:
+def clone(
+    model: Any, data: dict[str, Any], clock: Clock, until_s: float, seed: int
+) -> None:
     """Fit the policy to the moves and the value to the points (cross-entropy over
-    the legal ids, plus squared error)."""
+    the legal ids, plus squared error), the batches drawn in an order ``seed`` fixes."""
     import numpy as np
     import torch
 
@@ -390,7 +392,7 @@ def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> Non
     mask = torch.as_tensor(data["mask"])
     act = torch.as_tensor(data["action"])
     ret = torch.as_tensor(data["reward"] * CONFIG["reward_scale"])
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     for epoch in range(CONFIG["bc_epochs"]):
         order = torch.as_tensor(rng.permutation(len(act)))
         total = 0.0
@@ -512,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{Path(sys.argv[0]).name}: error: {what}: {exc}", file=sys.stderr)
             return 1
         print(f"  {len(data['action'])} decisions from {data_dir}", flush=True)
-        clone(model, data, clock, bc_until)
+        clone(model, data, clock, bc_until, args.seed)
     point("start", CONFIG["eval_deals"])
 
     ppo_start = clock.elapsed

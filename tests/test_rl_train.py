@@ -358,6 +358,49 @@ def test_recipe_refuses_a_minibatch_of_one_decision(
     assert "Traceback" not in err
 
 
+def test_recipe_s_cloning_order_follows_its_seed(
+    sb3: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``--seed`` seeds "the fits", yet behaviour cloning drew its batches
+    in one order whatever the seed (a fixed ``default_rng(0)``): two seeds fitted the
+    same weights.  The order now follows the seed, and one seed still repeats."""
+    import torch
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    monkeypatch.setitem(script.CONFIG, "bc_batch", 8)  # five batches an epoch
+    monkeypatch.setitem(script.CONFIG, "bc_epochs", 3)
+
+    class Policy(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            torch.manual_seed(0)
+            self.action_net = torch.nn.Linear(4, 3)
+            self.value_net = torch.nn.Linear(4, 1)
+
+        def extract_features(self, obs: Any) -> Any:
+            return obs
+
+        def mlp_extractor(self, x: Any) -> tuple[Any, Any]:
+            return x, x
+
+    rows = np.random.default_rng(5).normal(size=(40, 4)).astype(np.float32)
+    data = {
+        "obs": rows,
+        "mask": np.ones((40, 3), dtype=bool),
+        "action": np.arange(40) % 3,
+        "reward": np.linspace(-1.0, 1.0, 40, dtype=np.float32),
+    }
+
+    def fitted(seed: int) -> list[float]:
+        model = type("Model", (), {"policy": Policy()})()
+        script.clone(model, data, script.Clock(60.0), until_s=60.0, seed=seed)
+        return model.policy.action_net.weight.detach().flatten().tolist()
+
+    assert fitted(1) == fitted(1)
+    assert fitted(1) != fitted(2)
+
+
 def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
     """A budget whose cloning data share was spent before the first shard (``--minutes
     0.05``: the start, the first evaluation) wrote no self-play data and ended in a
