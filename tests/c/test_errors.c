@@ -490,6 +490,59 @@ static void test_reserved_fields(void)
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
 }
 
+/* Regression: a C caller whose output array overlapped its input (out placed inside
+ * the hands, a result array reusing the cards' buffer, capped transfers written over
+ * the transfers) got OFC_E_CARD for hands that were all valid, or silently wrong
+ * results: the batch kernels check every row first, then read each block again while
+ * they write, so their own writes changed rows not yet read.  Now an output sharing a
+ * byte with an input it reads is refused with OFC_E_VALUE before anything is read or
+ * written (the Python layer refuses such arrays too). */
+#define OVERLAP_ROWS 600
+static void test_outputs_overlapping_inputs(void)
+{
+    static int32_t words[1200], saved[1200], amount[OVERLAP_ROWS + 1];
+    static int32_t pair_words[OVERLAP_ROWS / 2]; /* the pairs, aligned for an int32_t */
+    uint8_t *bytes = (uint8_t *)words, (*pairs)[2] = (uint8_t(*)[2])(void *)pair_words;
+    int32_t stacks[2] = {40, 40}, *net = words + 320; /* byte 1280: hand 256's cards */
+    size_t i, bad = 7;
+    for (i = 0; i < 5 * OVERLAP_ROWS; i++)
+        bytes[i] = (uint8_t)((i / 5 * 7 + i % 5) % 52); /* five different cards a row */
+    memcpy(saved, words, sizeof words);
+    CHECK_EQ(ofc_rank5_batch(bytes, OVERLAP_ROWS, net, &bad), OFC_E_VALUE);
+    CHECK_EQ(ofc_rank5_batch(bytes, OVERLAP_ROWS, words, &bad), OFC_E_VALUE); /* in place */
+    CHECK_EQ(ofc_rank3_batch(bytes, OVERLAP_ROWS, net, &bad), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(&rules, bytes, 200, NULL, net, NULL, &bad), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(&rules, bytes, 200, NULL, NULL, bytes + 2599, &bad),
+             OFC_E_VALUE); /* the last board's last card */
+    CHECK_EQ(ofc_score_pairs(&rules, bytes, bytes + 1300, 100, net, &bad), OFC_E_VALUE);
+    CHECK(memcmp(saved, words, sizeof words) == 0 && bad == 7); /* nothing written */
+    for (i = 0; i < OVERLAP_ROWS; i++) {
+        pairs[i][0] = 0;
+        pairs[i][1] = 1;
+        amount[i] = i % 2 ? 3 : -5;
+    }
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs,
+                              amount + 1, OVERLAP_ROWS, amount),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, amount + 1),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, pair_words + 1),
+             OFC_E_VALUE);
+    CHECK_EQ(amount[1], 3);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, saved),
+             OFC_OK);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, amount),
+             OFC_OK); /* in place: the same capped transfers */
+    CHECK(memcmp(saved, amount, OVERLAP_ROWS * sizeof *amount) == 0);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS / 2, amount + OVERLAP_ROWS / 2),
+             OFC_OK); /* adjacent, not overlapping */
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -507,6 +560,7 @@ int main(void)
     test_heuristic_and_features();
     test_vecenv();
     test_reserved_fields();
+    test_outputs_overlapping_inputs();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
