@@ -543,6 +543,37 @@ static void test_outputs_overlapping_inputs(void)
              OFC_OK); /* adjacent, not overlapping */
 }
 
+/* Regression: ofc_features_rows() and ofc_features_slots() given the features array
+ * over the encodings (one buffer reused, the floats written where the encodings
+ * lay) computed the rows after the first from the floats of the rows before, not
+ * from their encodings: OFC_E_CARD for valid encodings, or wrong features.  A
+ * features array sharing a byte with the encodings (or the row flags) is now refused
+ * with OFC_E_VALUE, nothing written. */
+static void test_features_overlapping_encodings(void)
+{
+    static float buf[3 * OFC_FEAT_SIZE], want[3 * OFC_FEAT_SIZE];
+    static ofc_vecenv_slot slots[3];
+    static uint8_t saved[3 * OFC_ENC_SIZE];
+    uint8_t *enc = (uint8_t *)buf;
+    uint32_t i;
+    for (i = 0; i < 3; i++) {
+        CHECK_EQ(ofc_game_init(&game_rules, &slots[i].game, 2, 0, NULL, 11 + i, NULL), OFC_OK);
+        CHECK_EQ(ofc_encode_game(&slots[i].game, slots[i].game.steps[0].seat, 0,
+                                 enc + i * OFC_ENC_SIZE),
+                 OFC_OK);
+    }
+    memcpy(saved, enc, sizeof saved);
+    CHECK_EQ(ofc_features_slots(slots, 0, 3, saved, want), OFC_OK);
+    CHECK_EQ(ofc_features_rows(enc, NULL, 3, buf), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(enc + OFC_ENC_SIZE, NULL, 2, buf), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(saved, enc, 3, buf), OFC_E_VALUE); /* the row flags */
+    CHECK_EQ(ofc_features_slots(slots, 0, 3, enc, buf), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(slots, 0, 1, enc, buf), OFC_E_VALUE); /* row 0 alone */
+    CHECK(memcmp(saved, enc, sizeof saved) == 0); /* nothing written */
+    CHECK_EQ(ofc_features_slots(slots, 0, 3, saved, buf), OFC_OK);
+    CHECK(memcmp(want, buf, sizeof want) == 0);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -561,6 +592,7 @@ int main(void)
     test_vecenv();
     test_reserved_fields();
     test_outputs_overlapping_inputs();
+    test_features_overlapping_encodings();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
