@@ -56,7 +56,8 @@ static inline const void *ofc_read_once(const void *src, size_t n, void *local)
  * integers: the buffers are distinct objects unless they overlap).  A function that
  * writes an output while it still reads an input refuses the two overlapping: its
  * writes would change rows not yet read (the batch kernels of ofc_fast.h,
- * ofc_apply_stakes(), ofc_features_rows(), ofc_features_slots()). */
+ * ofc_apply_stakes(), ofc_features_rows(), ofc_features_slots(), ofc_heur_values(),
+ * ofc_best_settings()). */
 static inline int ofc_bytes_overlap(const void *a, size_t n, const void *b, size_t m)
 {
     uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;

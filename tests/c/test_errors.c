@@ -574,6 +574,33 @@ static void test_features_overlapping_encodings(void)
     CHECK(memcmp(want, buf, sizeof want) == 0);
 }
 
+/* Regression: ofc_heur_values() and ofc_best_settings() given an output over the
+ * hands still to read (values or boards written one row on, a buffer reused) read
+ * their own results as the later hands: wrong settings and values with OFC_OK, or
+ * OFC_E_CARD for valid hands.  Such an output is now refused with OFC_E_VALUE,
+ * nothing written; boards == cards still sets the hands in place. */
+static void test_solver_outputs_overlapping_hands(void)
+{
+    static double store[20], values[4], in_place[4]; /* store: the hands, aligned */
+    static uint8_t saved[4 * 13], want[4 * 13];
+    uint8_t *hands = (uint8_t *)store;
+    size_t i;
+    for (i = 0; i < 4 * 13; i++)
+        hands[i] = (uint8_t)((i % 13) * 4 + i / 13); /* hand h: suit h of every rank */
+    memcpy(saved, hands, sizeof saved);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, saved, 4, OFC_OBJECTIVE_EV, want, values, NULL),
+             OFC_OK);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, hands, 3, OFC_OBJECTIVE_EV, hands + 13, NULL, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, hands, 3, OFC_OBJECTIVE_EV, NULL, store, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&rules, NULL, &heur, hands, 4, 0, store + 1, NULL), OFC_E_VALUE);
+    CHECK(memcmp(saved, hands, sizeof saved) == 0); /* nothing written */
+    CHECK_EQ(ofc_best_settings(&rules, &ev, hands, 4, OFC_OBJECTIVE_EV, hands, in_place, NULL),
+             OFC_OK); /* in place */
+    CHECK(memcmp(want, hands, sizeof want) == 0 && memcmp(values, in_place, sizeof values) == 0);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -593,6 +620,7 @@ int main(void)
     test_reserved_fields();
     test_outputs_overlapping_inputs();
     test_features_overlapping_encodings();
+    test_solver_outputs_overlapping_hands();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
