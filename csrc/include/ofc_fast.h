@@ -202,7 +202,9 @@ OFC_API int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
  * @param bad    receives the index of the first bad hand (untouched on success); may
  *               be NULL.
  * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for the first bad hand *bad
- *         (out untouched), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
+ *         (out untouched), or OFC_E_VALUE when n > 0 and cards or out is NULL or
+ *         out shares a byte with cards (out untouched: the strengths would overwrite
+ *         hands not yet read). */
 OFC_API int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /*! @brief Rank n 3-card front hands stored row by row (3 bytes a hand), as
@@ -212,7 +214,8 @@ OFC_API int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, si
  * @param out    receives n strengths.
  * @param bad    receives the index of the first bad hand; may be NULL.
  * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (hand *bad; out untouched), or
- *         OFC_E_VALUE when n > 0 and cards or out is NULL. */
+ *         OFC_E_VALUE when n > 0 and cards or out is NULL or out shares a byte with
+ *         cards (out untouched). */
 OFC_API int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /* ------------------------------------------------------ strength metadata */
@@ -380,7 +383,8 @@ OFC_API int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t str
  * @return OFC_OK or the first bad board's error (every board is checked before any
  *         output is written: the outputs are untouched, unless another thread writes
  *         the boards during the call: see Threads);
- *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
+ *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL or an output
+ *         shares a byte with cards (outputs untouched). */
 OFC_API int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                                 int32_t *strength, int32_t *royalty, uint8_t *foul,
                                 size_t *bad);
@@ -486,7 +490,8 @@ OFC_API int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t ca
  * @return OFC_OK or the first bad pair's error (every pair is checked before net
  *         is written: net is untouched, unless another thread writes the boards
  *         during the call: see Threads);
- *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
+ *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL or net
+ *         shares a byte with a or b (net untouched). */
 OFC_API int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                                 size_t n, int32_t *net, size_t *bad);
 

@@ -95,7 +95,8 @@ OFC_API int32_t ofc_heur_model_check(const ofc_heur_model *m);
  * @param bad     on a card error, the index of the first bad board (may be NULL).
  * @pre  m passed ofc_heur_model_check() (else values may be NaN; never a crash).
  * @return OFC_OK, OFC_E_RULES (rules or fl invalid, pointer NULL), OFC_E_COUNT
- *         (in_fl not 0 or 13..17), OFC_E_VALUE (m, boards or out NULL with n > 0),
+ *         (in_fl not 0 or 13..17), OFC_E_VALUE (m, boards or out NULL with n > 0, or
+ *         out sharing a byte with boards: nothing written),
  *         OFC_E_CARD or OFC_E_DUPLICATE (outputs before *bad are filled). */
 OFC_API int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
                                 const ofc_heur_model *m, const uint8_t *boards, size_t n,

@@ -298,7 +298,10 @@ OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t
  *                n == 0.
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
  *         range, or a pair of one seat twice), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
- *         or actual NULL with n > 0), checked before any transfer is paid: on an
+ *         or actual NULL with n > 0, or actual sharing a byte with pairs, or with
+ *         amount without being amount itself: the capped transfers would overwrite
+ *         ones not yet read; actual == amount caps them in place), checked before
+ *         any transfer is paid: on an
  *         error `actual` is left as it is (but see ofc_fast.h, Threads: beyond 256
  *         transfers, ofc_apply_stakes_scratch() reads them once). */
 OFC_API int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,

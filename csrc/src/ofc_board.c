@@ -112,7 +112,11 @@ int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
-    if (n && !cards) {
+    if (n && (!cards ||
+              ofc_bytes_overlap(strength, 3 * n * sizeof *strength, cards,
+                                n * OFC_BOARD_CARDS) ||
+              ofc_bytes_overlap(royalty, 3 * n * sizeof *royalty, cards, n * OFC_BOARD_CARDS) ||
+              ofc_bytes_overlap(foul, n, cards, n * OFC_BOARD_CARDS))) {
         return OFC_E_VALUE;
     }
     start = ofc_first_bad_row(cards, n, OFC_BOARD_CARDS, &first_status);

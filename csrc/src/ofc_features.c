@@ -326,6 +326,11 @@ int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_
         return OFC_E_VALUE;
     if (count > UINT32_MAX - first)
         return OFC_E_COUNT; /* past the last environment any table can have */
+    if (count > 0 && ofc_bytes_overlap(out + (size_t)first * OFC_FEAT_SIZE,
+                                       (size_t)count * OFC_FEAT_SIZE * sizeof *out,
+                                       enc + (size_t)first * OFC_ENC_SIZE,
+                                       (size_t)count * OFC_ENC_SIZE))
+        return OFC_E_VALUE; /* the rows written would overwrite encodings not yet read */
     for (i = first; i < first + count; i++) {
         const ofc_game *g = &slots[i].game;
         const uint8_t *row = enc + (size_t)i * OFC_ENC_SIZE;
@@ -346,7 +351,10 @@ int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t co
                           float *out)
 {
     uint32_t i;
-    if (count > 0 && (enc == NULL || out == NULL))
+    size_t out_bytes = (size_t)count * OFC_FEAT_SIZE * sizeof *out;
+    if (count > 0 && (enc == NULL || out == NULL ||
+                      ofc_bytes_overlap(out, out_bytes, enc, (size_t)count * OFC_ENC_SIZE) ||
+                      ofc_bytes_overlap(out, out_bytes, select, count)))
         return OFC_E_VALUE;
     for (i = 0; i < count; i++) {
         int32_t rc;

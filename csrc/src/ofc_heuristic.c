@@ -106,7 +106,8 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (status != OFC_OK) {
         return status;
     }
-    if (n > 0 && (!m || !boards || !out)) {
+    if (n > 0 && (!m || !boards || !out ||
+                  ofc_bytes_overlap(out, n * sizeof *out, boards, n * OFC_BOARD_CARDS))) {
         return OFC_E_VALUE;
     }
     lowball = rules->middle_lowball != 0;

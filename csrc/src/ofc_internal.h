@@ -52,6 +52,18 @@ static inline const void *ofc_read_once(const void *src, size_t n, void *local)
     return local;
 }
 
+/* 1 when the n bytes at a and the m bytes at b share a byte (addresses compared as
+ * integers: the buffers are distinct objects unless they overlap).  A function that
+ * writes an output while it still reads an input refuses the two overlapping: its
+ * writes would change rows not yet read (the batch kernels of ofc_fast.h,
+ * ofc_apply_stakes(), ofc_features_rows(), ofc_features_slots(), ofc_heur_values(),
+ * ofc_best_settings()). */
+static inline int ofc_bytes_overlap(const void *a, size_t n, const void *b, size_t m)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return a != NULL && b != NULL && n > 0 && m > 0 && (x < y ? y - x < n : x - y < m);
+}
+
 /* Batch kernels copy their input in blocks of this many rows (hands, boards or pairs)
  * to a local buffer, then validate and use only the buffer: one copy barrier per block
  * keeps the copy free. */

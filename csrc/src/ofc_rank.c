@@ -57,7 +57,8 @@ static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t wi
 {
     size_t start, i;
     int32_t status = OFC_OK;
-    if (n && (!cards || !out)) {
+    if (n && (!cards || !out ||
+              ofc_bytes_overlap(out, n * sizeof *out, cards, n * width))) {
         return OFC_E_VALUE;
     }
     start = ofc_first_bad_row(cards, n, width, &status);

@@ -329,7 +329,9 @@ int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t 
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
-    if (n && (!a || !b || !net)) {
+    if (n && (!a || !b || !net ||
+              ofc_bytes_overlap(net, n * sizeof *net, a, n * OFC_BOARD_CARDS) ||
+              ofc_bytes_overlap(net, n * sizeof *net, b, n * OFC_BOARD_CARDS))) {
         return OFC_E_VALUE;
     }
     first = ofc_first_bad_pair(a, b, n, &status);

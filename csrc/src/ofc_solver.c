@@ -381,6 +381,10 @@ int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
     if (!cards) {
         return OFC_E_COUNT;
     }
+    if ((boards != cards && ofc_bytes_overlap(boards, 13 * n, cards, 13 * n)) ||
+        ofc_bytes_overlap(values, n * sizeof *values, cards, 13 * n)) {
+        return OFC_E_VALUE; /* would overwrite hands not yet read (in place: each first) */
+    }
     block = ofc_bnb_alloc(&w, 13);
     if (!block) {
         return OFC_E_MEMORY;

@@ -172,24 +172,16 @@ static int32_t stakes_block(const uint8_t pairs[][2], const int32_t *amount, siz
     return OFC_OK;
 }
 
-/* 1 when the n bytes at a and the m bytes at b share a byte (addresses compared as
- * integers: the buffers are distinct objects unless they overlap). */
-static int bytes_overlap(const void *a, size_t n, const void *b, size_t m)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return a != NULL && b != NULL && n > 0 && m > 0 && (x < y ? y - x < n : x - y < m);
-}
-
 /* Room for n transfers at scratch, sharing no byte with the other buffers. */
 static int scratch_ok(const ofc_stakes_transfer *scratch, size_t room, const int32_t *given,
                       size_t seats, const uint8_t pairs[][2], const int32_t *amount,
                       size_t n, const int32_t *actual)
 {
     size_t bytes = n * sizeof *scratch;
-    return room >= n && !bytes_overlap(scratch, bytes, given, seats * sizeof *given) &&
-           !bytes_overlap(scratch, bytes, pairs, 2 * n) &&
-           !bytes_overlap(scratch, bytes, amount, n * sizeof *amount) &&
-           !bytes_overlap(scratch, bytes, actual, n * sizeof *actual);
+    return room >= n && !ofc_bytes_overlap(scratch, bytes, given, seats * sizeof *given) &&
+           !ofc_bytes_overlap(scratch, bytes, pairs, 2 * n) &&
+           !ofc_bytes_overlap(scratch, bytes, amount, n * sizeof *amount) &&
+           !ofc_bytes_overlap(scratch, bytes, actual, n * sizeof *actual);
 }
 
 int32_t ofc_apply_stakes_scratch(uint32_t model, const int32_t *given, size_t seats,
@@ -203,7 +195,11 @@ int32_t ofc_apply_stakes_scratch(uint32_t model, const int32_t *given, size_t se
     size_t k, m = 0, start;
     int pass;
     if (model > OFC_STAKES_CHIPS || given == NULL || seats == 0 || seats > 256 ||
-        (n > 0 && (pairs == NULL || amount == NULL || actual == NULL)) ||
+        (n > 0 && (pairs == NULL || amount == NULL || actual == NULL ||
+                   ofc_bytes_overlap(actual, n * sizeof *actual, pairs, 2 * n) ||
+                   (actual != amount && /* capped in place: each block read first */
+                    ofc_bytes_overlap(actual, n * sizeof *actual, amount,
+                                      n * sizeof *amount)))) ||
         (scratch == NULL ? scratch_len != 0
                          : !scratch_ok(scratch, scratch_len, given, seats, pairs, amount, n,
                                        actual))) {

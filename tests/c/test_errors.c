@@ -490,6 +490,117 @@ static void test_reserved_fields(void)
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
 }
 
+/* Regression: a C caller whose output array overlapped its input (out placed inside
+ * the hands, a result array reusing the cards' buffer, capped transfers written over
+ * the transfers) got OFC_E_CARD for hands that were all valid, or silently wrong
+ * results: the batch kernels check every row first, then read each block again while
+ * they write, so their own writes changed rows not yet read.  Now an output sharing a
+ * byte with an input it reads is refused with OFC_E_VALUE before anything is read or
+ * written (the Python layer refuses such arrays too). */
+#define OVERLAP_ROWS 600
+static void test_outputs_overlapping_inputs(void)
+{
+    static int32_t words[1200], saved[1200], amount[OVERLAP_ROWS + 1];
+    static int32_t pair_words[OVERLAP_ROWS / 2]; /* the pairs, aligned for an int32_t */
+    uint8_t *bytes = (uint8_t *)words, (*pairs)[2] = (uint8_t(*)[2])(void *)pair_words;
+    int32_t stacks[2] = {40, 40}, *net = words + 320; /* byte 1280: hand 256's cards */
+    size_t i, bad = 7;
+    for (i = 0; i < 5 * OVERLAP_ROWS; i++)
+        bytes[i] = (uint8_t)((i / 5 * 7 + i % 5) % 52); /* five different cards a row */
+    memcpy(saved, words, sizeof words);
+    CHECK_EQ(ofc_rank5_batch(bytes, OVERLAP_ROWS, net, &bad), OFC_E_VALUE);
+    CHECK_EQ(ofc_rank5_batch(bytes, OVERLAP_ROWS, words, &bad), OFC_E_VALUE); /* in place */
+    CHECK_EQ(ofc_rank3_batch(bytes, OVERLAP_ROWS, net, &bad), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(&rules, bytes, 200, NULL, net, NULL, &bad), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(&rules, bytes, 200, NULL, NULL, bytes + 2599, &bad),
+             OFC_E_VALUE); /* the last board's last card */
+    CHECK_EQ(ofc_score_pairs(&rules, bytes, bytes + 1300, 100, net, &bad), OFC_E_VALUE);
+    CHECK(memcmp(saved, words, sizeof words) == 0 && bad == 7); /* nothing written */
+    for (i = 0; i < OVERLAP_ROWS; i++) {
+        pairs[i][0] = 0;
+        pairs[i][1] = 1;
+        amount[i] = i % 2 ? 3 : -5;
+    }
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs,
+                              amount + 1, OVERLAP_ROWS, amount),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, amount + 1),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, pair_words + 1),
+             OFC_E_VALUE);
+    CHECK_EQ(amount[1], 3);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, saved),
+             OFC_OK);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS, amount),
+             OFC_OK); /* in place: the same capped transfers */
+    CHECK(memcmp(saved, amount, OVERLAP_ROWS * sizeof *amount) == 0);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                              OVERLAP_ROWS / 2, amount + OVERLAP_ROWS / 2),
+             OFC_OK); /* adjacent, not overlapping */
+}
+
+/* Regression: ofc_features_rows() and ofc_features_slots() given the features array
+ * over the encodings (one buffer reused, the floats written where the encodings
+ * lay) computed the rows after the first from the floats of the rows before, not
+ * from their encodings: OFC_E_CARD for valid encodings, or wrong features.  A
+ * features array sharing a byte with the encodings (or the row flags) is now refused
+ * with OFC_E_VALUE, nothing written. */
+static void test_features_overlapping_encodings(void)
+{
+    static float buf[3 * OFC_FEAT_SIZE], want[3 * OFC_FEAT_SIZE];
+    static ofc_vecenv_slot slots[3];
+    static uint8_t saved[3 * OFC_ENC_SIZE];
+    uint8_t *enc = (uint8_t *)buf;
+    uint32_t i;
+    for (i = 0; i < 3; i++) {
+        CHECK_EQ(ofc_game_init(&game_rules, &slots[i].game, 2, 0, NULL, 11 + i, NULL), OFC_OK);
+        CHECK_EQ(ofc_encode_game(&slots[i].game, slots[i].game.steps[0].seat, 0,
+                                 enc + i * OFC_ENC_SIZE),
+                 OFC_OK);
+    }
+    memcpy(saved, enc, sizeof saved);
+    CHECK_EQ(ofc_features_slots(slots, 0, 3, saved, want), OFC_OK);
+    CHECK_EQ(ofc_features_rows(enc, NULL, 3, buf), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(enc + OFC_ENC_SIZE, NULL, 2, buf), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_rows(saved, enc, 3, buf), OFC_E_VALUE); /* the row flags */
+    CHECK_EQ(ofc_features_slots(slots, 0, 3, enc, buf), OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(slots, 0, 1, enc, buf), OFC_E_VALUE); /* row 0 alone */
+    CHECK(memcmp(saved, enc, sizeof saved) == 0); /* nothing written */
+    CHECK_EQ(ofc_features_slots(slots, 0, 3, saved, buf), OFC_OK);
+    CHECK(memcmp(want, buf, sizeof want) == 0);
+}
+
+/* Regression: ofc_heur_values() and ofc_best_settings() given an output over the
+ * hands still to read (values or boards written one row on, a buffer reused) read
+ * their own results as the later hands: wrong settings and values with OFC_OK, or
+ * OFC_E_CARD for valid hands.  Such an output is now refused with OFC_E_VALUE,
+ * nothing written; boards == cards still sets the hands in place. */
+static void test_solver_outputs_overlapping_hands(void)
+{
+    static double store[20], values[4], in_place[4]; /* store: the hands, aligned */
+    static uint8_t saved[4 * 13], want[4 * 13];
+    uint8_t *hands = (uint8_t *)store;
+    size_t i;
+    for (i = 0; i < 4 * 13; i++)
+        hands[i] = (uint8_t)((i % 13) * 4 + i / 13); /* hand h: suit h of every rank */
+    memcpy(saved, hands, sizeof saved);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, saved, 4, OFC_OBJECTIVE_EV, want, values, NULL),
+             OFC_OK);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, hands, 3, OFC_OBJECTIVE_EV, hands + 13, NULL, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, hands, 3, OFC_OBJECTIVE_EV, NULL, store, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&rules, NULL, &heur, hands, 4, 0, store + 1, NULL), OFC_E_VALUE);
+    CHECK(memcmp(saved, hands, sizeof saved) == 0); /* nothing written */
+    CHECK_EQ(ofc_best_settings(&rules, &ev, hands, 4, OFC_OBJECTIVE_EV, hands, in_place, NULL),
+             OFC_OK); /* in place */
+    CHECK(memcmp(want, hands, sizeof want) == 0 && memcmp(values, in_place, sizeof values) == 0);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -507,6 +618,9 @@ int main(void)
     test_heuristic_and_features();
     test_vecenv();
     test_reserved_fields();
+    test_outputs_overlapping_inputs();
+    test_features_overlapping_encodings();
+    test_solver_outputs_overlapping_hands();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
