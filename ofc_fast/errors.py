@@ -6,8 +6,9 @@ import re
 import reprlib
 import unicodedata
 from collections.abc import Collection, Iterable, Sequence
+from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, NoReturn, cast
 
 import numpy as np
 
@@ -194,6 +195,43 @@ class UnknownBotError(BotError):
     ...
     ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, ...
     """
+
+
+class NamedLookup:
+    """Mixin of the library's enums (listed before ``Enum`` or ``IntEnum`` in the
+    bases): a value that is no member's (``Row(7)``, ``Row("front")``,
+    ``HandCategory(99)``) raises the OfcError subclass given as ``error=`` in the
+    class statement, naming the enum, the value and the values it takes, instead of
+    Enum's bare ``ValueError``; a valid lookup never reaches it (Enum's own
+    ``_missing_`` hook, called only when no member matches).
+
+    >>> from ofc_fast.board import Row
+    >>> Row(7)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BoardError: 7 is not one of Row's values: 0 (FRONT), 1 (MIDDLE), 2 (BACK)
+    """
+
+    lookup_error: ClassVar[type[OfcError]] = OfcError
+    """The error a value that is no member's raises (``error=`` of the class)."""
+
+    def __init_subclass__(cls, error: type[OfcError] | None = None, **kwargs: Any) -> None:
+        """Keeps ``error``, the error of the enum's bad values (its bases' if None)."""
+        super().__init_subclass__(**kwargs)
+        if error is not None:
+            cls.lookup_error = error
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        """Raises :attr:`lookup_error` for ``value``, which no member has."""
+        members = cast("Iterable[Enum]", cls)  # (a subclass is an Enum: its members)
+        values = ", ".join(f"{m.value!r} ({m.name})" for m in members)
+        also = ""
+        if isinstance(value, str) and callable(getattr(cls, "parse", None)):
+            also = f"; {cls.__name__}.parse reads a name"
+        raise cls.lookup_error(
+            f"{quote(value)} is not one of {cls.__name__}'s values: {values}{also}"
+        )
 
 
 def as_int(value: object) -> int | None:

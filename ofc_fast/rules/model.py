@@ -17,10 +17,10 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from .._native import lib
-from ..errors import RulesError, match_choice, quote
+from ..errors import NamedLookup, RulesError, match_choice, quote
 from ..ranking import HandCategory
 from ._fields import RuleData, convert, hash_once, ranged, text
 
@@ -51,7 +51,7 @@ LABEL_FIELDS: tuple[str, ...] = ("name", "description")
 or scores (a renamed preset plays the preset's game)."""
 
 
-class OrderRule(str, Enum):
+class OrderRule(NamedLookup, str, Enum, error=RulesError):
     """Row ordering (R-ORDER-1, Q-1).  [001]'s reading (front < middle <= back) is
     NONSTRICT: a 3-card front never ties a 5-card middle.
 
@@ -63,17 +63,17 @@ class OrderRule(str, Enum):
     STRICT = "strict"  #: front < middle < back ([000])
 
     @classmethod
-    def _missing_(cls, value: object) -> None:
+    def _missing_(cls, value: object) -> NoReturn:
         if match_choice(value, ("mixed",)) is not None:  # any case, as every choice
             raise RulesError(
                 "'mixed' was removed: it fouled exactly the boards "
                 "'nonstrict' fouls (a 3-card front never ties a 5-card "
                 "middle); use 'nonstrict'"
             )
-        return None
+        super()._missing_(value)
 
 
-class MajorityRule(str, Enum):
+class MajorityRule(NamedLookup, str, Enum, error=RulesError):
     """Who takes the majority bonus (R-SCORE-3, Q-4).
 
     >>> from ofc_fast import rules
@@ -85,7 +85,7 @@ class MajorityRule(str, Enum):
     MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
 
 
-class GameKind(str, Enum):
+class GameKind(NamedLookup, str, Enum, error=RulesError):
     """How the cards are dealt and set (game flow, R-FLOW-*).
 
     >>> from ofc_fast import rules
@@ -103,7 +103,7 @@ Game = GameKind
 :class:`ofc_fast.Game`, a deal being played."""
 
 
-class StakesModel(str, Enum):
+class StakesModel(NamedLookup, str, Enum, error=RulesError):
     """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks.
 
     >>> from ofc_fast import rules
@@ -115,7 +115,7 @@ class StakesModel(str, Enum):
     CHIPS = "chips"  #: R-STAKES-3: every chip used once, won or lost (EX-3)
 
 
-class SettlementStart(str, Enum):
+class SettlementStart(NamedLookup, str, Enum, error=RulesError):
     """First seat of the settlement order (R-SETTLE-*, Q-5).
 
     >>> from ofc_fast import rules
@@ -127,7 +127,7 @@ class SettlementStart(str, Enum):
     BUTTON = "button"  #: R-SETTLE-3 (Hawaiian Gardens)
 
 
-class NaturalsRule(str, Enum):
+class NaturalsRule(NamedLookup, str, Enum, error=RulesError):
     """Natural against natural (R-NAT-6, Q-9).
 
     >>> from ofc_fast import rules
