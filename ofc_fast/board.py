@@ -31,7 +31,7 @@ from .table import as_int
 __all__ = ["ROW_SIZES", "Board", "BoardEval", "Row"]
 
 
-class Row(NamedLookup, IntEnum, error=BoardError):
+class Row(IntEnum, metaclass=NamedLookup, error=BoardError):
     """Row of a board, in board order.
 
     >>> Row.parse("top"), Row.parse(2)

@@ -42,7 +42,7 @@ STRENGTH_MAX: int = lib.OFC_STRENGTH_MAX
 """Largest strength (a royal flush); strengths run 1..STRENGTH_MAX."""
 
 
-class HandCategory(NamedLookup, IntEnum, error=StrengthError):
+class HandCategory(IntEnum, metaclass=NamedLookup, error=StrengthError):
     """Hand categories in ascending order; a royal flush is its own category.
     ``PAIR``, ``THREE_OF_A_KIND`` and ``FOUR_OF_A_KIND`` are other names of
     ``ONE_PAIR``, ``TRIPS`` and ``QUADS`` (the same members: a rule set reads

@@ -376,3 +376,30 @@ def test_the_enum_lookups_raise_the_error_of_their_module() -> None:
     assert ofc.Row(2) is ofc.Row.BACK and ofc.Row.parse("top") is ofc.Row.FRONT
     assert ofc.HandCategory(3) is ofc.HandCategory.THREE_OF_A_KIND
     assert rules.GameKind("ofc") is rules.GameKind.OFC
+
+
+def _deep_list(depth: int) -> list[Any]:
+    top: list[Any] = []
+    inner = top
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+@pytest.mark.parametrize(
+    "value",
+    [10**5000, _deep_list(5000), np.array([1, 2]), np.float64("nan")],
+    ids=["huge-int", "deep-list", "array", "nan"],
+)
+@pytest.mark.parametrize("cls", _public_enums(), ids=lambda e: e.__qualname__)
+def test_an_enum_lookup_of_a_hostile_value_is_an_ofc_error(cls: Any, value: object) -> None:
+    """Regression: ``Row(10**5000)`` raised ``ValueError: Exceeds the limit (4300
+    digits) for integer string conversion``, ``Row(<a list nested 5000 deep>)`` a
+    ``RecursionError`` and ``Row(np.array([1, 2]))`` NumPy's "truth value ... is
+    ambiguous" (Enum's own search and message); now the enum's OfcError, its value
+    quoted short."""
+    with pytest.raises(OfcError, match=f"is not one of {cls.__name__}'s values") as info:
+        cls(value)
+    assert len(str(info.value)) < 300
+    assert ofc.Row(np.array([1])) is ofc.Row.MIDDLE  # (an array of one int, as Enum's)

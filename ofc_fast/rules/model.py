@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal
 
 from .._native import lib
 from ..errors import NamedLookup, RulesError, match_choice, quote
@@ -51,7 +51,7 @@ LABEL_FIELDS: tuple[str, ...] = ("name", "description")
 or scores (a renamed preset plays the preset's game)."""
 
 
-class OrderRule(NamedLookup, str, Enum, error=RulesError):
+class OrderRule(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Row ordering (R-ORDER-1, Q-1).  [001]'s reading (front < middle <= back) is
     NONSTRICT: a 3-card front never ties a 5-card middle.
 
@@ -63,17 +63,17 @@ class OrderRule(NamedLookup, str, Enum, error=RulesError):
     STRICT = "strict"  #: front < middle < back ([000])
 
     @classmethod
-    def _missing_(cls, value: object) -> NoReturn:
+    def _missing_(cls, value: object) -> None:
         if match_choice(value, ("mixed",)) is not None:  # any case, as every choice
             raise RulesError(
                 "'mixed' was removed: it fouled exactly the boards "
                 "'nonstrict' fouls (a 3-card front never ties a 5-card "
                 "middle); use 'nonstrict'"
             )
-        super()._missing_(value)
+        return None
 
 
-class MajorityRule(NamedLookup, str, Enum, error=RulesError):
+class MajorityRule(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Who takes the majority bonus (R-SCORE-3, Q-4).
 
     >>> from ofc_fast import rules
@@ -85,7 +85,7 @@ class MajorityRule(NamedLookup, str, Enum, error=RulesError):
     MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
 
 
-class GameKind(NamedLookup, str, Enum, error=RulesError):
+class GameKind(str, Enum, metaclass=NamedLookup, error=RulesError):
     """How the cards are dealt and set (game flow, R-FLOW-*).
 
     >>> from ofc_fast import rules
@@ -103,7 +103,7 @@ Game = GameKind
 :class:`ofc_fast.Game`, a deal being played."""
 
 
-class StakesModel(NamedLookup, str, Enum, error=RulesError):
+class StakesModel(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks.
 
     >>> from ofc_fast import rules
@@ -115,7 +115,7 @@ class StakesModel(NamedLookup, str, Enum, error=RulesError):
     CHIPS = "chips"  #: R-STAKES-3: every chip used once, won or lost (EX-3)
 
 
-class SettlementStart(NamedLookup, str, Enum, error=RulesError):
+class SettlementStart(str, Enum, metaclass=NamedLookup, error=RulesError):
     """First seat of the settlement order (R-SETTLE-*, Q-5).
 
     >>> from ofc_fast import rules
@@ -127,7 +127,7 @@ class SettlementStart(NamedLookup, str, Enum, error=RulesError):
     BUTTON = "button"  #: R-SETTLE-3 (Hawaiian Gardens)
 
 
-class NaturalsRule(NamedLookup, str, Enum, error=RulesError):
+class NaturalsRule(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Natural against natural (R-NAT-6, Q-9).
 
     >>> from ofc_fast import rules
