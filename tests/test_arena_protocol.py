@@ -667,3 +667,19 @@ def test_an_arena_of_more_hands_than_hand_numbers_is_refused() -> None:
     Arena("pineapple", bots, hands=2**53 + 1)  # hand numbers 0..2**53
     report = Arena("pineapple", bots, np.int64(2), 1, progress_every=np.uint8(1)).run()
     assert report["hands"] == 2
+
+
+def test_a_game_id_that_is_no_text_is_an_arena_error() -> None:
+    """Regression: ``rules_for_game_id(<a list nested 5000 deep>)`` raised
+    ``RecursionError`` and ``rules_for_game_id(10**5000)`` Python's int-to-string
+    ``ValueError`` (the id was read through ``str()``); both are now the ArenaError
+    of an unknown game id, the value quoted short."""
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    for game_id in (deep, 10**5000, None, b"ofc-pineapple"):
+        with pytest.raises(ArenaError, match=r"^unknown game id .{1,42}; known: ofc,"):
+            rules_for_game_id(game_id)  # type: ignore[arg-type]
+    assert rules_for_game_id("ofc-pineapple") is PINEAPPLE
