@@ -23,7 +23,7 @@ import numpy as np
 from ._native import OK, ffi, lib, status_error
 from ._native._fast import distinct_ids as _distinct_ids
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
-from .errors import BoardError, CardError, OfcError, match_choice, quote
+from .errors import BoardError, CardError, NamedLookup, OfcError, match_choice, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 from .table import as_int
@@ -31,7 +31,7 @@ from .table import as_int
 __all__ = ["ROW_SIZES", "Board", "BoardEval", "Row"]
 
 
-class Row(IntEnum):
+class Row(IntEnum, metaclass=NamedLookup, error=BoardError):
     """Row of a board, in board order.
 
     >>> Row.parse("top"), Row.parse(2)

@@ -6,8 +6,9 @@ import re
 import reprlib
 import unicodedata
 from collections.abc import Collection, Iterable, Sequence
+from enum import Enum, EnumMeta
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -194,6 +195,70 @@ class UnknownBotError(BotError):
     ...
     ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, ...
     """
+
+
+_E = TypeVar("_E", bound=Enum)
+
+
+class NamedLookup(EnumMeta):
+    """Metaclass of the library's enums (``class Row(IntEnum, metaclass=NamedLookup,
+    error=BoardError)``): a value that is no member's (``Row(7)``, ``Row("front")``,
+    ``HandCategory(99)``, a huge int, a deeply nested list) raises ``error``, an
+    OfcError subclass naming the enum, the value and the values it takes, instead of
+    Enum's bare ``ValueError`` (or the ``RecursionError`` of its message's repr).  A
+    valid lookup is the enum's, at once; the enum's ``_missing_`` hook still has its
+    word (a removed option).
+
+    >>> from ofc_fast.board import Row
+    >>> Row(7)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BoardError: 7 is not one of Row's values: 0 (FRONT), 1 (MIDDLE), 2 (BACK)
+    """
+
+    lookup_error: type[OfcError]
+    """The error a value that is no member's raises (``error=`` of the class)."""
+
+    def __new__(
+        metacls,
+        name: str,
+        bases: tuple[type, ...],
+        namespace: Any,
+        *,
+        error: type[OfcError] = OfcError,
+        **kwargs: Any,
+    ) -> NamedLookup:
+        """The enum class, with ``error`` its :attr:`lookup_error`."""
+        cls = super().__new__(metacls, name, bases, namespace, **kwargs)
+        cls.lookup_error = error
+        return cls
+
+    def __call__(cls: type[_E], value: object, *args: Any, **kwargs: Any) -> _E:  # type: ignore[misc]
+        """The member of ``value`` (Enum's lookup; with more arguments, Enum's
+        functional API), else :attr:`lookup_error` naming it."""
+        if args or kwargs:
+            return super().__call__(value, *args, **kwargs)  # type: ignore[misc, no-any-return]
+        try:
+            return cls._value2member_map_[value]  # type: ignore[return-value]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable: Enum's own search (a NumPy array of one int)
+            for member in cls:
+                try:
+                    if member.value == value:
+                        return member
+                except Exception:  # (an array of several: no truth value)
+                    pass
+        found = cls._missing_(value)  # (the enum's word on a removed option)
+        if isinstance(found, cls):
+            return found
+        values = ", ".join(f"{m.value!r} ({m.name})" for m in cls)
+        also = ""
+        if isinstance(value, str) and callable(getattr(cls, "parse", None)):
+            also = f"; {cls.__name__}.parse reads a name"
+        raise cls.lookup_error(  # type: ignore[attr-defined]
+            f"{quote(value)} is not one of {cls.__name__}'s values: {values}{also}"
+        )
 
 
 def as_int(value: object) -> int | None:

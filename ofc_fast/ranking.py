@@ -21,7 +21,7 @@ from ._native import E_COUNT, lib
 from ._native._fast import rank3 as _rank3_ids
 from ._native._fast import rank5 as _rank5_ids
 from .cards import RANKS, CardsLike, cards_str, parse_cards
-from .errors import CardError, StrengthError, quote
+from .errors import CardError, NamedLookup, StrengthError, quote
 
 __all__ = [
     "STRENGTH_MAX",
@@ -42,7 +42,7 @@ STRENGTH_MAX: int = lib.OFC_STRENGTH_MAX
 """Largest strength (a royal flush); strengths run 1..STRENGTH_MAX."""
 
 
-class HandCategory(IntEnum):
+class HandCategory(IntEnum, metaclass=NamedLookup, error=StrengthError):
     """Hand categories in ascending order; a royal flush is its own category.
     ``PAIR``, ``THREE_OF_A_KIND`` and ``FOUR_OF_A_KIND`` are other names of
     ``ONE_PAIR``, ``TRIPS`` and ``QUADS`` (the same members: a rule set reads

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 from collections.abc import Callable, Iterator
@@ -19,7 +20,14 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.errors import CardError, SearchError
+from ofc_fast.errors import (
+    BoardError,
+    CardError,
+    OfcError,
+    RulesError,
+    SearchError,
+    StrengthError,
+)
 
 PUBLIC_MODULES = (
     "ofc_fast",
@@ -331,3 +339,67 @@ def test_docstrings_name_the_errors_their_functions_raise(
         call()
     assert type(info.value) is error, (name, info.value)
     assert error.__name__ in (getattr(ofc, name).__doc__ or ""), name
+
+
+def _public_enums() -> list[type[enum.Enum]]:
+    return sorted(
+        {obj for _, obj in _public_callables() if isinstance(obj, enum.EnumMeta)},
+        key=lambda e: e.__qualname__,
+    )
+
+
+@pytest.mark.parametrize("value", ["front", 10, -1, 99, 2**70, None, 1.5, [1], b"x", ""])
+@pytest.mark.parametrize("cls", _public_enums(), ids=lambda e: e.__qualname__)
+def test_a_bad_enum_value_is_an_ofc_error_naming_the_enum(cls: Any, value: object) -> None:
+    """Regression: ``Row("front")``, ``Row(7)``, ``HandCategory(99)`` (and every public
+    enum's lookup of a value it does not have) raised Enum's bare ``ValueError``; now
+    an OfcError subclass naming the enum and the values it takes."""
+    with pytest.raises(OfcError, match=f"is not one of {cls.__name__}'s values"):
+        cls(value)
+
+
+def test_the_enum_lookups_raise_the_error_of_their_module() -> None:
+    """Regression: the errors of ``Row(7)``, ``HandCategory(99)``, ``OrderRule("x")``
+    are the ones of their modules (BoardError, StrengthError, RulesError); valid
+    lookups are unchanged."""
+    assert len(_public_enums()) >= 8
+    for call, error in (
+        (lambda: ofc.Row(7), BoardError),
+        (lambda: ofc.Row("front"), BoardError),
+        (lambda: ofc.HandCategory(99), StrengthError),
+        (lambda: rules.OrderRule("x"), RulesError),
+    ):
+        with pytest.raises(error):
+            call()
+    with pytest.raises(RulesError, match="'mixed' was removed"):
+        rules.OrderRule("mixed")
+    assert ofc.Row(2) is ofc.Row.BACK and ofc.Row.parse("top") is ofc.Row.FRONT
+    assert ofc.HandCategory(3) is ofc.HandCategory.THREE_OF_A_KIND
+    assert rules.GameKind("ofc") is rules.GameKind.OFC
+
+
+def _deep_list(depth: int) -> list[Any]:
+    top: list[Any] = []
+    inner = top
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+@pytest.mark.parametrize(
+    "value",
+    [10**5000, _deep_list(5000), np.array([1, 2]), np.float64("nan")],
+    ids=["huge-int", "deep-list", "array", "nan"],
+)
+@pytest.mark.parametrize("cls", _public_enums(), ids=lambda e: e.__qualname__)
+def test_an_enum_lookup_of_a_hostile_value_is_an_ofc_error(cls: Any, value: object) -> None:
+    """Regression: ``Row(10**5000)`` raised ``ValueError: Exceeds the limit (4300
+    digits) for integer string conversion``, ``Row(<a list nested 5000 deep>)`` a
+    ``RecursionError`` and ``Row(np.array([1, 2]))`` NumPy's "truth value ... is
+    ambiguous" (Enum's own search and message); now the enum's OfcError, its value
+    quoted short."""
+    with pytest.raises(OfcError, match=f"is not one of {cls.__name__}'s values") as info:
+        cls(value)
+    assert len(str(info.value)) < 300
+    assert ofc.Row(np.array([1])) is ofc.Row.MIDDLE  # (an array of one int, as Enum's)

@@ -649,3 +649,37 @@ def test_our_client_on_the_documents_captured_session(bot: str) -> None:
         "8c",
         "Ks",
     ]
+
+
+def test_an_arena_of_more_hands_than_hand_numbers_is_refused() -> None:
+    """Regression: ``Arena(rules, bots, hands=2**70)`` was taken, and its hand numbers
+    past 2**53 (JSON integers a double holds exactly) would be refused by every bot
+    client; more hands than that (counting a duplicate match's rotations) is now an
+    ArenaError naming the bound, and NumPy's ints are counts (they were refused)."""
+    import numpy as np
+
+    from ofc_fast.arena import Arena
+
+    bots = [parse_bot_spec("a@random"), parse_bot_spec("b@random")]
+    for hands, duplicate in ((2**70, False), (2**53 + 2, False), (2**52 + 1, True)):
+        with pytest.raises(ArenaError, match=r"^hands must be at most \d+, got"):
+            Arena("pineapple", bots, hands=hands, duplicate=duplicate)
+    Arena("pineapple", bots, hands=2**53 + 1)  # hand numbers 0..2**53
+    report = Arena("pineapple", bots, np.int64(2), 1, progress_every=np.uint8(1)).run()
+    assert report["hands"] == 2
+
+
+def test_a_game_id_that_is_no_text_is_an_arena_error() -> None:
+    """Regression: ``rules_for_game_id(<a list nested 5000 deep>)`` raised
+    ``RecursionError`` and ``rules_for_game_id(10**5000)`` Python's int-to-string
+    ``ValueError`` (the id was read through ``str()``); both are now the ArenaError
+    of an unknown game id, the value quoted short."""
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    for game_id in (deep, 10**5000, None, b"ofc-pineapple"):
+        with pytest.raises(ArenaError, match=r"^unknown game id .{1,42}; known: ofc,"):
+            rules_for_game_id(game_id)  # type: ignore[arg-type]
+    assert rules_for_game_id("ofc-pineapple") is PINEAPPLE

@@ -767,3 +767,14 @@ def test_a_ctrl_c_inside_record_books_the_deal_whole_or_not_at_all() -> None:
             assert m.hands_played == deals, calls
             assert m.totals == expected and books == [(deals, t, deals) for t in expected]
     assert calls.cuts == calls.target, calls  # the timer did land inside the bookings
+
+
+@pytest.mark.parametrize("hands", [2**70, 2**64 + 1, np.uint64(2**64 - 1)])
+def test_a_count_of_hands_past_the_64_bit_deal_index_is_refused(hands: Any) -> None:
+    """Regression: ``Match.play(bots, hands=2**70)`` started a loop that could never
+    end (deal indices are 64-bit); a count past the deals left is now GameError."""
+    m = Match("pineapple", seed=1)
+    m.hands_played = 2  # (as a saved match played on: two deals less are left)
+    with pytest.raises(GameError, match=r"hands must be at most 18446744073709551614"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=hands)
+    assert m.hands_played == 2 and m.play([RandomBot(1), RandomBot(2)], np.uint8(1))

@@ -180,3 +180,20 @@ def test_no_shipped_model_points_to_the_model_spec() -> None:
     spec ``value@PATH`` the command line takes."""
     with pytest.raises(BotError, match=r"no value model ships for .*value@PATH"):
         make_bot("value", rules.PINEAPPLE_27)
+
+
+@pytest.mark.parametrize(
+    "nets",
+    [None, "nets", {5: []}, [None], [(5, None)], [(5, [None])], [(5, "ab")], [(5, [(1,)])]],
+)
+def test_model_bytes_names_nets_that_are_no_list_of_pairs(nets: object) -> None:
+    """Regression: ``model_bytes(None, rules)`` raised ``TypeError: 'NoneType' object is
+    not iterable`` and ``model_bytes("nets", rules)`` ``ValueError: not enough values
+    to unpack``; nets, or a net's layers, that are no list of pairs are now a
+    ModelError naming them."""
+    from ofc_fast.learned import model_bytes
+
+    with pytest.raises(ModelError, match=r"(nets|layers): expected a list of pairs, got"):
+        model_bytes(nets, rules.PINEAPPLE, 2)  # type: ignore[arg-type]
+    good = iter([(5, [(np.zeros((1, FEATURES)), np.zeros(1))])])  # (any iterable)
+    assert model_bytes(good, rules.PINEAPPLE, 2)[:8] == b"OFCVALUE"  # type: ignore[arg-type]

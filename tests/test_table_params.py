@@ -350,3 +350,19 @@ def test_a_0_d_masked_array_is_no_int() -> None:
         check_seat(masked, 2)
     with pytest.raises(RulesError):
         rules.PINEAPPLE.replace(sweep_bonus=np.ma.array(3, mask=True))
+
+
+def test_a_parallel_run_of_more_hands_than_64_bit_deal_indices_is_refused() -> None:
+    """Regression: ``RunSpec.make("pineapple", 2, 1, 2**70, bots)`` was taken, and
+    ``play_parallel`` of it never started (it listed 2**70 / 50 chunks); a count past
+    the 2**64 deals a run can index is now GameError naming it."""
+    from ofc_fast.parallel import RunSpec
+
+    bots = [("random", {})]
+    for hands in (2**70, 2**64 + 1):
+        with pytest.raises(
+            ofc.GameError, match=r"hands: must be an int 0\.\.18446744073709551616, got"
+        ):
+            RunSpec.make("pineapple", 2, 1, hands, bots)
+    assert RunSpec.make("pineapple", 2, 1, 2**64, bots).hands == 2**64  # the last: 2**64-1
+    assert RunSpec.make("pineapple", 2, 1, np.uint64(2**63), bots).hands == 2**63

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..errors import ArenaError, ArenaRulesError, RulesError
+from ..errors import ArenaError, ArenaRulesError, RulesError, quote
 from ..rules import PRESETS, RuleSet, RulesLike, as_rules, differing_fields, play_key
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
@@ -44,15 +44,17 @@ __all__ = [
 
 
 def rules_for_game_id(game_id: str) -> RuleSet:
-    """The rule set a game id names (ArenaError for an unknown id).
+    """The rule set a game id names (ArenaError for an unknown id, or one that is no
+    text).
 
     >>> rules_for_game_id("ofc-pineapple").name
     'PINEAPPLE'
     """
-    name = GAME_IDS.get(str(game_id))
+    # (text only: str() of a list nested deep, or of a huge int, raises its own error)
+    name = GAME_IDS.get(game_id) if isinstance(game_id, str) else None
     if name is None:
         raise ArenaError(
-            f"unknown game id {str(game_id)[:40]!r}; known: {', '.join(GAME_IDS)}"
+            f"unknown game id {quote(game_id, 42)}; known: {', '.join(GAME_IDS)}"
         )
     return PRESETS[name]
 

@@ -49,7 +49,7 @@ from ..cli.options import count_problem
 from ..errors import ArenaError, BotError, MoveError, flag, match_choice, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
-from ..table import check_seed
+from ..table import as_int, check_seed
 from ._events import (
     deal_event,
     fantasyland_event,
@@ -59,7 +59,7 @@ from ._events import (
     showdown_event,
 )
 from ._games import game_id_of, resolve_arena_rules
-from ._host_checks import MAX_DEADLINE_MS
+from ._host_checks import MAX_DEADLINE_MS, MAX_HAND_NO
 from ._protocol import (
     PROTO_VERSION,
     ActionFault,
@@ -233,7 +233,8 @@ class Arena:
     """A match of ``hands`` hands (decks) between bots, reproducible from ``seed``.
 
     ``on_deal(record)`` is called after each finished hand; ``on_progress(report)``
-    every ``progress_every`` hands (a positive int, as ``hands``) with the standings
+    every ``progress_every`` hands (a positive int, as ``hands``; 2**53 + 1 hands at
+    most, duplicate rotations too: hand numbers are JSON ints) with the standings
     so far.  ``duplicate`` is True or False; ``connect_timeout_s``, how long a
     ``tcp:`` seat waits for its bot to join, is seconds above 0, at most a day (both
     checked here, an ArenaError naming the argument).  :meth:`run` returns
@@ -275,10 +276,12 @@ class Arena:
                 )
         n = len(bots)
         check_bot_count(self.rules, n)
-        for name, count in (("hands", hands), ("progress_every", progress_every)):
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise ArenaError(f"{name} must be a positive int, got {quote(count)}")
-            problem = count_problem(count, 1)  # (the wording of every count option)
+        duplicate = flag(duplicate, "duplicate", ArenaError)  # ("no" was a duplicate match)
+        most = (MAX_HAND_NO + 1) // (n if duplicate else 1)  # hand_no: 0..2**53, as JSON
+        counts = (("hands", hands, most), ("progress_every", progress_every, None))
+        for name, given, top in counts:  # (worded as every count option; NumPy's ints)
+            count, bad = as_int(given), f"must be a positive int, got {quote(given)}"
+            problem = bad if count is None else count_problem(count, 1, top)
             if problem:
                 raise ArenaError(f"{name} {problem}")
         if fault_policy not in FAULT_POLICIES:
@@ -294,7 +297,6 @@ class Arena:
                 f"timeout_ms must be an int 1..{MAX_DEADLINE_MS} (a day) or None, "
                 f"got {quote(timeout_ms)}"
             )
-        duplicate = flag(duplicate, "duplicate", ArenaError)  # ("no" was a duplicate match)
         wait: object = connect_timeout_s  # (any object: checked)
         if (
             isinstance(wait, (bool, np.bool_))
@@ -325,14 +327,14 @@ class Arena:
         check_t_quantile()  # the report's intervals (scipy): before the first hand
         self.specs = list(bots)
         self.players = n
-        self.hands = hands
+        self.hands = int(hands)
         self.seed = seed
         self.timeout_ms = timeout_ms
         self.fault_policy = fault_policy
         self.duplicate = duplicate
         self.on_deal = on_deal
         self.on_progress = on_progress
-        self.progress_every = progress_every
+        self.progress_every = int(progress_every)
         self.connect_timeout_s = float(connect_timeout_s)
         self.bot_stderr = bot_stderr
         self.token = token

@@ -33,13 +33,13 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
-from numbers import Integral
 from typing import Any
 
 from ..errors import GameError, OfcError, RulesError, TableError, quote, truth
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
+    SEED_MAX,
     as_int,
     check_bots,
     check_match_stacks,
@@ -551,10 +551,19 @@ class Match:
         deal)`` plays a deal out, ``deal`` its index from 0 (:attr:`hands_played`)
         (default: the bots' moves, a bot's exception as it is; ``ofc-fast play``
         names the deal, seat and bot: ``ofc_fast.parallel.finish_naming``).  Returns
-        :attr:`stats`."""
+        :attr:`stats`.  ``hands``: an int (NumPy's too) from 0 to the deals a match
+        has left: deal indices are 64-bit (:func:`~ofc_fast.game.deal_seed`), 0..2**64-1, so at most
+        ``2**64 - hands_played``; GameError naming it otherwise (a count that would
+        never end, not a loop that runs until the index overflows)."""
         check_bots(bots, self.players)
-        if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 0:
+        count, room = as_int(hands), SEED_MAX + 1 - self.hands_played
+        if count is None or count < 0:
             raise GameError(f"hands must be an int >= 0, got {quote(hands)}")
+        if count > room:
+            raise GameError(
+                f"hands must be at most {room} (a match's deal indices are "
+                f"0..2**64-1, {self.hands_played} played), got {quote(hands)}"
+            )
         for name, hook in (
             ("on_deal", on_deal),
             ("stop", stop),
@@ -562,7 +571,7 @@ class Match:
         ):
             if hook is not None and not callable(hook):
                 raise GameError(f"{name} must be callable or None, got {quote(hook)}")
-        for _ in range(int(hands)):
+        for _ in range(count):
             if self.is_over or (stop is not None and truth(stop(), "stop", GameError)):
                 break
             g, r = self._play_deal(bots, finish_deal)

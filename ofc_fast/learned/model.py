@@ -574,6 +574,8 @@ def model_bytes(
     """
     players = _seats(players, any_count=True)
     payload = bytearray()
+    checked = _pairs(nets, "nets")
+    nets = [(c, _pairs(net, f"net of {quote(c)} cards: layers")) for c, net in checked]
     for cards, layers in nets:
         widths = _widths(cards, layers)
         payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
@@ -610,6 +612,15 @@ def model_bytes(
     data = header + bytes(payload)
     ValueModel.from_bytes(data, "new model")  # what we write, C reads
     return data
+
+
+def _pairs(items: object, what: str) -> list[tuple[Any, Any]]:
+    """``items`` (``nets``, a net's layers) as a list of pairs, else ModelError."""
+    if isinstance(items, Iterable) and not isinstance(items, (str, bytes, Mapping)):
+        pairs = [tuple(p) if isinstance(p, (tuple, list)) else () for p in items]
+        if all(len(p) == 2 for p in pairs):
+            return [(a, b) for a, b in pairs]
+    raise ModelError(f"{what}: expected a list of pairs, got {quote(items)}")
 
 
 def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:

@@ -14,15 +14,28 @@ __all__ = ["CHUNK_ERRORS", "cpu_count", "whole_count"]
 
 
 def whole_count(
-    value: object, what: str, least: int = 1, error: type[OfcError] = ExecutorError
+    value: object,
+    what: str,
+    least: int = 1,
+    error: type[OfcError] = ExecutorError,
+    most: int | None = None,
 ) -> int:
-    """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool), else
-    ``error`` naming ``what``: the one count check of the parallel runs (workers, a
-    Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for ever; retries and
-    restarts: >= 0; a run's hands, chunk and shard sizes: GameError)."""
+    """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool) and,
+    where the count has a bound (``most``: a run's hands, whose deal indices are
+    64-bit), <= ``most``, else ``error`` naming ``what``: the one count check of the
+    parallel runs (workers, a Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for
+    ever; retries and restarts: >= 0; a run's hands, chunk and shard sizes: GameError).
+
+    >>> whole_count(2**70, "hands", 0, OfcError, most=2**64)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: hands: must be an int 0..18446744073709551616, got 1180591620717411303424
+    """  # noqa: E501 - the error, verbatim
     n = as_int(value)
     if n is None or n < least:
         raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
+    if most is not None and n > most:
+        raise error(f"{what}: must be an int {least}..{most}, got {quote(value)}")
     return n
 
 

@@ -68,7 +68,7 @@ from ..game.moves import action_for_move
 from ..game.state import finish
 from ..rules import RuleSet
 from ..search import flag
-from ..table import check_players, check_seat, check_seed
+from ..table import SEED_MAX, check_players, check_seat, check_seed
 from ._counts import CHUNK_ERRORS, whole_count
 
 __all__ = [
@@ -172,7 +172,9 @@ class RunSpec:
         ``(registry name, settings)`` pair or a registered bot, which travels as
         ``(bot.name, bot.settings())`` (its own seed is not used: see ``bot_seed``).
         ``fantasyland``: each unit plays the Fantasyland deals its deal earns (False:
-        independent deals, the Fantasyland earned counted, not played).
+        independent deals, the Fantasyland earned counted, not played).  ``hands``:
+        0..2**64 (NumPy's ints too; deal indices are 64-bit:
+        :func:`~ofc_fast.game.deal_seed`), else GameError naming it.
 
         >>> from ofc_fast.bots import HeuristicBot
         >>> RunSpec.make("pineapple", 2, 1, 10, [HeuristicBot(samples=8)]).bots[0][0]
@@ -180,7 +182,7 @@ class RunSpec:
         """
         rs = resolve_rules(rules)
         players = check_players(players, rs)
-        hands = whole_count(hands, "hands", least=0, error=GameError)
+        hands = whole_count(hands, "hands", 0, GameError, most=SEED_MAX + 1)  # deal_seed
         button = check_seat(button, players)
         enc = [_encode_bot(i, b) for i, b in enumerate(bots)]
         if len(enc) == 1:

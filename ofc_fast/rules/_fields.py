@@ -194,7 +194,7 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         named = match_choice(value, [str(member.value) for member in tp])
         try:
             return tp(value if named is None else named)
-        except RulesError as exc:  # the enum's own word on a value (a removed option)
+        except RulesError as exc:  # the enum's word: a removed option, its values
             raise RulesError(f"{key}: {exc}") from None
         except (ValueError, TypeError):
             raise RulesError(f"{key}: {quote(value)} is not one of {choices}") from None

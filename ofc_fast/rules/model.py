@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from .._native import lib
-from ..errors import RulesError, match_choice, quote
+from ..errors import NamedLookup, RulesError, match_choice, quote
 from ..ranking import HandCategory
 from ._fields import RuleData, convert, hash_once, ranged, text
 
@@ -51,7 +51,7 @@ LABEL_FIELDS: tuple[str, ...] = ("name", "description")
 or scores (a renamed preset plays the preset's game)."""
 
 
-class OrderRule(str, Enum):
+class OrderRule(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Row ordering (R-ORDER-1, Q-1).  [001]'s reading (front < middle <= back) is
     NONSTRICT: a 3-card front never ties a 5-card middle.
 
@@ -73,7 +73,7 @@ class OrderRule(str, Enum):
         return None
 
 
-class MajorityRule(str, Enum):
+class MajorityRule(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Who takes the majority bonus (R-SCORE-3, Q-4).
 
     >>> from ofc_fast import rules
@@ -85,7 +85,7 @@ class MajorityRule(str, Enum):
     MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
 
 
-class GameKind(str, Enum):
+class GameKind(str, Enum, metaclass=NamedLookup, error=RulesError):
     """How the cards are dealt and set (game flow, R-FLOW-*).
 
     >>> from ofc_fast import rules
@@ -103,7 +103,7 @@ Game = GameKind
 :class:`ofc_fast.Game`, a deal being played."""
 
 
-class StakesModel(str, Enum):
+class StakesModel(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks.
 
     >>> from ofc_fast import rules
@@ -115,7 +115,7 @@ class StakesModel(str, Enum):
     CHIPS = "chips"  #: R-STAKES-3: every chip used once, won or lost (EX-3)
 
 
-class SettlementStart(str, Enum):
+class SettlementStart(str, Enum, metaclass=NamedLookup, error=RulesError):
     """First seat of the settlement order (R-SETTLE-*, Q-5).
 
     >>> from ofc_fast import rules
@@ -127,7 +127,7 @@ class SettlementStart(str, Enum):
     BUTTON = "button"  #: R-SETTLE-3 (Hawaiian Gardens)
 
 
-class NaturalsRule(str, Enum):
+class NaturalsRule(str, Enum, metaclass=NamedLookup, error=RulesError):
     """Natural against natural (R-NAT-6, Q-9).
 
     >>> from ofc_fast import rules
