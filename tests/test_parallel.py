@@ -787,6 +787,30 @@ def test_selfplay_refuses_another_run_in_the_same_directory(tmp_path: Path) -> N
         selfplay(_spec(hands=2, seed=12), tmp_path, shard_size=2, progress=False)
 
 
+def test_selfplay_into_another_run_names_the_settings_that_differ(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: ``ofc-fast selfplay --hands 300 --out data/`` into the folder of a
+    ``--hands 200`` run said only that the manifest's run differs in "rules, seats,
+    bots, seed, hands or shard size"; the error now names each setting that differs,
+    its value in the folder and in the command."""
+    out = tmp_path / "data"
+    base = ["selfplay", "--bots", "random", "--out", str(out), "--quiet"]
+    assert main([*base, "--hands", "2"]) == 0
+    capsys.readouterr()
+    assert main([*base, "--hands", "3"]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: {out} holds another run (its manifest's run differs in "
+        "hands: 2 there, 3 here); use another --out\n"
+    )
+    assert main([*base, "--hands", "2", "--rules", "ofc", "--seed", "4"]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: {out} holds another run (its manifest's run differs in "
+        "rules: 'PINEAPPLE' there, 'OFC' here; seed: 0 there, 4 here); use another "
+        "--out\n"
+    )
+
+
 def test_selfplay_killed_then_resumed_from_the_command_line(tmp_path: Path) -> None:
     args = [
         "selfplay",

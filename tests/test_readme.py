@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from c_programs import COMPILER, CSRC, build_and_run
-from md_blocks import fenced_blocks, run_block
+from md_blocks import fenced_blocks, quoted_commands, run_block
 from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +128,37 @@ def test_readme_names_every_key_an_observation_holds() -> None:
         seen.update(g.observation(1))
     assert {"result", "rule_set", "face_down"} <= seen
     assert named == seen, (sorted(seen - named), sorted(named - seen))
+
+
+@pytest.mark.skipif(
+    not README.exists(), reason="needs a source checkout (git clone: README.md, docs/)"
+)
+def test_every_install_command_of_a_code_block_installs_from_the_checkout() -> None:
+    """Regression: the README's reinforcement-learning recipe said ``$ pip install
+    "ofc-fast[rl-train]"``, which a newcomer's pip answered with "No matching
+    distribution found for ofc-fast" (the package is not on the index yet): every
+    ``pip install`` of ofc-fast that a code block of the README, CONTRIBUTING.md or
+    docs/ runs installs the checkout (``.``, ``".[X]"``), but the README's one block
+    for after the first release."""
+    import re
+
+    pages = [README, ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+    later = re.compile(r"^After the first release[^\n]*\n+```[^\n]*\n.*?^```", re.S | re.M)
+    pip = re.compile(r"\b(pip) install\b")
+    wrong: list[str] = []
+    checked = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if page == README:
+            text, n = later.subn("", text)
+            assert n == 1, "the README's block for after the first release moved"
+        for _, words, in_block in quoted_commands(text, pip):
+            if not in_block:
+                continue  # prose: "ofc-fast[X]" is the checkout's ".[X]" (Install)
+            checked += any(w.startswith(".") for w in words)
+            if any(re.match(r"(?i)ofc[-_]fast(\[|$)", w) for w in words):
+                wrong.append(f"{page.name}: pip install {' '.join(words)}")
+    assert checked >= 5 and wrong == []
 
 
 CHECK_DIST = ROOT / "tools" / "check_dist.sh"

@@ -542,6 +542,33 @@ def test_a_page_of_some_deals_does_not_say_it_holds_all(
     assert "id='deals-file'" not in page  # (no file to load)
 
 
+def test_what_play_writes_given_as_the_report_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: ``ofc-fast play --json p.json --history p.jsonl`` then ``ofc-fast
+    report p.json p.jsonl -o r.html`` (the hand history of ``play`` is the arena's,
+    as the docs say) said only ``REPORT: p.json: report: schema_version: missing``;
+    the error now says that the file is what ``play`` writes and which command writes
+    a report, for ``play --json`` and for ``play --history`` to a ``.json`` file."""
+    result, hist, whole = (tmp_path / n for n in ("p.json", "p.jsonl", "h.json"))
+    for argv in (
+        ["--json", str(result), "--history", str(hist)],
+        ["--history", str(whole)],
+    ):
+        assert main(["play", "--hands", "2", "--seed", "3", "--quiet", *argv]) == 0
+    for given in (result, whole):
+        assert main(["report", str(given), str(hist), "-o", str(tmp_path / "r.html")]) == 2
+        err = capsys.readouterr().err
+        assert (
+            err.startswith(f"ofc-fast: error: REPORT: {given}: ") and err.count("\n") == 1
+        )
+        assert err.endswith(
+            ": it is what ofc-fast play writes (--json, or --history to a .json file), "
+            "not a match report: ofc-fast arena --json writes one\n"
+        ), err
+    assert not (tmp_path / "r.html").exists()
+
+
 @pytest.mark.parametrize("indent", [None, 1], ids=["one line", "as arena writes it"])
 def test_a_report_and_a_history_swapped_are_named_as_such(
     lines: list[dict[str, Any]],

@@ -420,3 +420,22 @@ def test_a_workers_count_past_one_cpu_s_most_says_one_cpu(
     with pytest.raises(OfcError) as two:
         ServeConfig(workers=9).check()
     assert "(4 per CPU, 2 CPUs here)" in str(two.value), str(two.value)
+
+
+def test_serve_without_the_serve_extra_says_so_before_any_banner(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: ``ofc-fast serve`` after a plain ``pip install .`` printed
+    ``ofc-fast serve: http://127.0.0.1:8000/ (... Ctrl-C stops)``, as if it served,
+    then the error that the serve extra is missing; now the error alone, before the
+    port is bound."""
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn: ImportError
+    bound: list[object] = []
+    monkeypatch.setattr(serve_cli, "bind_address", lambda *a: bound.append(a))
+    assert cli.main(["serve", "--port", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and bound == []
+    assert err == (
+        "ofc-fast: error: ofc-fast serve needs the serve extra: "
+        "pip install 'ofc-fast[serve]'\n"
+    )

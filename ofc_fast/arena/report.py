@@ -224,8 +224,10 @@ def _report_of(data: bytes, path: str) -> dict[str, Any]:
 
 
 def _history(data: bytes) -> str:
-    """What to add to the error of a file that is no report when it is a hand
-    history (its first line a deal's): ``ofc-fast report``'s two files swapped."""
+    """What to add to the error of a file that is no report when it is another file of
+    ofc-fast's: a hand history (its first line a deal's: ``ofc-fast report``'s two
+    files swapped), or what ``ofc-fast play`` writes (``--json``, or ``--history`` to a
+    ``.json`` PATH: an object holding its ``deals``, no ``schema_version``)."""
     try:
         first = parse(data.split(b"\n", 1)[0], ArenaError)
     except ArenaError:
@@ -234,6 +236,15 @@ def _history(data: bytes) -> str:
         return (
             ": it is a hand history (ofc-fast arena --history); the report (--json) "
             "comes first"
+        )
+    if (
+        isinstance(first, dict)
+        and isinstance(first.get("deals"), list)
+        and "schema_version" not in first
+    ):
+        return (
+            ": it is what ofc-fast play writes (--json, or --history to a .json file), "
+            "not a match report: ofc-fast arena --json writes one"
         )
     return ""
 

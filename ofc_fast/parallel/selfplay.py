@@ -132,6 +132,56 @@ def _run_entry(spec: RunSpec, shard_size: int) -> dict[str, Any]:
     }
 
 
+_RUN_WORDS = {
+    "rules": "rules",
+    "players": "seats",
+    "bots": "bots",
+    "seed": "seed",
+    "hands": "hands",
+    "button": "button",
+    "shard_size": "shard size",
+}
+"""The words of a self-play run's settings (the keys of :func:`_run_entry`)."""
+
+
+def _run_difference(old: object, run: dict[str, Any]) -> str:
+    """Which settings of ``run`` the manifest's ``old`` run does not share, each with
+    its value there and here (rules and bots by name).
+
+    >>> run = {"rules": {"name": "OFC"}, "players": 2, "hands": 300, "seed": 0}
+    >>> _run_difference(run | {"hands": 200}, run)
+    'hands: 200 there, 300 here'
+    >>> _run_difference(run | {"rules": {"name": "PINEAPPLE"}}, run)
+    "rules: 'PINEAPPLE' there, 'OFC' here"
+    >>> _run_difference(run | {"rules": {"name": "OFC", "overall_bonus": 1}}, run)
+    "rules: 'OFC' with other settings"
+    >>> _run_difference([], run)
+    'rules, seats, bots, seed, hands, button or shard size'
+    """
+    if not isinstance(old, dict):
+        return "rules, seats, bots, seed, hands, button or shard size"
+
+    def shown(key: str, value: Any) -> str:
+        if key == "rules" and isinstance(value, dict):
+            return repr(value.get("name"))
+        if key == "bots" and isinstance(value, list):
+            names = [b.get("name") if isinstance(b, dict) else b for b in value]
+            return ",".join(map(str, names))
+        return repr(value) if isinstance(value, str) else str(value)
+
+    differ = []
+    for key, word in _RUN_WORDS.items():
+        there, here = shown(key, old.get(key)), shown(key, run.get(key))
+        if old.get(key) == run.get(key):
+            continue
+        differ.append(
+            f"{word}: {there} there, {here} here"
+            if there != here
+            else f"{word}: {here} with other settings"
+        )
+    return "; ".join(differ) or ", ".join(sorted(set(old) ^ set(run)))
+
+
 def load_manifest(out: str | Path) -> dict[str, Any] | None:
     """The manifest of ``out`` (None when there is none yet; SelfPlayError for a
     file that is not one).
@@ -306,9 +356,8 @@ def _selfplay(
     if old is not None:
         if old.get("run") != run:
             raise SelfPlayError(
-                f"{out} holds another run (its manifest's run differs: "
-                f"rules, seats, bots, seed, hands or shard size); use "
-                f"another --out"
+                f"{out} holds another run (its manifest's run differs in "
+                f"{_run_difference(old.get('run'), run)}); use another --out"
             )
         shards = _intact_shards(out, old, spec.chunks(shard_size), progress)
     # what a kill left: atomic_file's hidden .<name>.<pid>.<hex>.tmp (and the

@@ -18,17 +18,24 @@ from ..errors import OfcError
 __all__ = ["add_commands"]
 
 
-def run_server(config: Any, log_level: str = "info", sock: Any = None) -> None:
-    """Serve ``config`` (a :class:`~ofc_fast.serve._config.ServeConfig`) until SIGINT or
-    SIGTERM; both stop gracefully (no new connections, the requests in flight
-    finish, up to 10 seconds).  ``sock``: a socket bound to the config's address
-    (:func:`bind_address`), else uvicorn binds one."""
+def _uvicorn() -> Any:
+    """The ``uvicorn`` module, or an OfcError saying which extra installs it (checked
+    by ``ofc-fast serve`` before it binds its port and says where it serves)."""
     try:
         import uvicorn
     except ImportError:
         raise OfcError(
             "ofc-fast serve needs the serve extra: pip install 'ofc-fast[serve]'"
         ) from None
+    return uvicorn
+
+
+def run_server(config: Any, log_level: str = "info", sock: Any = None) -> None:
+    """Serve ``config`` (a :class:`~ofc_fast.serve._config.ServeConfig`) until SIGINT or
+    SIGTERM; both stop gracefully (no new connections, the requests in flight
+    finish, up to 10 seconds).  ``sock``: a socket bound to the config's address
+    (:func:`bind_address`), else uvicorn binds one."""
+    uvicorn = _uvicorn()
     from ._app import create_app
 
     app = create_app(config)
@@ -109,6 +116,7 @@ setting's error names what the user typed."""
 def _cmd_serve(args: argparse.Namespace) -> int:
     from ._config import ServeConfig, api_key
 
+    _uvicorn()  # no banner, no bound port, without the serve extra
     key_file = args.api_key_file  # (-: standard input)
     if key_file is not None:
         key_file = named("--api-key-file", input_file, key_file)
