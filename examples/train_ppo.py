@@ -262,7 +262,8 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             Path(args.out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         p.error(f"--out: cannot create {args.out!r}: {exc.strerror or exc}")
-    if args.out and not args.bc_data and CONFIG["bc_share"] > 0:  # another run's data
+    made = args.out and Path(args.out, "selfplay", "manifest.json").exists()
+    if made and not args.bc_data and CONFIG["bc_share"] > 0:  # another run's data
         try:  # (checks the run its manifest names, writes no shard)
             write_selfplay(args, Path(args.out), max_shards=0)
         except OfcError as exc:

@@ -944,11 +944,27 @@ def test_recipe_refuses_an_out_folder_of_another_run_at_once(
     assert f"--out: {other / 'selfplay'} holds another run" in err
     assert "Traceback" not in err
     mine = str(tmp_path / "mine")
+    script.write_selfplay(script.parse(["--out", mine, "--seed", "3"]), Path(mine), 0)
     for _ in range(2):
         assert script.parse(["--out", mine, "--seed", "3"]).out == mine
     _, err = usage_error(capsys, script.parse, ["--out", mine, "--seed", "4"])
     assert "holds another run" in err
     assert script.parse(["--out", mine, "--seed", "4", "--set", "bc_share=0"])  # no data
+
+
+def test_recipe_s_option_checks_claim_no_out_folder(tmp_path: Path) -> None:
+    """Regression: the recipe's option checks wrote ``--out``'s self-play manifest
+    before anything was played, so a run that stopped there (the rl-train extra not
+    installed) left a folder that a later run with another ``--seed`` or ``--rules``
+    was refused as "holds another run".  The checks write nothing now; the run that
+    plays claims the folder."""
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    mine = tmp_path / "mine"
+    assert script.parse(["--out", str(mine), "--seed", "3"]).out == str(mine)
+    assert not (mine / "selfplay").exists()
+    assert script.parse(["--out", str(mine), "--seed", "4", "--rules", "ofc"])
 
 
 def test_recipe_takes_settings_within_their_ranges() -> None:
