@@ -77,3 +77,12 @@ def test_pettingzoo_env_is_typed_as_its_environment(
     a user's ``aec.reset()``, ``aec.step()`` and typos in them went unchecked; it is
     an :class:`~ofc_fast.env.aec.OfcAECEnv`."""
     assert _errors_in(mypy_errors, "user_api.py", "pettingzoo_environment") == []
+
+
+def test_batch_arrays_are_typed_with_their_dtype(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``rank5_batch``, ``rank3_batch``, ``score_pairs`` and
+    ``eval_boards``' ``BoardBatch`` arrays were typed as bare ``np.ndarray`` (dtype
+    ``Any``), so ``assert_type(..., npt.NDArray[np.int32])`` failed and a user's
+    float array annotation passed; they are ``NDArray[np.int32]`` (fouls
+    ``NDArray[np.bool_]``) and take ``NDArray[np.uint8]``, as they check at run time."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "batches") == []

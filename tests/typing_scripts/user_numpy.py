@@ -1,0 +1,29 @@
+"""A user's script with NumPy arrays (tests/test_typing.py checks it with ``mypy
+--strict``): where the library fixes a dtype, the array is typed with it, so that
+``assert_type`` holds and the user's own annotations check."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import assert_type
+
+import ofc_fast as ofc
+
+
+def batches() -> None:
+    """The batch calls (README: the first example): int32 strengths and points, bool
+    fouls."""
+    hands = np.array([[51, 47, 43, 39, 35]], dtype=np.uint8)
+    assert_type(ofc.rank5_batch(hands), npt.NDArray[np.int32])
+    assert_type(ofc.rank3_batch(np.ascontiguousarray(hands[:, :3])), npt.NDArray[np.int32])
+    board = ofc.Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    other = ofc.Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c")
+    a = np.array([board.cards], dtype=np.uint8)
+    b = np.array([other.cards], dtype=np.uint8)
+    net: npt.NDArray[np.int32] = np.empty(1, np.int32)
+    assert_type(ofc.score_pairs(a, b, ofc.rules.OFC, out=net), npt.NDArray[np.int32])
+    batch = ofc.eval_boards(a)
+    assert_type(batch.strength, npt.NDArray[np.int32])
+    assert_type(batch.royalty, npt.NDArray[np.int32])
+    assert_type(batch.foul, npt.NDArray[np.bool_])
