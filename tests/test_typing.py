@@ -86,3 +86,12 @@ def test_batch_arrays_are_typed_with_their_dtype(mypy_errors: dict[str, list[str
     float array annotation passed; they are ``NDArray[np.int32]`` (fouls
     ``NDArray[np.bool_]``) and take ``NDArray[np.uint8]``, as they check at run time."""
     assert _errors_in(mypy_errors, "user_numpy.py", "batches") == []
+
+
+def test_encodings_are_typed_with_their_dtype(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.encoding``'s ``encode_bytes``, ``encode``,
+    ``encode_game``, ``features``, ``features_of_encoding``, ``action_mask`` and
+    ``planes`` were typed as returning a bare ``np.ndarray`` (dtype ``Any``), so a
+    policy's input annotation went unchecked; they give ``NDArray`` of the dtype they
+    return at run time (``planes``: its input's)."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "encodings") == []

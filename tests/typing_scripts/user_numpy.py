@@ -9,6 +9,7 @@ import numpy.typing as npt
 from typing_extensions import assert_type
 
 import ofc_fast as ofc
+from ofc_fast import encoding
 
 
 def batches() -> None:
@@ -27,3 +28,20 @@ def batches() -> None:
     assert_type(batch.strength, npt.NDArray[np.int32])
     assert_type(batch.royalty, npt.NDArray[np.int32])
     assert_type(batch.foul, npt.NDArray[np.bool_])
+
+
+def encodings() -> None:
+    """The observation encodings (README: reinforcement learning): uint8 bytes, float32
+    values and features, a bool action mask; card planes of the encoding's dtype."""
+    game = ofc.Game("pineapple", players=2, seed=1)
+    seat = game.to_act
+    assert seat is not None
+    obs = game.observation(seat)
+    raw = encoding.encode_bytes(obs)
+    assert_type(raw, npt.NDArray[np.uint8])
+    assert_type(encoding.encode_game(game, seat), npt.NDArray[np.uint8])
+    assert_type(encoding.encode(obs), npt.NDArray[np.float32])
+    assert_type(encoding.features(obs), npt.NDArray[np.float32])
+    assert_type(encoding.features_of_encoding(raw, obs["dealt"]), npt.NDArray[np.float32])
+    assert_type(encoding.action_mask(obs), npt.NDArray[np.bool_])
+    assert_type(encoding.planes(raw), npt.NDArray[np.uint8])
