@@ -95,3 +95,14 @@ def test_encodings_are_typed_with_their_dtype(mypy_errors: dict[str, list[str]])
     policy's input annotation went unchecked; they give ``NDArray`` of the dtype they
     return at run time (``planes``: its input's)."""
     assert _errors_in(mypy_errors, "user_numpy.py", "encodings") == []
+
+
+def test_vector_env_arrays_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: ``VectorEnv.reset()`` and ``step()`` were typed as returning bare
+    ``np.ndarray`` arrays (dtype ``Any``), as were ``observations_float()``,
+    ``encode()`` and ``final_observations()``, so a user's training loop went
+    unchecked; rewards are ``NDArray[np.float32]``, terminations and truncations
+    ``NDArray[np.bool_]``, observations uint8 encodings or float32 features."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "vector_env") == []

@@ -10,6 +10,7 @@ from typing_extensions import assert_type
 
 import ofc_fast as ofc
 from ofc_fast import encoding
+from ofc_fast.env import VectorEnv
 
 
 def batches() -> None:
@@ -45,3 +46,18 @@ def encodings() -> None:
     assert_type(encoding.features_of_encoding(raw, obs["dealt"]), npt.NDArray[np.float32])
     assert_type(encoding.action_mask(obs), npt.NDArray[np.bool_])
     assert_type(encoding.planes(raw), npt.NDArray[np.uint8])
+
+
+def vector_env() -> None:
+    """The vector environment's loop (README: reinforcement learning): float32
+    rewards, bool terminations and truncations; uint8 or float32 observations."""
+    env = VectorEnv("pineapple", num_envs=4, players=2, seed=0, opponents="self")
+    obs, infos = env.reset()
+    assert_type(obs, npt.NDArray[np.uint8] | npt.NDArray[np.float32])
+    actions = np.zeros(env.num_envs, np.int64)
+    obs, rewards, terminations, truncations, infos = env.step(actions)
+    assert_type(rewards, npt.NDArray[np.float32])
+    assert_type(terminations, npt.NDArray[np.bool_])
+    assert_type(truncations, npt.NDArray[np.bool_])
+    assert_type(env.observations_float(), npt.NDArray[np.float32])
+    assert_type(env.encode(0, 0), npt.NDArray[np.uint8])
