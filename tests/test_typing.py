@@ -63,6 +63,25 @@ def _errors_in(errors: dict[str, list[str]], script: str, function: str) -> list
     return [e for e in errors.get(script, []) if int(e.split(":")[0]) in lines]
 
 
+def _functions(script: str) -> list[str]:
+    """The functions user script ``script`` defines, in order."""
+    tree = ast.parse((SCRIPTS / script).read_text(encoding="utf-8"))
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+
+
+@pytest.mark.parametrize(
+    ("script", "function"),
+    [(p.name, f) for p in sorted(SCRIPTS.glob("*.py")) for f in _functions(p.name)],
+)
+def test_user_script_runs(script: str, function: str) -> None:
+    """Each user script's function runs (the types it asserts are those of working
+    calls, not of code that fails)."""
+    pytest.importorskip("pettingzoo", reason="pip install .[test] (pettingzoo)")
+    from scripts import load_script
+
+    getattr(load_script(SCRIPTS / script, f"typing_{script[:-3]}"), function)()
+
+
 @pytest.mark.parametrize("script", sorted(p.name for p in SCRIPTS.glob("*.py")))
 def test_user_script_type_checks(mypy_errors: dict[str, list[str]], script: str) -> None:
     """A user's code calling the API as the README does passes ``mypy --strict``, each
@@ -106,3 +125,11 @@ def test_vector_env_arrays_are_typed_with_their_dtype(
     unchecked; rewards are ``NDArray[np.float32]``, terminations and truncations
     ``NDArray[np.bool_]``, observations uint8 encodings or float32 features."""
     assert _errors_in(mypy_errors, "user_numpy.py", "vector_env") == []
+
+
+def test_aec_last_is_typed_by_its_observe_flag(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``OfcAECEnv.last()`` was typed as giving an ``Any`` observation, so
+    the README's ``o["action_mask"]`` went unchecked; it is the observation dict
+    (``dict[str, np.ndarray]``), None for ``last(observe=False)`` (overloads on the
+    flag's literal)."""
+    assert _errors_in(mypy_errors, "user_api.py", "pettingzoo_loop") == []

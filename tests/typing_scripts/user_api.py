@@ -5,6 +5,7 @@ checker off in the user's code that touches it)."""
 
 from __future__ import annotations
 
+import numpy as np
 from typing_extensions import assert_type
 
 import ofc_fast as ofc
@@ -59,3 +60,16 @@ def pettingzoo_environment() -> None:
     assert_type(aec, OfcAECEnv)
     aec.reset(seed=0)
     assert_type(aec.render(), str | None)
+
+
+def pettingzoo_loop() -> None:
+    """The README's AEC loop: ``last()`` gives the observation dict (None with
+    ``observe=False``)."""
+    aec = pettingzoo_env(rules="pineapple", players=3)
+    aec.reset(seed=0)
+    obs, reward, termination, truncation, info = aec.last()
+    assert_type(obs, dict[str, np.ndarray])
+    assert_type(obs["action_mask"], np.ndarray)
+    assert_type(reward, float)
+    assert_type(aec.last(observe=False)[0], None)
+    assert_type(aec.last(bool(reward))[0], dict[str, np.ndarray] | None)

@@ -54,7 +54,7 @@ def vector_env() -> None:
     env = VectorEnv("pineapple", num_envs=4, players=2, seed=0, opponents="self")
     obs, infos = env.reset()
     assert_type(obs, npt.NDArray[np.uint8] | npt.NDArray[np.float32])
-    actions = np.zeros(env.num_envs, np.int64)
+    actions = infos["legal_actions"][np.arange(env.num_envs), 0]
     obs, rewards, terminations, truncations, infos = env.step(actions)
     assert_type(rewards, npt.NDArray[np.float32])
     assert_type(terminations, npt.NDArray[np.bool_])
