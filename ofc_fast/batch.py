@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .cards import cards_str
@@ -29,6 +31,8 @@ from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 
 __all__ = ["BoardBatch", "eval_boards", "rank3_batch", "rank5_batch", "score_pairs"]
+
+_S = TypeVar("_S", bound=np.generic)
 
 
 def refuse_masked(a: object, what: str, error: type[OfcError] = ArrayError) -> None:
@@ -111,7 +115,7 @@ def int_array(
     return out if out.flags.aligned else out.copy()
 
 
-def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
+def _cards_array(a: object, width: int, fn: str, name: str = "a") -> npt.NDArray[np.uint8]:
     if not isinstance(a, np.ndarray):
         raise ArrayError(
             f"{fn}: {name} must be a numpy array of uint8 card ids, got {type(a).__name__}"
@@ -133,12 +137,12 @@ def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
 
 
 def _out_array(
-    out: np.ndarray | None,
+    out: npt.NDArray[_S] | None,
     shape: tuple[int, ...],
-    dtype: type,
+    dtype: type[_S],
     fn: str,
-    inputs: dict[str, np.ndarray],
-) -> np.ndarray:
+    inputs: dict[str, npt.NDArray[np.uint8]],
+) -> npt.NDArray[_S]:
     """``out`` checked (ArrayError), or a new array: ``inputs`` by name, which it must
     not overlap (np.may_share_memory: the bounds only, a constant cost)."""
     if out is None:
@@ -181,8 +185,12 @@ def _raise_bad_row(
 
 
 def _rank_batch(
-    a: object, width: int, out: np.ndarray | None, fn: str, cfun: Callable[..., int]
-) -> np.ndarray:
+    a: object,
+    width: int,
+    out: npt.NDArray[np.int32] | None,
+    fn: str,
+    cfun: Callable[..., int],
+) -> npt.NDArray[np.int32]:
     hands = _cards_array(a, width, fn)
     n = hands.shape[0]
     result = _out_array(out, (n,), np.int32, fn, {"a": hands})
@@ -200,7 +208,9 @@ def _rank_batch(
     return result
 
 
-def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def rank5_batch(
+    a: npt.NDArray[np.uint8], out: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.int32]:
     """Strengths (int32, shape (N,)) of N 5-card hands, ``a``: uint8 (N, 5).
     ``out`` may be a preallocated int32 array of shape (N,).
 
@@ -215,7 +225,9 @@ def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return _rank_batch(a, 5, out, "rank5_batch", lib.ofc_rank5_batch)
 
 
-def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def rank3_batch(
+    a: npt.NDArray[np.uint8], out: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.int32]:
     """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3).
     ``out`` may be a preallocated int32 array of shape (N,).
 
@@ -243,9 +255,9 @@ class BoardBatch:
     ([[7, 12, 25]], [False])
     """
 
-    strength: np.ndarray
-    royalty: np.ndarray
-    foul: np.ndarray
+    strength: npt.NDArray[np.int32]
+    royalty: npt.NDArray[np.int32]
+    foul: npt.NDArray[np.bool_]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BoardBatch):
@@ -262,7 +274,7 @@ class BoardBatch:
     __hash__ = None  # type: ignore[assignment]
 
 
-def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
+def eval_boards(boards: npt.NDArray[np.uint8], rules: RulesLike = OFC) -> BoardBatch:
     """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order (strengths:
     each row's high hand under every rule set, as :meth:`ofc_fast.Board.evaluate`).
 
@@ -299,8 +311,11 @@ def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
 
 
 def score_pairs(
-    a: np.ndarray, b: np.ndarray, rules: RulesLike = OFC, out: np.ndarray | None = None
-) -> np.ndarray:
+    a: npt.NDArray[np.uint8],
+    b: npt.NDArray[np.uint8],
+    rules: RulesLike = OFC,
+    out: npt.NDArray[np.int32] | None = None,
+) -> npt.NDArray[np.int32]:
     """Net points (int32, shape (N,)) of board ``a[i]`` against ``b[i]``; both uint8
     (N, 13) in row order.  The 26 cards of each pair must be distinct.
 

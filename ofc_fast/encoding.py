@@ -39,9 +39,10 @@ game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from ._native import ffi, lib
 from ._native._fast import ATOMIC_READS
@@ -66,6 +67,8 @@ __all__ = [
     "features_of_encoding",
     "planes",
 ]
+
+_S = TypeVar("_S", bound=np.generic)
 
 MAX_SEATS = 4
 CARD_PLANES = tuple(
@@ -193,7 +196,7 @@ def _optional_flag(obs: Mapping[str, Any], key: str) -> bool:
     return False if value is None else flag(value, f"observation: {key}", GameError)
 
 
-def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
+def encode_bytes(obs: Mapping[str, Any]) -> npt.NDArray[np.uint8]:
     """The observation's encoding: :data:`ENCODING_SIZE` uint8 values (the vector
     environment's layout).
 
@@ -210,7 +213,7 @@ def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     return out
 
 
-def encode(obs: Mapping[str, Any]) -> np.ndarray:
+def encode(obs: Mapping[str, Any]) -> npt.NDArray[np.float32]:
     """The observation as a float32 vector of :data:`ENCODING_SIZE` values
     (:func:`encode_bytes` times :data:`SCALE`).
 
@@ -223,7 +226,7 @@ def encode(obs: Mapping[str, Any]) -> np.ndarray:
     return encode_bytes(obs) * SCALE
 
 
-def encode_game(game: Any, seat: int) -> np.ndarray:
+def encode_game(game: Any, seat: int) -> npt.NDArray[np.uint8]:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
     state (GameError for anything else than a Game).  While another thread moves the
     game it encodes the game before or after the move, never half-written.
@@ -272,8 +275,8 @@ def _dealt_ids(dealt: Sequence[int]) -> list[int]:
 
 
 def features_of_encoding(
-    encoding: np.ndarray, dealt: Sequence[int] | None = None
-) -> np.ndarray:
+    encoding: npt.ArrayLike, dealt: Sequence[int] | None = None
+) -> npt.NDArray[np.float32]:
     """The :data:`FEATURE_SIZE` normalised float32 features (``csrc/include/ofc_features.h``)
     of one seat's encoding (:func:`encode_bytes`), with its dealt cards in deal order
     (``dealt``; None: the encoding's dealt cards by increasing id).  They are computed
@@ -308,7 +311,7 @@ def features_of_encoding(
     return out
 
 
-def features(obs: Mapping[str, Any]) -> np.ndarray:
+def features(obs: Mapping[str, Any]) -> npt.NDArray[np.float32]:
     """The observation's :data:`FEATURE_SIZE` float32 features in ``[0, 1]`` (what
     ``obs_type="features"`` environments return; layout in ``csrc/include/ofc_features.h``).
 
@@ -321,7 +324,11 @@ def features(obs: Mapping[str, Any]) -> np.ndarray:
     return features_of_encoding(encode_bytes(obs), list(obs["dealt"]))
 
 
-def planes(x: np.ndarray) -> np.ndarray:
+@overload
+def planes(x: npt.NDArray[_S]) -> npt.NDArray[_S]: ...
+@overload
+def planes(x: npt.ArrayLike) -> npt.NDArray[Any]: ...
+def planes(x: npt.ArrayLike) -> npt.NDArray[Any]:
     """The card planes of encodings (``(..., 828)``) as ``(..., 15, 13, 4)``: plane,
     rank (2..A), suit (c, d, h, s); GameError when the last axis is not
     :data:`ENCODING_SIZE` long.
@@ -343,7 +350,7 @@ def planes(x: np.ndarray) -> np.ndarray:
     return x[..., : len(CARD_PLANES) * 52].reshape(*x.shape[:-1], len(CARD_PLANES), 13, 4)
 
 
-def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
+def action_mask(obs: Mapping[str, Any]) -> npt.NDArray[np.bool_]:
     """Booleans over the action space: True for the legal actions of the observing
     seat (all False when it is not its turn or the decision is a full set); GameError
     for ``legal_actions`` that are not action ids.

@@ -26,6 +26,7 @@ DISTRIBUTION = {
     "gymnasium": "gymnasium",
     "hypothesis": "hypothesis",
     "jsonschema": "jsonschema",
+    "mypy": "mypy",  # test_typing: mypy --strict on the user scripts of typing_scripts/
     "numpy": "numpy",
     "pettingzoo": "pettingzoo",
     "pytest": "pytest",

@@ -15,8 +15,9 @@ Importing this package registers the Gymnasium ids (when Gymnasium is installed)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..rules import RulesLike
 from ._vector import FANTASYLAND_MODES, OBS_TYPES, OPPONENTS, VectorEnv, env_seed
 
 __all__ = [
@@ -29,6 +30,9 @@ __all__ = [
     "pettingzoo_env",
     "register_gymnasium",
 ]
+
+if TYPE_CHECKING:  # (PettingZoo loads when an environment is made)
+    from .aec import OfcAECEnv
 
 GYM_IDS = {
     "ofc_fast/OFC-v0": "OFC",
@@ -63,7 +67,9 @@ def register_gymnasium() -> bool:
     return True
 
 
-def pettingzoo_env(rules: Any = "pineapple", players: int = 2, **kwargs: Any) -> Any:
+def pettingzoo_env(
+    rules: RulesLike = "pineapple", players: int = 2, **kwargs: Any
+) -> OfcAECEnv:
     """A PettingZoo AEC environment (:class:`ofc_fast.env.aec.OfcAECEnv`) of ``rules``
     for ``players`` seats; needs PettingZoo (the ``rl`` extra).
 

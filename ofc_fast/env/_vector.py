@@ -19,9 +19,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError, choice, quote
@@ -69,6 +70,9 @@ OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 _NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
+Observations: TypeAlias = "npt.NDArray[np.uint8] | npt.NDArray[np.float32]"
+"""The observation rows of a VectorEnv: the uint8 encodings, or with
+``obs_type="features"`` the float32 features."""
 
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
@@ -233,7 +237,7 @@ class VectorEnv:
         self.encodings = np.zeros((n, OBS_SIZE), np.uint8)
         feats = self.obs_type == "features"
         self.features = np.zeros((n if feats else 0, FEATURE_SIZE), np.float32)
-        self.observations: np.ndarray = self.features if feats else self.encodings
+        self.observations: Observations = self.features if feats else self.encodings
         self.action_masks = np.zeros((n, ACTION_SPACE), np.bool_)
         self.legal_actions = np.zeros((n, ACTION_SPACE), np.uint8)
         self.legal_counts = np.zeros(n, np.int16)
@@ -313,7 +317,7 @@ class VectorEnv:
         self,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[Observations, dict[str, Any]]:
         """Start every environment's match again (from ``seed`` when given, else the
         seeds of the last reset), up to its first agent decision; bot opponents are
         made again from that seed, so a match replays whole (a ``"search"`` bot's
@@ -414,7 +418,13 @@ class VectorEnv:
     @one_thread
     def step(
         self, actions: Any, placements: Any | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    ) -> tuple[
+        Observations,
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
         """Play one decision in every environment: ``actions[i]`` an action id of the
         pending decision, or -1 to play ``placements[i]`` (one destination per dealt
         card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set; columns
@@ -623,7 +633,7 @@ class VectorEnv:
         }
 
     @if_open
-    def final_observations(self, envs: Any) -> np.ndarray:
+    def final_observations(self, envs: Any) -> Observations:
         """The terminal observations of environments ``envs`` (indices, or a mask such
         as ``terminations``) whose deal the last step ended: ``final_encodings`` rows,
         or with ``obs_type="features"`` their features, computed now (a new array, one
@@ -632,7 +642,7 @@ class VectorEnv:
             raise GameError(
                 "final_observations() needs a VectorEnv made with final_obs=True"
             )
-        enc: np.ndarray = self.final_encodings[env_indices(envs, self.num_envs)]
+        enc: npt.NDArray[np.uint8] = self.final_encodings[env_indices(envs, self.num_envs)]
         if self.obs_type != "features":
             return enc if np.ndim(envs) else enc.reshape(-1)  # one int: its row alone
         out = np.zeros((len(enc), FEATURE_SIZE), np.float32)
@@ -645,7 +655,7 @@ class VectorEnv:
         return out if np.ndim(envs) else out.reshape(-1)
 
     @if_open
-    def observations_float(self) -> np.ndarray:
+    def observations_float(self) -> npt.NDArray[np.float32]:
         """The observations as float32, each value scaled as
         :func:`ofc_fast.encoding.encode` scales it (a new array)."""
         from ..encoding import SCALE
@@ -691,7 +701,9 @@ class VectorEnv:
         return read_observation(bytes(ffi.buffer(o)), self.rules, legal, self._carried)
 
     @lock_free_view
-    def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(
+        self, env: int, seat: int, out: npt.NDArray[np.uint8] | None = None
+    ) -> npt.NDArray[np.uint8]:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written
         into ``out`` when given (a contiguous, writable uint8 array; else GameError);
         GameError before :meth:`reset`."""

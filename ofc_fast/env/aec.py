@@ -25,7 +25,7 @@ the first rewards of the episode that reset() starts (each agent's first
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, overload
 
 import numpy as np
 from gymnasium import spaces
@@ -175,12 +175,27 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 "or after every agent's last step of a deal)"
             )
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's: the acting agent's observation (when ``observe``),
-        cumulative reward, termination, truncation and info; GameError when no
-        agent is left to act (as :meth:`step`)."""
+    @overload
+    def last(
+        self, observe: Literal[True] = True
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]: ...
+    @overload
+    def last(
+        self, observe: Literal[False]
+    ) -> tuple[None, float, bool, bool, dict[str, Any]]: ...
+    @overload
+    def last(
+        self, observe: bool
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]: ...
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's: the acting agent's observation (:meth:`observe`; None
+        unless ``observe``), cumulative reward, termination, truncation and info;
+        GameError when no agent is left to act (as :meth:`step`)."""
         self._require_agents("last")
-        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        result: tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]
+        result = super().last(observe)
         return result
 
     def step(self, action: Any) -> None:

@@ -1,0 +1,135 @@
+"""The typed face of the package as its users see it: ``mypy --strict`` on the user
+scripts of tests/typing_scripts/ (the README's and docs' calls, with ``assert_type`` on the
+return types users rely on), ofc_fast read as an installed package is (its own
+errors are not the user's: ``mypy --strict ofc_fast`` checks those)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import ofc_fast
+
+SCRIPTS = Path(__file__).parent / "typing_scripts"
+ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: (?P<text>.*)$")
+
+
+@pytest.fixture(scope="session")
+def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """One ``mypy --strict`` run over every user script (about 25 s, a fresh cache):
+    script name -> its ``LINE: error`` lines."""
+    api = pytest.importorskip("mypy.api", reason="pip install .[test] (mypy)")
+    tmp = tmp_path_factory.mktemp("mypy")
+    package_root = Path(ofc_fast.__file__).resolve().parents[1]
+    config = tmp / "mypy.ini"
+    config.write_text(
+        "[mypy]\nstrict = True\n"
+        + ("" if "site-packages" in package_root.parts else f"mypy_path = {package_root}\n")
+        + "[mypy-ofc_fast.*]\nignore_errors = True\n",
+        encoding="utf-8",
+    )
+    stdout, stderr, _ = api.run(
+        [
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(tmp / "cache"),
+            "--no-error-summary",
+            "--show-absolute-path",
+            *map(str, sorted(SCRIPTS.glob("*.py"))),
+        ]
+    )
+    assert not stderr, stderr
+    errors: dict[str, list[str]] = {}
+    for line in stdout.splitlines():
+        found = ERROR.match(line)
+        assert found, line  # (only the scripts' own errors: none from ofc_fast)
+        errors.setdefault(Path(found["file"]).name, []).append(
+            f"{found['line']}: {found['text']}"
+        )
+    return errors
+
+
+def _errors_in(errors: dict[str, list[str]], script: str, function: str) -> list[str]:
+    """The mypy errors of ``function`` in user script ``script``."""
+    tree = ast.parse((SCRIPTS / script).read_text(encoding="utf-8"))
+    node = next(
+        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function
+    )
+    lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    return [e for e in errors.get(script, []) if int(e.split(":")[0]) in lines]
+
+
+def _functions(script: str) -> list[str]:
+    """The functions user script ``script`` defines, in order."""
+    tree = ast.parse((SCRIPTS / script).read_text(encoding="utf-8"))
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+
+
+@pytest.mark.parametrize(
+    ("script", "function"),
+    [(p.name, f) for p in sorted(SCRIPTS.glob("*.py")) for f in _functions(p.name)],
+)
+def test_user_script_runs(script: str, function: str) -> None:
+    """Each user script's function runs (the types it asserts are those of working
+    calls, not of code that fails)."""
+    pytest.importorskip("pettingzoo", reason="pip install .[test] (pettingzoo)")
+    from scripts import load_script
+
+    getattr(load_script(SCRIPTS / script, f"typing_{script[:-3]}"), function)()
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in SCRIPTS.glob("*.py")))
+def test_user_script_type_checks(mypy_errors: dict[str, list[str]], script: str) -> None:
+    """A user's code calling the API as the README does passes ``mypy --strict``, each
+    ``assert_type`` included."""
+    assert mypy_errors.get(script, []) == []
+
+
+def test_pettingzoo_env_is_typed_as_its_environment(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: ``ofc_fast.env.pettingzoo_env()`` was typed as returning ``Any``, so
+    a user's ``aec.reset()``, ``aec.step()`` and typos in them went unchecked; it is
+    an :class:`~ofc_fast.env.aec.OfcAECEnv`."""
+    assert _errors_in(mypy_errors, "user_api.py", "pettingzoo_environment") == []
+
+
+def test_batch_arrays_are_typed_with_their_dtype(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``rank5_batch``, ``rank3_batch``, ``score_pairs`` and
+    ``eval_boards``' ``BoardBatch`` arrays were typed as bare ``np.ndarray`` (dtype
+    ``Any``), so ``assert_type(..., npt.NDArray[np.int32])`` failed and a user's
+    float array annotation passed; they are ``NDArray[np.int32]`` (fouls
+    ``NDArray[np.bool_]``) and take ``NDArray[np.uint8]``, as they check at run time."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "batches") == []
+
+
+def test_encodings_are_typed_with_their_dtype(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.encoding``'s ``encode_bytes``, ``encode``,
+    ``encode_game``, ``features``, ``features_of_encoding``, ``action_mask`` and
+    ``planes`` were typed as returning a bare ``np.ndarray`` (dtype ``Any``), so a
+    policy's input annotation went unchecked; they give ``NDArray`` of the dtype they
+    return at run time (``planes``: its input's)."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "encodings") == []
+
+
+def test_vector_env_arrays_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: ``VectorEnv.reset()`` and ``step()`` were typed as returning bare
+    ``np.ndarray`` arrays (dtype ``Any``), as were ``observations_float()``,
+    ``encode()`` and ``final_observations()``, so a user's training loop went
+    unchecked; rewards are ``NDArray[np.float32]``, terminations and truncations
+    ``NDArray[np.bool_]``, observations uint8 encodings or float32 features."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "vector_env") == []
+
+
+def test_aec_last_is_typed_by_its_observe_flag(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``OfcAECEnv.last()`` was typed as giving an ``Any`` observation, so
+    the README's ``o["action_mask"]`` went unchecked; it is the observation dict
+    (``dict[str, np.ndarray]``), None for ``last(observe=False)`` (overloads on the
+    flag's literal)."""
+    assert _errors_in(mypy_errors, "user_api.py", "pettingzoo_loop") == []

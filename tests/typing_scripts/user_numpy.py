@@ -1,0 +1,63 @@
+"""A user's script with NumPy arrays (tests/test_typing.py checks it with ``mypy
+--strict``): where the library fixes a dtype, the array is typed with it, so that
+``assert_type`` holds and the user's own annotations check."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import assert_type
+
+import ofc_fast as ofc
+from ofc_fast import encoding
+from ofc_fast.env import VectorEnv
+
+
+def batches() -> None:
+    """The batch calls (README: the first example): int32 strengths and points, bool
+    fouls."""
+    hands = np.array([[51, 47, 43, 39, 35]], dtype=np.uint8)
+    assert_type(ofc.rank5_batch(hands), npt.NDArray[np.int32])
+    assert_type(ofc.rank3_batch(np.ascontiguousarray(hands[:, :3])), npt.NDArray[np.int32])
+    board = ofc.Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    other = ofc.Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c")
+    a = np.array([board.cards], dtype=np.uint8)
+    b = np.array([other.cards], dtype=np.uint8)
+    net: npt.NDArray[np.int32] = np.empty(1, np.int32)
+    assert_type(ofc.score_pairs(a, b, ofc.rules.OFC, out=net), npt.NDArray[np.int32])
+    batch = ofc.eval_boards(a)
+    assert_type(batch.strength, npt.NDArray[np.int32])
+    assert_type(batch.royalty, npt.NDArray[np.int32])
+    assert_type(batch.foul, npt.NDArray[np.bool_])
+
+
+def encodings() -> None:
+    """The observation encodings (README: reinforcement learning): uint8 bytes, float32
+    values and features, a bool action mask; card planes of the encoding's dtype."""
+    game = ofc.Game("pineapple", players=2, seed=1)
+    seat = game.to_act
+    assert seat is not None
+    obs = game.observation(seat)
+    raw = encoding.encode_bytes(obs)
+    assert_type(raw, npt.NDArray[np.uint8])
+    assert_type(encoding.encode_game(game, seat), npt.NDArray[np.uint8])
+    assert_type(encoding.encode(obs), npt.NDArray[np.float32])
+    assert_type(encoding.features(obs), npt.NDArray[np.float32])
+    assert_type(encoding.features_of_encoding(raw, obs["dealt"]), npt.NDArray[np.float32])
+    assert_type(encoding.action_mask(obs), npt.NDArray[np.bool_])
+    assert_type(encoding.planes(raw), npt.NDArray[np.uint8])
+
+
+def vector_env() -> None:
+    """The vector environment's loop (README: reinforcement learning): float32
+    rewards, bool terminations and truncations; uint8 or float32 observations."""
+    env = VectorEnv("pineapple", num_envs=4, players=2, seed=0, opponents="self")
+    obs, infos = env.reset()
+    assert_type(obs, npt.NDArray[np.uint8] | npt.NDArray[np.float32])
+    actions = infos["legal_actions"][np.arange(env.num_envs), 0]
+    obs, rewards, terminations, truncations, infos = env.step(actions)
+    assert_type(rewards, npt.NDArray[np.float32])
+    assert_type(terminations, npt.NDArray[np.bool_])
+    assert_type(truncations, npt.NDArray[np.bool_])
+    assert_type(env.observations_float(), npt.NDArray[np.float32])
+    assert_type(env.encode(0, 0), npt.NDArray[np.uint8])
