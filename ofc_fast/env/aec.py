@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal, overload
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
+from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from ..encoding import features_of_encoding
@@ -148,7 +149,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self.agent_selection = self.possible_agents[int(v.seats[0])]
         render_human(self)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """What ``agent`` sees now: its encoded observation and action mask;
         UnknownAgentError for an agent the env does not have, GameError before
         :meth:`reset`."""
@@ -178,7 +179,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     @overload
     def last(
         self, observe: Literal[True] = True
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]: ...
+    ) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]: ...
     @overload
     def last(
         self, observe: Literal[False]
@@ -186,15 +187,15 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     @overload
     def last(
         self, observe: bool
-    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]: ...
+    ) -> tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]: ...
     def last(
         self, observe: bool = True
-    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+    ) -> tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's: the acting agent's observation (:meth:`observe`; None
         unless ``observe``), cumulative reward, termination, truncation and info;
         GameError when no agent is left to act (as :meth:`step`)."""
         self._require_agents("last")
-        result: tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]
+        result: tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]
         result = super().last(observe)
         return result
 

@@ -5,7 +5,9 @@ checker off in the user's code that touches it)."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
+from numpy.typing import NDArray
 from typing_extensions import assert_type
 
 import ofc_fast as ofc
@@ -68,8 +70,8 @@ def pettingzoo_loop() -> None:
     aec = pettingzoo_env(rules="pineapple", players=3)
     aec.reset(seed=0)
     obs, reward, termination, truncation, info = aec.last()
-    assert_type(obs, dict[str, np.ndarray])
-    assert_type(obs["action_mask"], np.ndarray)
+    assert_type(obs, dict[str, NDArray[Any]])
+    assert_type(obs["action_mask"], NDArray[Any])
     assert_type(reward, float)
     assert_type(aec.last(observe=False)[0], None)
-    assert_type(aec.last(bool(reward))[0], dict[str, np.ndarray] | None)
+    assert_type(aec.last(bool(reward))[0], dict[str, NDArray[Any]] | None)
