@@ -234,25 +234,29 @@ class NamedLookup(EnumMeta):
         return cls
 
     def __call__(cls: type[_E], value: object, *args: Any, **kwargs: Any) -> _E:  # type: ignore[misc]
-        """The member of ``value`` (Enum's lookup; with more arguments, Enum's
-        functional API), else :attr:`lookup_error` naming it."""
+        """The member of ``value`` (Enum's lookup, a 0-d integer array taken for its
+        int; with more arguments, what Enum makes of them), else :attr:`lookup_error`
+        naming it."""
+        values = ", ".join(f"{m.value!r} ({m.name})" for m in cls)
         if args or kwargs:
-            return super().__call__(value, *args, **kwargs)  # type: ignore[misc, no-any-return]
+            try:  # (3.12 on: still a lookup of ``value``; before, the functional API)
+                return super().__call__(value, *args, **kwargs)  # type: ignore[misc, no-any-return]
+            except (ValueError, TypeError):  # (no member, or "cannot extend")
+                raise cls.lookup_error(  # type: ignore[attr-defined]
+                    f"{cls.__name__} takes one value, not {1 + len(args) + len(kwargs)} "
+                    f"arguments: {values}"
+                ) from None
         try:
             return cls._value2member_map_[value]  # type: ignore[return-value]
         except KeyError:
             pass
-        except TypeError:  # unhashable: Enum's own search (a NumPy array of one int)
-            for member in cls:
-                try:
-                    if member.value == value:
-                        return member
-                except Exception:  # (an array of several: no truth value)
-                    pass
+        except TypeError:  # unhashable: a 0-d integer array is its int, on any CPython
+            number = as_int(value)
+            if number is not None and number in cls._value2member_map_:
+                return cls._value2member_map_[number]  # type: ignore[return-value]
         found = cls._missing_(value)  # (the enum's word on a removed option)
         if isinstance(found, cls):
             return found
-        values = ", ".join(f"{m.value!r} ({m.name})" for m in cls)
         also = ""
         if isinstance(value, str) and callable(getattr(cls, "parse", None)):
             also = f"; {cls.__name__}.parse reads a name"

@@ -402,4 +402,20 @@ def test_an_enum_lookup_of_a_hostile_value_is_an_ofc_error(cls: Any, value: obje
     with pytest.raises(OfcError, match=f"is not one of {cls.__name__}'s values") as info:
         cls(value)
     assert len(str(info.value)) < 300
-    assert ofc.Row(np.array([1])) is ofc.Row.MIDDLE  # (an array of one int, as Enum's)
+
+
+def test_an_enum_lookup_takes_what_it_takes_on_every_cpython() -> None:
+    """Regression: a NumPy array of one int (``Row(np.array([1]))``, ``np.array([[2]])``)
+    was a member on CPython 3.10-3.12 and an error on 3.13 (Enum's search of
+    unhashable values, dropped in 3.13), while ``Row.parse`` refused it; and
+    ``Row(1, 2)`` (3.12 on: a lookup of two values) raised Enum's bare ValueError.
+    Now a 0-d integer array is its int on every CPython, anything else unhashable is
+    the enum's error, and so is a lookup of more than one argument."""
+    assert ofc.Row(np.array(1)) is ofc.Row.MIDDLE
+    assert ofc.Row(np.array(2, dtype=np.uint8)) is ofc.Row.BACK
+    for value in (np.array([1]), np.array([[2]]), np.array(1.0), [1], {1}):
+        with pytest.raises(ofc.BoardError, match="is not one of Row's values"):
+            ofc.Row(value)  # type: ignore[arg-type]
+    for args in ((1, 2), ("Sub", "A B")):
+        with pytest.raises(ofc.BoardError, match="Row takes one value, not 2 arguments"):
+            ofc.Row(*args)  # type: ignore[call-overload]

@@ -29,6 +29,7 @@ from ofc_fast.game import (
     play_out,
 )
 from ofc_fast.rules.model import GameKind as Kind
+from ofc_fast.table import SEED_MAX
 
 PRESETS = [rules.get(n) for n in rules.names()]
 IDS = [r.name for r in PRESETS]
@@ -776,5 +777,14 @@ def test_a_count_of_hands_past_the_64_bit_deal_index_is_refused(hands: Any) -> N
     m = Match("pineapple", seed=1)
     m.hands_played = 2  # (as a saved match played on: two deals less are left)
     with pytest.raises(GameError, match=r"hands must be at most 18446744073709551614"):
-        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=hands)
+        # (stop: a count taken would end at once, not run for ever)
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=hands, stop=lambda: True)
     assert m.hands_played == 2 and m.play([RandomBot(1), RandomBot(2)], np.uint8(1))
+    m.hands_played = SEED_MAX  # the last deal index: one deal is left, not two
+    with pytest.raises(GameError, match=r"hands must be at most 1\b"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2, stop=lambda: True)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=1)
+    assert m.hands_played == SEED_MAX + 1
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=0)
+    with pytest.raises(GameError, match=r"hands must be at most 0\b"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=1, stop=lambda: True)
