@@ -271,8 +271,9 @@ OFC_API int32_t ofc_vecenv_slot_check(const ofc_vecenv_config *c, const ofc_vece
  * @param out    the output arrays.
  * @pre each slot written passed ofc_vecenv_slot_check(); out's arrays (but legal) have
  *      c->num_envs rows.
- * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), or the error of
- *         ofc_vecenv_config_check() for c (nothing written). */
+ * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_VALUE (an output array
+ *         shares a byte with the slots), or the error of ofc_vecenv_config_check()
+ *         for c (nothing written). */
 OFC_API int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c,
                                       const ofc_vecenv_slot *slots, uint32_t first,
                                       uint32_t count, const ofc_vecenv_out *out);
@@ -289,7 +290,8 @@ OFC_API int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c,
  *                 button moves on as after a deal without Fantasyland).
  * @param out      the output arrays.
  * @pre out's arrays (but legal) have c->num_envs rows.
- * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), the error of
+ * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_VALUE (an output array
+ *         shares a byte with the slots: nothing started or written), the error of
  *         ofc_vecenv_config_check() for c (nothing started), OFC_E_NO_DECISION (an
  *         environment played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an agent
  *         decision: it is left at the end of its last deal, the others are started;
@@ -321,7 +323,11 @@ OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *sl
  * @param active      num_envs flags (0: leave that environment alone), or NULL (all).
  * @param out         the output arrays.
  * @param bad         receives the first environment that failed (may be NULL).
- * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement); the error
+ * The output arrays may share bytes with actions, placements and active (every
+ * decision is read before any output is written), not with the slots.
+ * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement);
+ *         OFC_E_VALUE (an output array, actions, placements or active shares a byte
+ *         with the slots: nothing changed or written); the error
  *         of ofc_vecenv_config_check() for c; OFC_E_GAME_OVER (a finished deal
  *         without autoreset, or an environment an engine error left unplayable);
  *         OFC_E_ACTION (an illegal action id, or an action for a full set); or a

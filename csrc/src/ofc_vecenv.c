@@ -487,8 +487,34 @@ static int out_ok(const ofc_vecenv_out *out)
            && out->truncations;
 }
 
+/* Whether a caller array of c->num_envs rows of `row` bytes shares a byte with the
+ * slots (NULL p: no). */
+static int over_slots(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
+                      const void *p, size_t row)
+{
+    return ofc_bytes_overlap(slots, c->num_envs * sizeof *slots, p, c->num_envs * row);
+}
+
+/* Whether an output array shares a byte with the slots: the rows of one environment
+ * are written while the slots of the ones after it are still to be read. */
+static int out_over_slots(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
+                          const ofc_vecenv_out *out)
+{
+    return over_slots(c, slots, out->obs, OFC_ENC_SIZE) ||
+           over_slots(c, slots, out->mask, OFC_ACTION_SPACE) ||
+           over_slots(c, slots, out->legal, OFC_ACTION_SPACE) ||
+           over_slots(c, slots, out->legal_count, sizeof *out->legal_count) ||
+           over_slots(c, slots, out->seat, 1) || over_slots(c, slots, out->full, 1) ||
+           over_slots(c, slots, out->rewards, sizeof *out->rewards) ||
+           over_slots(c, slots, out->final_rewards,
+                      OFC_GAME_MAX_SEATS * sizeof *out->final_rewards) ||
+           over_slots(c, slots, out->terminations, 1) ||
+           over_slots(c, slots, out->truncations, 1) ||
+           over_slots(c, slots, out->final_obs, OFC_ENC_SIZE);
+}
+
 /* The checks reset and step share: the pointers, the configuration (its error), the
- * range of environments. */
+ * range of environments, no output array over the slots (OFC_E_VALUE). */
 static int32_t check_call(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
                           uint32_t first, uint32_t count, const ofc_vecenv_out *out)
 {
@@ -499,7 +525,7 @@ static int32_t check_call(const ofc_vecenv_config *c, const ofc_vecenv_slot *slo
         return rc;
     if (first > c->num_envs || count > c->num_envs - first)
         return OFC_E_COUNT;
-    return OFC_OK;
+    return out_over_slots(c, slots, out) ? OFC_E_VALUE : OFC_OK;
 }
 
 static void clear_row(uint32_t i, const ofc_vecenv_out *out)
@@ -643,6 +669,11 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
     oc.count = -1;
     if (rc == OFC_OK && actions == NULL)
         rc = OFC_E_COUNT;
+    /* the decisions are read a block at a time while the slots take them */
+    if (rc == OFC_OK && (over_slots(c, slots, actions, sizeof *actions) ||
+                         over_slots(c, slots, placements, OFC_GAME_MAX_DEALT) ||
+                         over_slots(c, slots, active, 1)))
+        rc = OFC_E_VALUE;
     if (rc != OFC_OK)
         return rc;
     /* each decision read once (ofc_fast.h, Threads), a block at a time, and given to

@@ -833,6 +833,66 @@ static void test_write_rows(void)
     CHECK_EQ(ofc_vecenv_write_rows(&e.c, NULL, 0, N, &w.out), OFC_E_COUNT);
 }
 
+/* Regression: a C caller whose output array (or actions, placements, active flags) was
+ * laid over the slots got its environments' state overwritten: a reset, a step or
+ * ofc_vecenv_write_rows() writes environment i's rows while the slots after it are
+ * still to be read, and a step gives each block of decisions to the slots before it
+ * reads the next block.  Now such a call is refused with OFC_E_VALUE before anything
+ * is written.  The outputs may share bytes with the decisions: every decision is read
+ * before any output is written (the same steps as with separate arrays). */
+static void test_slots_overlap_refused(void)
+{
+    static env e, a, b;
+    static ofc_vecenv_slot saved[N];
+    static int64_t shared[N * OFC_GAME_MAX_SEATS / 2]; /* b's final rewards, b's actions */
+    uint8_t *slot_bytes = (uint8_t *)e.slots, *last_byte = slot_bytes + sizeof e.slots - 1;
+    ofc_vecenv_out o;
+    uint32_t i, k, bad = 99;
+    uint8_t active[N];
+    env_init(&e, &pineapple, 2, 31);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (i = 0; i < N; i++)
+        e.actions[i] = e.legal[i][0];
+    memcpy(saved, e.slots, sizeof saved);
+    o = e.out;
+    o.rewards = (float *)(void *)&e.slots[N - 1]; /* the last slot */
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &o), OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_write_rows(&e.c, e.slots, 0, N, &o), OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &o, &bad),
+             OFC_E_VALUE);
+    o = e.out;
+    o.final_obs = last_byte; /* the slots' last byte */
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &o, &bad),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, (const int64_t *)(void *)&e.slots[2],
+                             NULL, NULL, &e.out, &bad),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, last_byte, NULL, &e.out, &bad),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, slot_bytes, &e.out, &bad),
+             OFC_E_VALUE);
+    CHECK(memcmp(saved, e.slots, sizeof saved) == 0 && bad == 99); /* nothing changed */
+    memset(active, 1, sizeof active);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, active, &e.out, &bad),
+             OFC_OK); /* the output arrays next to the slots: not over them */
+    /* outputs over the decisions: the same steps as with separate arrays */
+    env_init(&a, &pineapple, 2, 37);
+    env_init(&b, &pineapple, 2, 37);
+    b.out.final_rewards = (float *)(void *)shared;
+    CHECK_EQ(ofc_vecenv_reset(&a.c, a.slots, 0, N, 1, &a.out), OFC_OK);
+    CHECK_EQ(ofc_vecenv_reset(&b.c, b.slots, 0, N, 1, &b.out), OFC_OK);
+    for (k = 0; k < 30; k++) {
+        CHECK_EQ(env_step(&a), OFC_OK);
+        memcpy(shared, a.actions, sizeof a.actions);
+        CHECK_EQ(ofc_vecenv_step(&b.c, b.slots, 0, N, shared, NULL, NULL, &b.out, &bad),
+                 OFC_OK);
+        CHECK(memcmp(a.slots, b.slots, sizeof a.slots) == 0);
+        CHECK(memcmp(a.obs, b.obs, sizeof a.obs) == 0);
+        CHECK(memcmp(a.rewards, b.rewards, sizeof a.rewards) == 0);
+        CHECK(memcmp(a.final_rewards, shared, sizeof a.final_rewards) == 0);
+    }
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_game_rules_init_pineapple(&pineapple), OFC_OK);
@@ -854,6 +914,7 @@ int main(void)
     test_slot_check();
     test_slot_potentials();
     test_write_rows();
+    test_slots_overlap_refused();
     test_random_opponents();
     test_final_obs();
     alarm(120); /* a regression hangs here: SIGALRM fails the test instead */
