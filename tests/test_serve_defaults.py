@@ -431,7 +431,13 @@ def test_serve_without_the_serve_extra_says_so_before_any_banner(
     port is bound."""
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn: ImportError
     bound: list[object] = []
-    monkeypatch.setattr(serve_cli, "bind_address", lambda *a: bound.append(a))
+    real = serve_cli.bind_address
+
+    def spy(host: str, port: int) -> socket.socket:  # (records, binds as before)
+        bound.append((host, port))
+        return real(host, port)
+
+    monkeypatch.setattr(serve_cli, "bind_address", spy)
     assert cli.main(["serve", "--port", "0"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and bound == []
