@@ -237,14 +237,13 @@ class NamedLookup(EnumMeta):
         """The member of ``value`` (Enum's lookup, a 0-d integer array taken for its
         int; with more arguments, what Enum makes of them), else :attr:`lookup_error`
         naming it."""
-        values = ", ".join(f"{m.value!r} ({m.name})" for m in cls)
         if args or kwargs:
             try:  # (3.12 on: still a lookup of ``value``; before, the functional API)
                 return super().__call__(value, *args, **kwargs)  # type: ignore[misc, no-any-return]
             except (ValueError, TypeError):  # (no member, or "cannot extend")
                 raise cls.lookup_error(  # type: ignore[attr-defined]
                     f"{cls.__name__} takes one value, not {1 + len(args) + len(kwargs)} "
-                    f"arguments: {values}"
+                    f"arguments: {_values_text(cls)}"
                 ) from None
         try:
             return cls._value2member_map_[value]  # type: ignore[return-value]
@@ -261,8 +260,15 @@ class NamedLookup(EnumMeta):
         if isinstance(value, str) and callable(getattr(cls, "parse", None)):
             also = f"; {cls.__name__}.parse reads a name"
         raise cls.lookup_error(  # type: ignore[attr-defined]
-            f"{quote(value)} is not one of {cls.__name__}'s values: {values}{also}"
+            f"{quote(value)} is not one of {cls.__name__}'s values: "
+            f"{_values_text(cls)}{also}"
         )
+
+
+def _values_text(cls: type[Enum]) -> str:
+    """An enum's values for an error message, ``0 (FRONT), 1 (MIDDLE), 2 (BACK)`` (made
+    when a :class:`NamedLookup` error needs it, never on a valid lookup)."""
+    return ", ".join(f"{m.value!r} ({m.name})" for m in cls)
 
 
 def as_int(value: object) -> int | None:
