@@ -159,7 +159,8 @@ def _run_difference(old: object, run: dict[str, Any]) -> str:
     'rules, seats, bots, seed, hands, button or shard size'
     """
     if not isinstance(old, dict):
-        return "rules, seats, bots, seed, hands, button or shard size"
+        *words, last = _RUN_WORDS.values()
+        return f"{', '.join(words)} or {last}"
 
     def shown(key: str, value: Any) -> str:
         if key == "rules" and isinstance(value, dict):
