@@ -5,6 +5,7 @@ preset, plus targeted cases."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from itertools import combinations
 from typing import Any
@@ -894,18 +895,41 @@ def test_copy_deepcopy_and_pickle_are_independent_both_ways(
     assert _observables(g) == _observables(_played(rule_set, list(g.moves)))
 
 
-@pytest.mark.parametrize("rule_set", COPY_RULES, ids=lambda r: r.name)
-def test_pickle_round_trip_plays_on_to_the_same_result(rule_set: Any) -> None:
-    g = Game(rule_set, 2, seed=8, button=1)
-    rng = random.Random(2)
-    g.play(g.random_move(rng))
-    again = _pickled(g)
+def _play_on_alike(g: Game, again: Game, rng: random.Random) -> None:
+    """Play ``g`` and its copy ``again`` on with the same moves to the end: the same
+    observables at every step, then the same result and history."""
     while not g.is_over:
         m = g.random_move(rng)
         g.play(m)
         again.play(m)
         assert _observables(again) == _observables(g)
     assert again.result() == g.result() and again.history() == g.history()
+
+
+@pytest.mark.parametrize("rule_set", COPY_RULES, ids=lambda r: r.name)
+def test_pickle_round_trip_plays_on_to_the_same_result(rule_set: Any) -> None:
+    g = Game(rule_set, 2, seed=8, button=1)
+    rng = random.Random(2)
+    g.play(g.random_move(rng))
+    again = _pickled(g)
+    _play_on_alike(g, again, rng)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_a_game_dealt_from_a_deck_pickles_and_plays_on(protocol: int) -> None:
+    """Regression: a Game dealt from an explicit ``deck`` (no seed: a replayed real
+    deal) pickled, but ``pickle.loads`` raised GameError "deck: bad cards b'...':
+    bytes are no card text" (the unpickler passed the state's deck bytes back to
+    ``Game(deck=...)``), so such games could not go to a process pool or Ray.  The
+    copy now plays on exactly as the original."""
+    deck = list(range(52))
+    random.Random(3).shuffle(deck)
+    g = Game(rules.PINEAPPLE, 2, deck=deck, button=1)
+    rng = random.Random(4)
+    g.play(g.random_move(rng))
+    again = pickle.loads(pickle.dumps(g, protocol))
+    assert again == g and again.seed is None and again.deck == g.deck
+    _play_on_alike(g, again, rng)
 
 
 def test_damaged_pickle_is_refused() -> None:

@@ -674,7 +674,7 @@ class Game:
         from ._pickle import WHAT, checked
 
         p = checked(table, stacks, state, moves)
-        deck = None if p.seed is not None else state[_DECK : _DECK + 52]
+        deck = None if p.seed is not None else list(state[_DECK : _DECK + 52])
         ref = Game(
             p.rules, p.players, p.seed, p.button, p.fantasyland, stacks=p.stacks, deck=deck
         )
