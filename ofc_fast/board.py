@@ -17,6 +17,7 @@ from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations
 from operator import index
+from typing import Any
 
 import numpy as np
 
@@ -300,6 +301,11 @@ class Board:
 
     def __hash__(self) -> int:
         return hash(self._rows)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling (every protocol, 0 and 1 too) and copies: the board rebuilt from
+        its rows by :meth:`from_ids`, which checks them."""
+        return (type(self).from_ids, self._rows)
 
 
 def free_slots(rows: Sequence[Sized]) -> tuple[int, int, int]:

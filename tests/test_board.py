@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import numpy as np
 import pytest
 from boards import random_pair
+from hypothesis import given
+from hypothesis import strategies as st
 from reference_scoring import is_foul as ref_is_foul
 from reference_scoring import ofc_royalties as ref_royalties
 
@@ -14,6 +18,31 @@ import ofc_fast as ofc
 from ofc_fast import Board, BoardError, CardError, Row, rules
 
 RANKS = "23456789TJQKA"
+
+
+@st.composite
+def _boards(draw: st.DrawFn) -> Board:
+    """A board, partial or complete: distinct cards, each row up to its size."""
+    cards = draw(st.permutations(range(52)))
+    sizes = [draw(st.integers(0, n)) for n in (3, 5, 5)]
+    return Board(cards[: sizes[0]], cards[3 : 3 + sizes[1]], cards[8 : 8 + sizes[2]])
+
+
+@given(_boards(), st.integers(0, pickle.HIGHEST_PROTOCOL))
+def test_a_board_pickles_at_every_protocol(board: Board, protocol: int) -> None:
+    """Regression: ``pickle.dumps(board, 0)`` (and protocol 1) raised TypeError "a
+    class that defines __slots__ without defining __getstate__ cannot be pickled", and
+    so did every result holding a board (a Solution, a GameResult, a NaturalHand).  A
+    board now pickles at every protocol, and it and its copies equal it, with its hash."""
+    for again in (
+        pickle.loads(pickle.dumps(board, protocol)),
+        copy.copy(board),
+        copy.deepcopy(board),
+    ):
+        assert type(again) is Board and again == board and hash(again) == hash(board)
+        assert again.rows == board.rows and str(again) == str(board)
+    solution = ofc.solve_fantasyland("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s")
+    assert pickle.loads(pickle.dumps(solution, protocol)) == solution
 
 
 def test_parse_and_text_round_trip() -> None:
