@@ -3,7 +3,9 @@ R-FOUL-3/4, R-ROY-OFC-*, R-BON-CP-2), worked examples, and hypothesis properties
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import random
 
 import numpy as np
@@ -15,6 +17,7 @@ from reference_scoring import score_classic, score_ofc
 
 import ofc_fast as ofc
 from ofc_fast import Board, BoardError, RulesError, rules, score_pair, settle
+from ofc_fast._native import ffi
 
 ROYAL = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"  # royalties 7 + 12 + 25
 PLAIN = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"  # no royalties
@@ -306,6 +309,33 @@ def test_score_pair_one_call_equals_evaluated_path(preset: ofc.RuleSet) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.net = 0  # type: ignore[misc]
     assert dataclasses.replace(got) == got
+
+
+@settings(max_examples=60, deadline=None)
+@given(board_pairs, presets, st.integers(0, pickle.HIGHEST_PROTOCOL))
+def test_an_evaluated_board_pickles_and_copies_with_its_own_c_struct(
+    pair: tuple[list[int], list[int]], preset: ofc.RuleSet, protocol: int
+) -> None:
+    """Regression: ``pickle.dumps`` and ``copy.deepcopy`` of an EvaluatedBoard raised
+    TypeError "cannot pickle '_cffi_backend.__CDataOwn' object" (protocols 0 and 1:
+    "a class that defines __slots__ ..."), and ``copy.copy`` gave one sharing the C
+    struct of the original.  Each is now the board evaluated again for its rules: the
+    same fouls, royalties and scores, in a C struct of its own."""
+    from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
+
+    a, b = (evaluate_for_scoring(Board.from_cards(x), preset) for x in pair)
+    want = score_evaluated(a, b, preset)
+    for again in (
+        pickle.loads(pickle.dumps(a, protocol)),
+        copy.copy(a),
+        copy.deepcopy(a),
+    ):
+        assert again.board == a.board and again.rules == a.rules
+        assert (again.foul, again.royalties) == (a.foul, a.royalties)
+        assert score_evaluated(again, b, preset) == want
+        assert int(ffi.cast("uintptr_t", again.c)) != int(ffi.cast("uintptr_t", a.c))
+        again.c.foul = not a.foul  # its own struct: the original keeps its values
+        assert score_evaluated(a, b, preset) == want
 
 
 def test_score_pair_keeps_its_compiled_rules_alive_during_the_call(

@@ -91,6 +91,11 @@ class EvaluatedBoard:
         self.c = c  # cdata 'ofc_board_eval *'
         self.rules = as_rules(rules, "EvaluatedBoard")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and copies (``copy.copy`` too): the board and rules, evaluated
+        again into a C struct of the copy's own (never the pointer to this one's)."""
+        return (evaluate_for_scoring, (self.board, self.rules))
+
     @property
     def foul(self) -> bool:
         """True when the board fouled under the rules it was evaluated for."""
