@@ -48,6 +48,20 @@ def test_config_and_command_line_share_the_default(
     assert ServeConfig(workers=1).check().workers == 1
 
 
+def test_the_repr_of_a_config_keeps_its_api_key_out() -> None:
+    """Regression: ``repr(ServeConfig(api_key=...))`` (what a log line or a traceback
+    of a config prints) showed the API key in clear text.  The key is now left out of
+    the repr; it still counts in ``==``, and a pickled config keeps it."""
+    import pickle
+
+    key = "s3cret-key-never-logged"
+    config = ServeConfig(host="0.0.0.0", api_key=key)
+    assert key not in repr(config) and key not in str(config)
+    assert "host='0.0.0.0'" in repr(config)
+    assert config != ServeConfig(host="0.0.0.0", api_key=key + "x")
+    assert pickle.loads(pickle.dumps(config)).api_key == key
+
+
 @pytest.mark.parametrize(
     "setting",
     [

@@ -71,7 +71,8 @@ class ServeConfig:
     game, never another client's; at most ``max_sessions`` in effect);
     ``session_ttl``: seconds a game lives
     without a request; ``api_key``: the bearer token every ``/v1`` request but
-    ``/v1/health`` must carry (None: no key; required off the local host);
+    ``/v1/health`` must carry (None: no key; required off the local host; left out
+    of the repr, which a log may print);
     ``allowed_hosts``: names, besides the local ones and ``host``, that a server
     without a key answers ``/v1`` requests for in their ``Host`` header (see
     :func:`host_allowed`; a server with a key answers any);
@@ -92,7 +93,7 @@ class ServeConfig:
 
     host: str = "127.0.0.1"
     port: int = 8000
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)  # a secret: not in logs
     workers: int = field(default_factory=default_workers)
     queue: int = 32
     max_body: int = 1 << 20
