@@ -223,6 +223,34 @@ def test_process_pool_gives_the_local_result() -> None:
     assert len(proc.pids) == 2 and os.getpid() not in proc.pids  # really elsewhere
 
 
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_copy_of_a_process_executor_leaves_its_pool_alone(how: str) -> None:
+    """Regression: once a ProcessExecutor had run, ``copy.deepcopy`` (and pickling) of
+    it raised TypeError "cannot pickle '_thread.lock' object", having duplicated the
+    pool's pipes on the way: the original's next run failed with OSError "Bad file
+    descriptor"; ``copy.copy`` shared the pool, and closing the copy shut the
+    original's ("cannot schedule new futures after shutdown").  A copy is now the
+    settings with a pool of its own, started on first use."""
+    import copy
+    import gc
+    import pickle
+
+    copier = {
+        "copy": copy.copy,
+        "deepcopy": copy.deepcopy,
+        "pickle": lambda x: pickle.loads(pickle.dumps(x)),
+    }[how]
+    with ProcessExecutor(2, max_restarts=3) as ex:
+        assert sorted(ex.map_unordered(abs, [-1, -2])) == [(0, 1), (1, 2)]
+        again = copier(ex)
+        assert type(again) is ProcessExecutor and again._pool is None
+        assert (again.workers, again.max_restarts) == (2, 3)
+        again.close()
+        del again
+        gc.collect()
+        assert sorted(ex.map_unordered(abs, [-3, -4])) == [(0, 3), (1, 4)]
+
+
 def test_a_killed_process_worker_loses_nothing() -> None:
     spec = _spec(hands=60)
     local = play_parallel(spec, chunk_size=60)

@@ -436,6 +436,12 @@ class ProcessExecutor(Executor):
                     self._break()
                 gone = len(_outliving(procs, 0)) < len(procs)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and copies (``copy.copy`` too): the settings without the pool, so
+        that a copy starts workers of its own on first use, and neither closing it nor
+        its garbage ever touches this executor's pool (pipes, processes, locks)."""
+        return {**self.__dict__, "_pool": None}
+
     def close(self) -> None:
         """Shut the pool down, cancelling what has not started."""
         if self._pool is not None:
