@@ -644,6 +644,25 @@ def test_every_bot_names_a_malformed_observation(name: str) -> None:
             bot.act(observation)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("name", bot_names())
+def test_a_bot_s_repr_names_its_class_rules_and_settings(name: str) -> None:
+    """Regression: ``repr(bot)`` of every built-in bot was Python's default,
+    ``<ofc_fast.bots.heuristic.HeuristicBot object at 0x7f...>``: a log line or a test
+    failure did not say which bot played, under which rules, with which settings.  It
+    now names the class, the rules and each keyword setting, the same for a copy."""
+    import copy
+    import pickle
+
+    bot = make_bot(name, rules.PINEAPPLE, seed=1)
+    text = repr(bot)
+    assert text.startswith(f"<{type(bot).__name__}") and "object at" not in text
+    if getattr(bot, "rules", None) is not None:
+        assert "rules=PINEAPPLE" in text
+    for key, value in bot.settings().items():
+        assert f"{key}={value!r}" in text
+    assert repr(copy.copy(bot)) == repr(pickle.loads(pickle.dumps(bot))) == text
+
+
 def test_random_bot_seeds_like_every_bot() -> None:
     """RandomBot took NumPy ints, lists and dicts to random.Random (a TypeError) and
     floats, text and bools silently: it takes the seeds every other bot takes (an

@@ -109,6 +109,21 @@ class SeparateCopies:
     def __copy__(self: _Self) -> _Self:
         return copy.deepcopy(self)
 
+    def __repr__(self) -> str:
+        """The bot's class, its rules (None: each observation's) and its keyword
+        settings, as a log line or a test failure shows the bot.
+
+        >>> from ofc_fast.bots import HeuristicBot, RandomBot
+        >>> RandomBot(seed=5)
+        <RandomBot>
+        >>> HeuristicBot("pineapple", samples=8)  # doctest: +ELLIPSIS
+        <HeuristicBot rules=PINEAPPLE samples=8 arrangements=10 ...>
+        """
+        rules = getattr(self, "rules", None)
+        words = [type(self).__name__] + ([] if rules is None else [f"rules={rules.name}"])
+        words += [f"{k}={v!r}" for k, v in self.settings().items()]  # type: ignore[attr-defined]
+        return f"<{' '.join(words)}>"
+
 
 def observation_problem(observation: object) -> OfcError | None:
     """What is wrong with an observation a bot cannot read, as the error to raise (an
