@@ -62,6 +62,23 @@ def test_the_repr_of_a_config_keeps_its_api_key_out() -> None:
     assert pickle.loads(pickle.dumps(config)).api_key == key
 
 
+def test_an_app_refuses_pickling_and_copies_saying_why() -> None:
+    """Regression: ``pickle.dumps(app)`` and ``copy.deepcopy(app)`` raised TypeError
+    "cannot pickle '_thread.lock' object", which does not say what cannot be copied,
+    and ``copy.copy(app)`` made a second app sharing the first one's games.  Each is
+    now a TypeError saying that an App serves live games and how to make another."""
+    import copy
+    import pickle
+
+    from ofc_fast.serve import create_app
+
+    app = create_app(ServeConfig(workers=1))
+    for refused in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError, match=r"an App serves live games.*create_app"):
+            refused(app)
+    assert create_app(app.config).config == app.config
+
+
 @pytest.mark.parametrize(
     "setting",
     [

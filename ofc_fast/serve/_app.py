@@ -421,6 +421,15 @@ class App:
             path for path, ops in OPERATIONS.items() if all(o.keyless for o in ops.values())
         )
 
+    def __reduce_ex__(self, protocol: object) -> Any:
+        """Pickling and copies (``copy.copy``, ``copy.deepcopy``): refused with a
+        TypeError saying why, not one about a lock deep inside, nor a second app
+        sharing this one's games."""
+        raise TypeError(
+            "an App serves live games (its sessions, worker threads and locks): it "
+            "cannot be pickled or copied; make another with create_app(app.config)"
+        )
+
     def _health(self) -> dict[str, Any]:
         return {
             "status": "ok",
