@@ -17,6 +17,7 @@ a random depth on the engine and the independent model of ``game_model.py`` in l
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from collections.abc import Callable
 from typing import Any
@@ -325,3 +326,35 @@ def test_garbage_seats_are_refused(bad: Any) -> None:
             refused(
                 s.g, lambda x, b=seat: x.observation(b), f"{s!r}: observation({seat!r})"
             )
+
+
+# ------------------------------------------------------------ (f) copies and pickles
+
+_COPIERS: dict[str, Callable[[ofc_fast.Game], ofc_fast.Game]] = {
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
+    **{
+        f"pickle{p}": (lambda g, p=p: pickle.loads(pickle.dumps(g, p)))
+        for p in range(pickle.HIGHEST_PROTOCOL + 1)
+    },
+}
+
+
+@SETTINGS
+@given(states(), st.sampled_from(sorted(_COPIERS)))
+def test_every_state_copies_into_a_game_that_plays_on_as_the_model(
+    s: State, how: str
+) -> None:
+    """Every reachable state (dealt from an explicit deck, Fantasyland, naturals,
+    stacks) copies and pickles, at every protocol, into an equal game that plays on to
+    the end exactly as the model says, while the original stays as it was."""
+    g, m, rng = s.g, s.m, s.rng
+    before = ec.snapshot(g)
+    c = _COPIERS[how](g)
+    assert type(c) is ofc_fast.Game and c == g and ec.snapshot(c) == before
+    mc = copy.deepcopy(m)
+    while not mc.is_over:
+        ec.check_decision(c, mc)
+        ec.random_decision(c, mc, rng, natural_rate=0.5)
+    ec.check_result(c, mc)
+    assert ec.snapshot(g) == before
