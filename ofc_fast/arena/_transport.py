@@ -343,10 +343,10 @@ class ProcessEndpoint(_StreamEndpoint):
             ) from None
         try:  # (a Ctrl-C as the threads start: the bot, in a session of its own
             self._watch_proc()  # out of the terminal's reach, would run on unowned)
-        except BaseException:
-            with self._reap_lock:
-                if not self.exited.is_set():
-                    self._kill_group()
+        except BaseException:  # (killed and reaped here: no watcher may be there to)
+            self._reap()
+            if hasattr(self, "_writer"):  # it ends, closing the bot's stdin (one that
+                self._queue_out(_STOP)  # never started: dropped with the endpoint)
             raise
 
     def _watch_proc(self) -> None:
@@ -388,12 +388,18 @@ class ProcessEndpoint(_StreamEndpoint):
                 pass
         else:  # pragma: no cover - no waitid: reap first (the pid may then be reused)
             self.proc.wait()
-        with self._reap_lock:
-            self._kill_group()
-            self.proc.wait()
-            self.exited.set()
+        self._reap()
         self._reader.join(EXIT_GRACE_S)  # what the bot wrote before it went is read
         self._end()
+
+    def _reap(self) -> None:
+        """Kill what is left of the bot's group and reap the bot, once (the watcher
+        once the bot has exited, or a start cut short)."""
+        with self._reap_lock:
+            if not self.exited.is_set():
+                self._kill_group()
+                self.proc.wait()
+                self.exited.set()
 
     def kill(self) -> None:
         """Kill the bot's process group at once."""
