@@ -491,3 +491,40 @@ def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_leaves_no_zombie_thread_or_pipe(
     assert not running, running
     assert proc.stdin is not None and proc.stdin.closed
     assert proc.stdout is not None and proc.stdout.closed
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (process groups)")
+def test_a_ctrl_c_as_a_cmd_bot_s_process_starts_leaves_no_process_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: a Ctrl-C that landed as a ``cmd:`` bot's process started (inside
+    ``subprocess.Popen``, once it had forked: it cannot tell the child it made) left
+    the bot with nobody to end or reap it, a zombie once its stdin closed, one per
+    arena stopped so.  Ctrl-C is now held back until the bot is started and watched,
+    then the bot is killed and reaped.  Here SIGINT comes as Popen returns."""
+    import signal
+
+    from ofc_fast.arena import _transport
+
+    started: list[subprocess.Popen[bytes]] = []
+
+    class Interrupted(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+            os.kill(os.getpid(), signal.SIGINT)  # (raised at the next bytecode)
+
+    monkeypatch.setattr(_transport.subprocess, "Popen", Interrupted)
+    command = f"{sys.executable} -c 'import sys; sys.stdin.read()'"
+    with pytest.raises(KeyboardInterrupt):
+        _transport.ProcessEndpoint(command)
+    monkeypatch.undo()
+    (proc,) = started
+    end = time.monotonic() + 5
+    while proc.returncode is None and time.monotonic() < end:  # (reaped, not by us)
+        time.sleep(0.01)
+    reaped = proc.returncode is not None
+    if not reaped:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    assert reaped, "the bot was left to run on, or to be a zombie"
