@@ -7,8 +7,11 @@ referee's record) as the truth."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -415,18 +418,9 @@ def test_cli_arena_with_stdio_bots(tmp_path: Path) -> None:
     assert shown.returncode == 0 and shown.stdout.startswith("hand 1 ")
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (process groups)")
-def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_kills_the_bot(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Regression: a Ctrl-C that landed while a ``cmd:`` bot's endpoint started its
-    reader, writer and watcher threads (``Thread.start`` waits for each) left the bot
-    process running with nobody to end it: in a session of its own, out of the
-    terminal's Ctrl-C, its stdin held open by the writer thread.  The bot is now
-    killed.  Here KeyboardInterrupt is raised as the threads have started."""
-    import os
-    import time
-
+def _cut_as_threads_start(monkeypatch: pytest.MonkeyPatch) -> subprocess.Popen[bytes]:
+    """The process of a ``cmd:`` bot whose endpoint a KeyboardInterrupt cut as its
+    reader and writer threads had started (its watcher not yet)."""
     from ofc_fast.arena import _transport
 
     started: list[subprocess.Popen[bytes]] = []
@@ -449,6 +443,19 @@ def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_kills_the_bot(
         _transport.ProcessEndpoint(command)
     monkeypatch.undo()
     (proc,) = started
+    return proc
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (process groups)")
+def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_kills_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: a Ctrl-C that landed while a ``cmd:`` bot's endpoint started its
+    reader, writer and watcher threads (``Thread.start`` waits for each) left the bot
+    process running with nobody to end it: in a session of its own, out of the
+    terminal's Ctrl-C, its stdin held open by the writer thread.  The bot is now
+    killed.  Here KeyboardInterrupt is raised as the threads have started."""
+    proc = _cut_as_threads_start(monkeypatch)
     end = time.monotonic() + 5
     while proc.poll() is None and time.monotonic() < end:
         time.sleep(0.01)
@@ -457,3 +464,67 @@ def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_kills_the_bot(
         os.killpg(proc.pid, 9)
         proc.wait()
     assert not alive, "the bot process runs on"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (process groups)")
+def test_a_ctrl_c_as_a_cmd_bot_s_threads_start_leaves_no_zombie_thread_or_pipe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: a Ctrl-C that landed while a ``cmd:`` bot's endpoint started its
+    threads killed the bot but left it a zombie that nobody reaped, and its writer
+    thread waiting for ever, holding the endpoint and the pipe to the bot's stdin: a
+    process that started arenas and stopped them so piled up a zombie, a thread and
+    a pipe each time.  The endpoint now reaps the bot, and both threads end."""
+    before = set(threading.enumerate())
+    proc = _cut_as_threads_start(monkeypatch)
+    end = time.monotonic() + 5
+    while proc.returncode is None and time.monotonic() < end:  # (reaped, not by us)
+        time.sleep(0.01)
+    reaped = proc.returncode is not None
+    started = set(threading.enumerate()) - before
+    for t in started:
+        t.join(max(end - time.monotonic(), 0.0))
+    running = [t.name for t in started if t.is_alive()]
+    if not reaped:
+        proc.wait()
+    assert reaped, "the killed bot is a zombie nobody reaps"
+    assert not running, running
+    assert proc.stdin is not None and proc.stdin.closed
+    assert proc.stdout is not None and proc.stdout.closed
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (process groups)")
+def test_a_ctrl_c_as_a_cmd_bot_s_process_starts_leaves_no_process_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: a Ctrl-C that landed as a ``cmd:`` bot's process started (inside
+    ``subprocess.Popen``, once it had forked: it cannot tell the child it made) left
+    the bot with nobody to end or reap it, a zombie once its stdin closed, one per
+    arena stopped so.  Ctrl-C is now held back until the bot is started and watched,
+    then the bot is killed and reaped.  Here SIGINT comes as Popen returns."""
+    import signal
+
+    from ofc_fast.arena import _transport
+
+    started: list[subprocess.Popen[bytes]] = []
+
+    class Interrupted(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+            os.kill(os.getpid(), signal.SIGINT)  # (raised at the next bytecode)
+
+    monkeypatch.setattr(_transport.subprocess, "Popen", Interrupted)
+    command = f"{sys.executable} -c 'import sys; sys.stdin.read()'"
+    with pytest.raises(KeyboardInterrupt):
+        _transport.ProcessEndpoint(command)
+    monkeypatch.undo()
+    (proc,) = started
+    end = time.monotonic() + 5
+    while proc.returncode is None and time.monotonic() < end:  # (reaped, not by us)
+        time.sleep(0.01)
+    reaped = proc.returncode is not None
+    if not reaped:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    assert reaped, "the bot was left to run on, or to be a zombie"

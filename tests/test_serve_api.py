@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import gzip
 import html
 import json
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -4191,3 +4193,80 @@ def test_percent_encoded_dots_and_unreserved_characters_are_normalised_first() -
             answers.append((sent[0]["status"], moved, sent[1]["body"]))
         if "%2F" not in path:  # (decoded without raw_path: a separator)
             assert answers[0] == answers[1], (path, answers)
+
+
+def _served_in_process(app: Any, requests: list[tuple[str, str, Any]]) -> list[int]:
+    """The statuses of ``requests`` (method, path, JSON body or None) sent to ``app``
+    in-process, one after the other in one event loop."""
+    statuses: list[int] = []
+
+    async def serve() -> None:
+        for method, path, body in requests:
+            raw = b"" if body is None else json.dumps(body).encode()
+            sent: list[dict[str, Any]] = []
+
+            bodies = [{"type": "http.request", "body": raw, "more_body": False}]
+
+            async def receive(bodies: list[Any] = bodies) -> dict[str, Any]:
+                if not bodies:  # (the client stays: no disconnect)
+                    await asyncio.Event().wait()
+                return dict(bodies.pop())
+
+            async def send(message: dict[str, Any], sent: list[Any] = sent) -> None:
+                sent.append(message)
+
+            scope = {
+                "type": "http",
+                "method": method,
+                "path": path,
+                "raw_path": path.encode(),
+                "query_string": b"",
+                "client": ("127.0.0.1", 1),
+                "headers": [
+                    (b"host", b"127.0.0.1"),
+                    (b"content-type", b"application/json"),
+                ],
+            }
+            await app(scope, receive, send)
+            statuses.append(sent[0]["status"])
+
+    asyncio.run(serve())
+    return statuses
+
+
+def test_an_app_dropped_without_a_shutdown_frees_its_games_and_threads_at_once() -> None:
+    """Regression: an app dropped without the ASGI lifespan's shutdown (a test's, or
+    a server's that sends none) kept its games and its worker threads until a full
+    garbage collection, as its routes held the app (a reference cycle): 20 such apps
+    left their 40 ``ofc-serve`` threads running.  Each is freed as it is dropped."""
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3h 4h / 5s 6s 7s 8s Td / Ac Ad Ah 7c 7d",
+    ]
+    requests = [
+        ("GET", "/v1/health", None),
+        ("POST", "/v1/games", {"bots": ["random"], "seed": 1}),
+        ("POST", "/v1/score", {"boards": boards}),
+    ]
+    before = set(threading.enumerate())
+    gc.collect()
+    gc.disable()  # (what a full collection would free is not what this checks)
+    try:
+        apps = []
+        for _ in range(20):
+            app = create_app(ServeConfig(workers=2))
+            assert _served_in_process(app, requests) == [200, 200, 200]
+            apps.append(weakref.ref(app))
+            del app
+        kept = sum(ref() is not None for ref in apps)
+        started = [
+            t for t in set(threading.enumerate()) - before if t.name.startswith("ofc-serve")
+        ]
+        deadline = time.monotonic() + 5  # (a worker ends once its pool is freed)
+        for t in started:
+            t.join(max(deadline - time.monotonic(), 0.0))
+        running = [t.name for t in started if t.is_alive()]
+    finally:
+        gc.enable()
+    assert kept == 0, f"{kept} of 20 apps dropped are kept until a full collection"
+    assert started and not running, running

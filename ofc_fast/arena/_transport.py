@@ -34,6 +34,7 @@ from typing import Any
 
 from ..errors import ArenaError, OfcError, quote
 from ._protocol import LineSplitter, bot_crashed, decode, encode
+from ._signals import sigint_deferred
 from .client import BotClient
 
 __all__ = [
@@ -310,6 +311,22 @@ def _close_quietly(stream: Any) -> None:
         pass
 
 
+def _started(argv: list[str], command: str, stderr: int | None) -> subprocess.Popen[bytes]:
+    """The bot's process, on pipes, in a new session (ArenaError where it cannot
+    start)."""
+    try:
+        return subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            bufsize=0,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise ArenaError(f"cannot start {quote(command)}: {exc.strerror or exc}") from None
+
+
 class ProcessEndpoint(_StreamEndpoint):
     """``cmd:COMMAND``: a subprocess speaking the protocol on stdin/stdout.
 
@@ -328,25 +345,18 @@ class ProcessEndpoint(_StreamEndpoint):
             raise ArenaError("cmd: needs a command")
         self.exited = threading.Event()  #: set once the process is reaped
         self._reap_lock = threading.Lock()
+        # a Ctrl-C as the bot starts (the bot, in a session of its own out of the
+        # terminal's reach, would run on unowned; one inside Popen, which cannot name
+        # the child it made, left it unreaped) comes once the bot is watched
         try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                bufsize=0,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            raise ArenaError(
-                f"cannot start {quote(command)}: {exc.strerror or exc}"
-            ) from None
-        try:  # (a Ctrl-C as the threads start: the bot, in a session of its own
-            self._watch_proc()  # out of the terminal's reach, would run on unowned)
-        except BaseException:
-            with self._reap_lock:
-                if not self.exited.is_set():
-                    self._kill_group()
+            with sigint_deferred():
+                self.proc = _started(argv, command, stderr)
+                self._watch_proc()
+        except BaseException:  # (killed and reaped here: no watcher may be there to)
+            if hasattr(self, "proc"):
+                self._reap()
+            if hasattr(self, "_writer"):  # it ends, closing the bot's stdin (one that
+                self._queue_out(_STOP)  # never started: dropped with the endpoint)
             raise
 
     def _watch_proc(self) -> None:
@@ -388,12 +398,18 @@ class ProcessEndpoint(_StreamEndpoint):
                 pass
         else:  # pragma: no cover - no waitid: reap first (the pid may then be reused)
             self.proc.wait()
-        with self._reap_lock:
-            self._kill_group()
-            self.proc.wait()
-            self.exited.set()
+        self._reap()
         self._reader.join(EXIT_GRACE_S)  # what the bot wrote before it went is read
         self._end()
+
+    def _reap(self) -> None:
+        """Kill what is left of the bot's group and reap the bot, once (the watcher
+        once the bot has exited, or a start cut short)."""
+        with self._reap_lock:
+            if not self.exited.is_set():
+                self._kill_group()
+                self.proc.wait()
+                self.exited.set()
 
     def kill(self) -> None:
         """Kill the bot's process group at once."""

@@ -118,6 +118,19 @@ def _served(
     )
 
 
+def _health(
+    sessions: SessionStore, limiter: Limiter, config: ServeConfig
+) -> dict[str, Any]:
+    """``GET /v1/health``: the games kept, the computations running or waiting."""
+    return {
+        "status": "ok",
+        "version": __version__,
+        "sessions": len(sessions),
+        "busy": limiter.pending,
+        "max_time_budget": config.max_time_budget,
+    }
+
+
 def _caller(scope: dict[str, Any]) -> str:
     """Who sent a request: its remote address (``-`` where the server knows none).
     The access log names it, and a client's games are counted by it (one key serves
@@ -409,12 +422,12 @@ class App:
             "/v1/replay": _served("/v1/replay", lambda b: replay(b, c)),
             "/v1/score": _served("/v1/score", score),
             "/v1/evaluate": _served("/v1/evaluate", evaluate),
-            "/v1/games": _served(
-                "/v1/games",
-                lambda b, who, key: self.sessions.open(b, who, key),
-                caller=True,
+            # (the app's parts, not the app: a route holding it, a cycle, kept a
+            # dropped app's games and threads until a full garbage collection)
+            "/v1/games": _served("/v1/games", self.sessions.open, caller=True),
+            "/v1/health": _served(
+                "/v1/health", functools.partial(_health, self.sessions, self.limiter, c)
             ),
-            "/v1/health": _served("/v1/health", self._health),
         }
         # the paths answered without the key (their operations are keyless)
         self._keyless = frozenset(
@@ -429,15 +442,6 @@ class App:
             "an App serves live games (its sessions, worker threads and locks): it "
             "cannot be pickled or copied; make another with create_app(app.config)"
         )
-
-    def _health(self) -> dict[str, Any]:
-        return {
-            "status": "ok",
-            "version": __version__,
-            "sessions": len(self.sessions),
-            "busy": self.limiter.pending,
-            "max_time_budget": self.config.max_time_budget,
-        }
 
     # -- ASGI
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
