@@ -218,11 +218,16 @@ def check_fantasyland(
     ((0, 0), (14, 0))
     """
     rules = as_rules(rules, "check_fantasyland")
-    given = (
-        (0,) * players
-        if fantasyland is None
-        else per_seat(fantasyland, "fantasyland", "one count per seat")
-    )
+    # (None: nobody, nothing more to check; a Game per deal is made with it)
+    fl = (0,) * players if fantasyland is None else _counts(fantasyland, players, rules)
+    check_one_deck(rules, players, fl, "players: " if fantasyland is None else "")
+    return fl
+
+
+def _counts(fantasyland: Sequence[int], players: int, rules: RuleSet) -> tuple[int, ...]:
+    """The Fantasyland counts given to :func:`check_fantasyland`, checked (one per
+    seat, each 0 or 13..17, only under rules that have Fantasyland)."""
+    given = per_seat(fantasyland, "fantasyland", "one count per seat")
     if len(given) != players:
         raise TableError(
             f"fantasyland needs one count per seat ({players}), got {len(given)}"
@@ -242,7 +247,6 @@ def check_fantasyland(
         raise TableError("classic Chinese Poker has no Fantasyland")
     if any(fl) and rules.fantasyland is None:
         raise TableError(f"{rules.name} has no Fantasyland")
-    check_one_deck(rules, players, fl, "players: " if fantasyland is None else "")
     return fl
 
 

@@ -1077,12 +1077,12 @@ def test_copy_sets_every_slot() -> None:
     for name in Game.__slots__:
         if name != "__weakref__":
             assert hasattr(h, name), name
-            if name not in ("_buf", "_busy", "_entries", "_g", "_moves", "_state_lock"):
+            if name not in ("_buf", "_entries", "_g", "_moves", "_state_lock"):
                 assert getattr(h, name) is getattr(g, name), name
     assert h._buf == g._buf and h._buf is not g._buf and h._moves == g._moves
-    assert h._busy is not g._busy and not h._busy.locked()  # a lock of its own
-    assert g._entries == 1 and h._entries == 0  # and its count of the moves let in
-    assert h._state_lock is not g._state_lock  # and a read lock of its own
+    assert g._entries == 2 and h._entries == 0  # its own count of the moves let in
+    assert h._state_lock is not g._state_lock  # and a lock of its own
+    assert not h._state_lock._is_owned()
     assert h._moves is not g._moves and h == g and h.history() == g.history()
 
 

@@ -34,22 +34,22 @@ def if_open(method: _F) -> _F:
 def lock_free_view(method: _F) -> _F:
     """``method`` (a view of one table's C state: ``observation()``, ``encode()``)
     runs without the VectorEnv's ``_state_lock`` (the lock cost a fifth of an
-    ``encode()``), and again holding it when a step was in progress (the ``_busy``
-    lock held) or one began meanwhile (``_entries``, the count of the calls
-    :func:`one_thread` let in, moved: it counts them before they write): so it too
+    ``encode()``), and again holding it when a step was in progress (``_entries``,
+    twice the count of the calls :func:`one_thread` let in, odd) or one began
+    meanwhile (the count moved: it counts them before they write): so it too
     sees the env before or after a step, as :func:`if_open`'s views do."""
 
     @wraps(method)
     def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
-        entries, busy = self._entries, self._busy
-        if not busy.locked():
+        entries = self._entries
+        if not entries & 1:
             try:
                 out = method(self, *args, **kwargs)
             except Exception:
-                if not busy.locked() and self._entries == entries:
+                if self._entries == entries:
                     raise  # (a read a step overlapped may fail: then read again)
             else:
-                if not busy.locked() and self._entries == entries:
+                if self._entries == entries:
                     return out
         with self._state_lock:
             return method(self, *args, **kwargs)
@@ -77,7 +77,6 @@ one_thread = one_at_a_time(
     "VectorEnv",
     "stepping",
     "step one VectorEnv from one thread at a time (one VectorEnv per thread)",
-    hold=True,
     check=check_open,
 )
 """``one_thread(method, call=None)``: ``method`` refuses to start (GameError, nothing

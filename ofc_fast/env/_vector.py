@@ -156,9 +156,8 @@ class VectorEnv:
         obs_type: str = "bytes",
         final_obs: bool = False,
     ) -> None:
-        self._busy = threading.Lock()  # held by the one thread stepping (one_thread)
         self._state_lock = threading.RLock()  # held by a step and the views (if_open)
-        self._entries = 0  # calls one_thread let in (lock_free_view compares it)
+        self._entries = 0  # twice the calls one_thread let in, odd during one
         self.closed = False
         """Whether :meth:`close` was called (``gymnasium.vector.VectorEnv``'s flag)."""
         self.rules = resolve_rules(rules)

@@ -47,11 +47,10 @@ one_mover = one_at_a_time(
     "playing a move on",
     "play a Game from one thread at a time (a Game per thread, or a lock of your own "
     "around its moves)",
-    hold=True,
 )
 """A move (it changes the engine's state and the moves played) refuses to start, with
 a GameError and nothing changed, while another thread is inside a move of the same
-game (its ``_busy`` lock): two moves at once would interleave the C state, the move
+game (its ``_entries`` odd): two moves at once would interleave the C state, the move
 list and the decision count.  The move holds the game's ``_state_lock`` (an RLock)
 from start to end: readers (:func:`~ofc_fast.game.threads.consistent`) wait for it,
 and so never see the C state of a move without its book-keeping."""

@@ -138,7 +138,6 @@ class Game:
     __slots__ = (
         "__weakref__",
         "_buf",
-        "_busy",
         "_deck",
         "_entries",
         "_g",
@@ -199,8 +198,7 @@ class Game:
         self._moves: list[Move | int] = []  # one per decision made: its count, the step
         self._result: GameResult | None = None
         self._obs: Any = None
-        self._busy = threading.Lock()  # held by the thread playing a move (one_mover)
-        self._entries = 0  # the moves one_mover let in (a racing move is refused)
+        self._entries = 0  # twice the moves one_mover let in; odd during one
         self._state_lock = threading.RLock()  # held by a move or a read (consistent)
 
     # -- the pending decision
@@ -629,7 +627,6 @@ class Game:
         g._buf = bytearray(self._buf)
         g._g = new_state(g._buf)
         g._moves = list(self._moves)
-        g._busy = threading.Lock()
         g._entries = 0
         g._state_lock = threading.RLock()
         g._obs = self._obs  # the template (and any carried rule set) of this table
