@@ -136,3 +136,10 @@ def test_aec_last_is_typed_by_its_observe_flag(mypy_errors: dict[str, list[str]]
     (``dict[str, NDArray[Any]]``), None for ``last(observe=False)`` (overloads on the
     flag's literal)."""
     assert _errors_in(mypy_errors, "user_api.py", "pettingzoo_loop") == []
+
+
+def test_match_bots_are_typed_as_bots(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``Match.play_hand()``, ``Match.play()`` and ``game.play_out()``
+    typed their bots as ``Sequence[Any]``, so a seat given a bot's name or None passed
+    the checker and failed only when run; they take ``Sequence[Bot]``."""
+    assert _errors_in(mypy_errors, "user_api.py", "match_bots") == []

@@ -43,7 +43,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -108,6 +108,12 @@ class SeparateCopies:
 
     def __copy__(self: _Self) -> _Self:
         return copy.deepcopy(self)
+
+    if TYPE_CHECKING:  # (every built-in bot has it: a list of them is a list of Bots)
+
+        def act(self, observation: ObservationLike) -> Move:
+            """The move for the seat ``observation["seat"]``, whose turn it is."""
+            ...
 
 
 def observation_problem(observation: object) -> OfcError | None:

@@ -5,7 +5,7 @@ checker off in the user's code that touches it)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 from typing_extensions import assert_type
@@ -75,3 +75,16 @@ def pettingzoo_loop() -> None:
     assert_type(reward, float)
     assert_type(aec.last(observe=False)[0], None)
     assert_type(aec.last(bool(reward))[0], dict[str, NDArray[Any]] | None)
+
+
+def match_bots() -> None:
+    """A match's and ``play_out``'s bots are Bots: a seat given something
+    else is the checker's error (``# type: ignore`` would be unused otherwise)."""
+    match = ofc.Match(ofc.rules.PINEAPPLE, players=2, seed=1)
+    bots = [RandomBot(seed=1), HeuristicBot(seed=2)]
+    assert_type(match.play_hand(bots), ofc.GameResult)
+    assert_type(ofc.game.play_out(ofc.Game("pineapple", 2, seed=3), bots), ofc.GameResult)
+    if TYPE_CHECKING:  # (not run: each raises TableError)
+        match.play_hand([RandomBot(seed=1), "heuristic"])  # type: ignore[list-item]
+        match.play(["random", "random"], hands=1)  # type: ignore[list-item]
+        ofc.game.play_out(ofc.Game("pineapple", 2), [None, None])  # type: ignore[list-item]
