@@ -143,3 +143,11 @@ def test_match_bots_are_typed_as_bots(mypy_errors: dict[str, list[str]]) -> None
     typed their bots as ``Sequence[Any]``, so a seat given a bot's name or None passed
     the checker and failed only when run; they take ``Sequence[Bot]``."""
     assert _errors_in(mypy_errors, "user_api.py", "match_bots") == []
+
+
+def test_model_setting_is_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.learned.ModelSpec``, the type of the bots' and
+    ``advise()``'s ``model=``, was ``Any``, so ``ValueBot(model=1)`` passed the checker
+    and failed only when run; it is ``str | os.PathLike[str] | ValueModel |
+    Mapping[str, str] | None``."""
+    assert _errors_in(mypy_errors, "user_api.py", "model_settings") == []

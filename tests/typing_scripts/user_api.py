@@ -11,10 +11,11 @@ from numpy.typing import NDArray
 from typing_extensions import assert_type
 
 import ofc_fast as ofc
-from ofc_fast.bots import Bot, HeuristicBot, RandomBot, make_bot
+from ofc_fast.bots import Bot, HeuristicBot, RandomBot, SearchBot, ValueBot, make_bot
 from ofc_fast.env import pettingzoo_env
 from ofc_fast.env.aec import OfcAECEnv
 from ofc_fast.game import Move
+from ofc_fast.learned import ModelSpec, shipped_model
 
 
 def cards_and_ranks() -> None:
@@ -88,3 +89,17 @@ def match_bots() -> None:
         match.play_hand([RandomBot(seed=1), "heuristic"])  # type: ignore[list-item]
         match.play(["random", "random"], hands=1)  # type: ignore[list-item]
         ofc.game.play_out(ofc.Game("pineapple", 2), [None, None])  # type: ignore[list-item]
+
+
+def model_settings() -> None:
+    """A bot's ``model=`` (docs/learned.md): ``"auto"``, None, a path, a ValueModel or
+    its data; anything else is the checker's error, not only a BotError."""
+    model = shipped_model(ofc.rules.PINEAPPLE, 2)
+    assert model is not None
+    specs: list[ModelSpec] = ["auto", model, {"name": "m", "base64": ""}, None]
+    ValueBot("pineapple", model=model)
+    SearchBot("pineapple", model=None)
+    assert len(specs) == 4
+    if TYPE_CHECKING:  # (not run: each raises BotError)
+        ValueBot("pineapple", model=1)  # type: ignore[arg-type]
+        SearchBot("pineapple", model=["auto"])  # type: ignore[arg-type]
