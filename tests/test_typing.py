@@ -151,3 +151,12 @@ def test_model_setting_is_typed(mypy_errors: dict[str, list[str]]) -> None:
     and failed only when run; it is ``str | os.PathLike[str] | ValueModel |
     Mapping[str, str] | None``."""
     assert _errors_in(mypy_errors, "user_api.py", "model_settings") == []
+
+
+def test_policies_are_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.bots.policy.Policy`` was ``Callable[[ndarray, ndarray],
+    Any]`` and ``load_policy()`` returned it, so the action a loaded policy gave was
+    ``Any`` and ``PolicyBot(lambda x: 0)`` passed the checker; a policy returns an
+    action id (``SupportsInt``; a loaded one ``int``) and takes the features and the
+    bool mask."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "policies") == []

@@ -30,9 +30,10 @@ import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsInt, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..encoding import ENCODING_SIZE, FEATURE_SIZE, action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote, quote_path
@@ -52,7 +53,9 @@ from .base import (
 
 __all__ = ["SB3_META", "MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
-Policy = Callable[[np.ndarray, np.ndarray], Any]
+Policy: TypeAlias = Callable[[NDArray[Any], NDArray[np.bool_]], SupportsInt]
+"""What :class:`PolicyBot` plays: ``policy(x, mask) -> action id`` (``x`` the features,
+float32, or the encoding, uint8: the bot's ``obs_type``; ``mask`` the legal actions)."""
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "linear": lambda x: x,
@@ -288,7 +291,7 @@ class _Sb3Policy:
         return int(np.asarray(action).reshape(-1)[0])
 
 
-def load_policy(path: str | Path) -> Policy:
+def load_policy(path: str | Path) -> Callable[[NDArray[Any], NDArray[np.bool_]], int]:
     """A saved policy: an ``.npz`` MLP (:class:`MlpPolicy`) or an SB3 ``.zip``.
 
     >>> import os, tempfile
