@@ -6,6 +6,7 @@ errors are not the user's: ``mypy --strict ofc_fast`` checks those)."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 from pathlib import Path
 
@@ -15,6 +16,25 @@ import ofc_fast
 
 SCRIPTS = Path(__file__).parent / "typing_scripts"
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: (?P<text>.*)$")
+EXTRAS = {"user_sb3.py": "sb3_contrib"}
+"""The user scripts that import an extra's module themselves: checked and run where
+it is installed (``pip install ".[rl-train]"``), skipped elsewhere."""
+
+
+def _skip_without_extra(script: str) -> None:
+    """Skip a test of user script ``script`` where the extra it imports is missing."""
+    module = EXTRAS.get(script)
+    if module is not None and importlib.util.find_spec(module) is None:
+        pytest.skip(f'{script} needs {module}: pip install ".[rl-train]"')
+
+
+def _checked_scripts() -> list[Path]:
+    """The user scripts whose modules are installed (:data:`EXTRAS`)."""
+    return [
+        p
+        for p in sorted(SCRIPTS.glob("*.py"))
+        if p.name not in EXTRAS or importlib.util.find_spec(EXTRAS[p.name]) is not None
+    ]
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +61,7 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
             str(tmp / "cache"),
             "--no-error-summary",
             "--show-absolute-path",
-            *map(str, sorted(SCRIPTS.glob("*.py"))),
+            *map(str, _checked_scripts()),
         ]
     )
     assert not stderr, stderr
@@ -80,6 +100,7 @@ def test_user_script_runs(script: str, function: str) -> None:
     calls, not of code that fails)."""
     if script == "user_api.py":  # (its AEC functions; user_numpy.py needs no extra)
         pytest.importorskip("pettingzoo", reason='pip install ".[test]" (pettingzoo)')
+    _skip_without_extra(script)
     from scripts import load_script
 
     getattr(load_script(SCRIPTS / script, f"typing_{script[:-3]}"), function)()
@@ -89,6 +110,7 @@ def test_user_script_runs(script: str, function: str) -> None:
 def test_user_script_type_checks(mypy_errors: dict[str, list[str]], script: str) -> None:
     """A user's code calling the API as the README does passes ``mypy --strict``, each
     ``assert_type`` included."""
+    _skip_without_extra(script)
     assert mypy_errors.get(script, []) == []
 
 
@@ -160,3 +182,13 @@ def test_policies_are_typed(mypy_errors: dict[str, list[str]]) -> None:
     action id (``SupportsInt``; a loaded one ``int``) and takes the features and the
     bool mask."""
     assert _errors_in(mypy_errors, "user_numpy.py", "policies") == []
+
+
+def test_sb3_models_are_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.env.sb3.load_ppo()`` was typed as returning ``Any`` and
+    ``frozen_policy()`` as giving ``Any`` actions (its model ``Any`` too), so a user's
+    training script went unchecked past them; ``load_ppo()`` returns a
+    ``MaskablePPO``, ``frozen_policy()``, ``export_policy()`` take an SB3 model
+    (``BaseAlgorithm``) and the frozen copy gives ``NDArray[np.int64]`` actions."""
+    _skip_without_extra("user_sb3.py")
+    assert _errors_in(mypy_errors, "user_sb3.py", "saved_model") == []

@@ -30,7 +30,7 @@ import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, SupportsInt, TypeAlias
+from typing import TYPE_CHECKING, Any, SupportsInt, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,6 +50,9 @@ from .base import (
     observed_seat,
     rules_of,
 )
+
+if TYPE_CHECKING:  # (the rl-train extra has it; load_sb3 imports it when called)
+    from sb3_contrib import MaskablePPO
 
 __all__ = ["SB3_META", "MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
@@ -172,7 +175,7 @@ class MlpPolicy:
 
     def act_batch(
         self, x: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None = None
-    ) -> np.ndarray:
+    ) -> NDArray[np.int64]:
         """One legal action per row: the best (``rng`` None) or one drawn from the
         softmax of the legal logits."""
         z = self._legal_logits(x, masks)
@@ -221,7 +224,7 @@ def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.
     return [a for pair in zip(weights, biases) for a in pair]
 
 
-def load_sb3(path: str, **kwargs: Any) -> tuple[Any, dict[str, str]]:
+def load_sb3(path: str, **kwargs: Any) -> tuple[MaskablePPO, dict[str, str]]:
     """``MaskablePPO.load(path, **kwargs)`` of a ``.zip`` of these tables' spaces, and
     the meta texts its :data:`SB3_META` entry records (``{}``: none); a file SB3
     cannot read, a model of other spaces or a damaged entry: BotError naming it."""
