@@ -192,3 +192,10 @@ def test_sb3_models_are_typed(mypy_errors: dict[str, list[str]]) -> None:
     (``BaseAlgorithm``) and the frozen copy gives ``NDArray[np.int64]`` actions."""
     _skip_without_extra("user_sb3.py")
     assert _errors_in(mypy_errors, "user_sb3.py", "saved_model") == []
+
+
+def test_encode_game_takes_a_game(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.encoding.encode_game()`` typed its game as ``Any``, so
+    ``encode_game(observation, seat)`` passed the checker and failed only when run;
+    it takes a :class:`~ofc_fast.Game`."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "game_encoding") == []

@@ -85,3 +85,12 @@ def policies() -> None:
     if TYPE_CHECKING:  # (not run: a BotError when made, a TypeError when it acts)
         PolicyBot("policy.npz")  # type: ignore[arg-type]
         PolicyBot(lambda x: 0)  # type: ignore[arg-type, misc]
+
+
+def game_encoding() -> None:
+    """``encode_game()`` encodes a Game: an observation given instead is the
+    checker's error, not only a GameError when run."""
+    game = ofc.Game("pineapple", players=2, seed=1)
+    assert_type(encoding.encode_game(game, 0), npt.NDArray[np.uint8])
+    if TYPE_CHECKING:  # (not run: a GameError)
+        encoding.encode_game(game.observation(0), 0)  # type: ignore[arg-type]
