@@ -199,3 +199,13 @@ def test_encode_game_takes_a_game(mypy_errors: dict[str, list[str]]) -> None:
     ``encode_game(observation, seat)`` passed the checker and failed only when run;
     it takes a :class:`~ofc_fast.Game`."""
     assert _errors_in(mypy_errors, "user_numpy.py", "game_encoding") == []
+
+
+def test_gymnasium_arrays_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: the Gymnasium ``OfcVectorEnv.step()`` was typed as returning bare
+    ``np.ndarray`` rewards, terminations and truncations (dtype ``Any``), as were the
+    envs' ``action_masks()``, so a user's training loop went unchecked; rewards are
+    ``NDArray[np.float64]``, the others ``NDArray[np.bool_]``."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "gymnasium_envs") == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,7 @@ import ofc_fast as ofc
 from ofc_fast import encoding
 from ofc_fast.bots.policy import MlpPolicy, PolicyBot, load_policy
 from ofc_fast.env import VectorEnv
+from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
 
 
 def batches() -> None:
@@ -94,3 +95,20 @@ def game_encoding() -> None:
     assert_type(encoding.encode_game(game, 0), npt.NDArray[np.uint8])
     if TYPE_CHECKING:  # (not run: a GameError)
         encoding.encode_game(game.observation(0), 0)  # type: ignore[arg-type]
+
+
+def gymnasium_envs() -> None:
+    """The Gymnasium envs (README: reinforcement learning): float64 rewards, bool
+    terminations, truncations and action masks."""
+    env = OfcVectorEnv("pineapple", num_envs=2, players=2)
+    obs, _ = env.reset(seed=0)
+    assert_type(obs, dict[str, npt.NDArray[Any]])
+    masks = env.action_masks()
+    assert_type(masks, npt.NDArray[np.bool_])
+    obs, rewards, terminations, truncations, _ = env.step(masks.argmax(axis=1))
+    assert_type(rewards, npt.NDArray[np.float64])
+    assert_type(terminations, npt.NDArray[np.bool_])
+    assert_type(truncations, npt.NDArray[np.bool_])
+    single = OfcEnv("pineapple", players=2)
+    single.reset(seed=0)
+    assert_type(single.action_masks(), npt.NDArray[np.bool_])
