@@ -209,3 +209,13 @@ def test_gymnasium_arrays_are_typed_with_their_dtype(
     envs' ``action_masks()``, so a user's training loop went unchecked; rewards are
     ``NDArray[np.float64]``, the others ``NDArray[np.bool_]``."""
     assert _errors_in(mypy_errors, "user_numpy.py", "gymnasium_envs") == []
+
+
+def test_sb3_adapter_arrays_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: the SB3 adapter's ``VecEnv.reset()`` and ``step_wait()`` were typed
+    as returning bare ``np.ndarray`` arrays (dtype ``Any``); observations are uint8
+    encodings or float32 features, rewards float32, dones bool."""
+    _skip_without_extra("user_sb3.py")
+    assert _errors_in(mypy_errors, "user_sb3.py", "vec_env_arrays") == []

@@ -44,7 +44,7 @@ from ..search import flag
 from ..table import check_seed
 from ._arguments import takes_arguments
 from ._guard import check_open, require_started
-from ._learner import LearnerTables, OpponentPolicy
+from ._learner import LearnerTables, Observations, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
 from ._stuck import whole_step
@@ -253,7 +253,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
                 "(reset() first, then set_options)"
             )
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> Observations:
         """Deal every table the learner's next decision: after :meth:`seed` ``(s)``,
         table ``i``'s match starts from seed ``s + i`` (SB3's rule: the match a
         one-table adapter seeded ``s + i`` plays); else, as SB3's VecEnvs reset each
@@ -275,14 +275,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
         finally:  # for this reset only, dealt or not: a failed one leaves none behind
             self._reset_seeds()
             self._reset_options()
-        return np.array(obs)
+        return obs.copy()  # type: ignore[no-any-return]  # (numpy: a union's copy() is Any)
 
     def step_async(self, actions: np.ndarray) -> None:
         """Keep the learner's actions (one integer id per table) for :meth:`step_wait`
         (which refuses anything else with MoveError)."""
         self._actions = np.array(actions)
 
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def step_wait(
+        self,
+    ) -> tuple[Observations, NDArray[np.float32], NDArray[np.bool_], list[dict[str, Any]]]:
         """Play them; ``(observations, rewards, dones, infos)`` as SB3 wants them."""
         if not self._started:
             self.reset()

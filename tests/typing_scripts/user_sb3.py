@@ -28,3 +28,15 @@ def saved_model() -> None:
     obs, masks = env.reset(), env.action_masks()
     assert_type(policy(obs, masks), npt.NDArray[np.int64])
     VecEnv("pineapple", num_envs=2, opponent=policy, seed=0)
+
+
+def vec_env_arrays() -> None:
+    """The SB3 adapter's arrays (README: reinforcement learning): uint8 or float32
+    observations, float32 rewards, bool dones."""
+    env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    obs = env.reset()
+    assert_type(obs, npt.NDArray[np.uint8] | npt.NDArray[np.float32])
+    env.step_async(env.action_masks().argmax(axis=1))
+    obs, rewards, dones, _ = env.step_wait()
+    assert_type(rewards, npt.NDArray[np.float32])
+    assert_type(dones, npt.NDArray[np.bool_])
