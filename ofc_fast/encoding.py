@@ -226,7 +226,7 @@ def encode(obs: Mapping[str, Any]) -> npt.NDArray[np.float32]:
     return encode_bytes(obs) * SCALE
 
 
-def encode_game(game: Any, seat: int) -> npt.NDArray[np.uint8]:
+def encode_game(game: Game, seat: int) -> npt.NDArray[np.uint8]:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
     state (GameError for anything else than a Game).  While another thread moves the
     game it encodes the game before or after the move, never half-written.

@@ -6,6 +6,7 @@ errors are not the user's: ``mypy --strict ofc_fast`` checks those)."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 from pathlib import Path
 
@@ -15,6 +16,25 @@ import ofc_fast
 
 SCRIPTS = Path(__file__).parent / "typing_scripts"
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: (?P<text>.*)$")
+EXTRAS = {"user_sb3.py": "sb3_contrib"}
+"""The user scripts that import an extra's module themselves: checked and run where
+it is installed (``pip install ".[rl-train]"``), skipped elsewhere."""
+
+
+def _skip_without_extra(script: str) -> None:
+    """Skip a test of user script ``script`` where the extra it imports is missing."""
+    module = EXTRAS.get(script)
+    if module is not None and importlib.util.find_spec(module) is None:
+        pytest.skip(f'{script} needs {module}: pip install ".[rl-train]"')
+
+
+def _checked_scripts() -> list[Path]:
+    """The user scripts whose modules are installed (:data:`EXTRAS`)."""
+    return [
+        p
+        for p in sorted(SCRIPTS.glob("*.py"))
+        if p.name not in EXTRAS or importlib.util.find_spec(EXTRAS[p.name]) is not None
+    ]
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +61,7 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
             str(tmp / "cache"),
             "--no-error-summary",
             "--show-absolute-path",
-            *map(str, sorted(SCRIPTS.glob("*.py"))),
+            *map(str, _checked_scripts()),
         ]
     )
     assert not stderr, stderr
@@ -80,6 +100,7 @@ def test_user_script_runs(script: str, function: str) -> None:
     calls, not of code that fails)."""
     if script == "user_api.py":  # (its AEC functions; user_numpy.py needs no extra)
         pytest.importorskip("pettingzoo", reason='pip install ".[test]" (pettingzoo)')
+    _skip_without_extra(script)
     from scripts import load_script
 
     getattr(load_script(SCRIPTS / script, f"typing_{script[:-3]}"), function)()
@@ -89,6 +110,7 @@ def test_user_script_runs(script: str, function: str) -> None:
 def test_user_script_type_checks(mypy_errors: dict[str, list[str]], script: str) -> None:
     """A user's code calling the API as the README does passes ``mypy --strict``, each
     ``assert_type`` included."""
+    _skip_without_extra(script)
     assert mypy_errors.get(script, []) == []
 
 
@@ -136,3 +158,64 @@ def test_aec_last_is_typed_by_its_observe_flag(mypy_errors: dict[str, list[str]]
     (``dict[str, NDArray[Any]]``), None for ``last(observe=False)`` (overloads on the
     flag's literal)."""
     assert _errors_in(mypy_errors, "user_api.py", "pettingzoo_loop") == []
+
+
+def test_match_bots_are_typed_as_bots(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``Match.play_hand()``, ``Match.play()`` and ``game.play_out()``
+    typed their bots as ``Sequence[Any]``, so a seat given a bot's name or None passed
+    the checker and failed only when run; they take ``Sequence[Bot]``."""
+    assert _errors_in(mypy_errors, "user_api.py", "match_bots") == []
+
+
+def test_model_setting_is_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.learned.ModelSpec``, the type of the bots' and
+    ``advise()``'s ``model=``, was ``Any``, so ``ValueBot(model=1)`` passed the checker
+    and failed only when run; it is ``str | os.PathLike[str] | ValueModel |
+    Mapping[str, str] | None``."""
+    assert _errors_in(mypy_errors, "user_api.py", "model_settings") == []
+
+
+def test_policies_are_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.bots.policy.Policy`` was ``Callable[[ndarray, ndarray],
+    Any]`` and ``load_policy()`` returned it, so the action a loaded policy gave was
+    ``Any`` and ``PolicyBot(lambda x: 0)`` passed the checker; a policy returns an
+    action id (``SupportsInt``; a loaded one ``int``) and takes the features and the
+    bool mask."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "policies") == []
+
+
+def test_sb3_models_are_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.env.sb3.load_ppo()`` was typed as returning ``Any`` and
+    ``frozen_policy()`` as giving ``Any`` actions (its model ``Any`` too), so a user's
+    training script went unchecked past them; ``load_ppo()`` returns a
+    ``MaskablePPO``, ``frozen_policy()``, ``export_policy()`` take an SB3 model
+    (``BaseAlgorithm``) and the frozen copy gives ``NDArray[np.int64]`` actions."""
+    _skip_without_extra("user_sb3.py")
+    assert _errors_in(mypy_errors, "user_sb3.py", "saved_model") == []
+
+
+def test_encode_game_takes_a_game(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.encoding.encode_game()`` typed its game as ``Any``, so
+    ``encode_game(observation, seat)`` passed the checker and failed only when run;
+    it takes a :class:`~ofc_fast.Game`."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "game_encoding") == []
+
+
+def test_gymnasium_arrays_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: the Gymnasium ``OfcVectorEnv.step()`` was typed as returning bare
+    ``np.ndarray`` rewards, terminations and truncations (dtype ``Any``), as were the
+    envs' ``action_masks()``, so a user's training loop went unchecked; rewards are
+    ``NDArray[np.float64]``, the others ``NDArray[np.bool_]``."""
+    assert _errors_in(mypy_errors, "user_numpy.py", "gymnasium_envs") == []
+
+
+def test_sb3_adapter_arrays_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: the SB3 adapter's ``VecEnv.reset()`` and ``step_wait()`` were typed
+    as returning bare ``np.ndarray`` arrays (dtype ``Any``); observations are uint8
+    encodings or float32 features, rewards float32, dones bool."""
+    _skip_without_extra("user_sb3.py")
+    assert _errors_in(mypy_errors, "user_sb3.py", "vec_env_arrays") == []

@@ -8,6 +8,7 @@ from ..errors import TableError
 from ..game import Game, play_out
 from ..rules import PINEAPPLE, RuleSet, as_rules
 from ..table import check_players
+from .base import Bot
 
 __all__ = ["rehearse", "warm_seats", "warm_table"]
 
@@ -50,7 +51,7 @@ def warm_seats(players: object, rules: RuleSet, who: str) -> int:
         raise TableError(f"{who}: {exc}") from None
 
 
-def rehearse(bot: object, rules: RuleSet, players: int = 2) -> None:
+def rehearse(bot: Bot, rules: RuleSet, players: int = 2) -> None:
     """Play one deal of ``rules`` (``players`` seats, seed 0) with ``bot`` in every
     seat.
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -123,6 +123,12 @@ class SeparateCopies:
         words = [type(self).__name__] + ([] if rules is None else [f"rules={rules.name}"])
         words += [f"{k}={v!r}" for k, v in self.settings().items()]  # type: ignore[attr-defined]
         return f"<{' '.join(words)}>"
+
+    if TYPE_CHECKING:  # (every built-in bot has it: a list of them is a list of Bots)
+
+        def act(self, observation: ObservationLike) -> Move:
+            """The move for the seat ``observation["seat"]``, whose turn it is."""
+            ...
 
 
 def observation_problem(observation: object) -> OfcError | None:

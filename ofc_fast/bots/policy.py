@@ -30,9 +30,10 @@ import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsInt, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..encoding import ENCODING_SIZE, FEATURE_SIZE, action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote, quote_path
@@ -50,9 +51,14 @@ from .base import (
     rules_of,
 )
 
+if TYPE_CHECKING:  # (the rl-train extra has it; load_sb3 imports it when called)
+    from sb3_contrib import MaskablePPO
+
 __all__ = ["SB3_META", "MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
-Policy = Callable[[np.ndarray, np.ndarray], Any]
+Policy: TypeAlias = Callable[[NDArray[Any], NDArray[np.bool_]], SupportsInt]
+"""What :class:`PolicyBot` plays: ``policy(x, mask) -> action id`` (``x`` the features,
+float32, or the encoding, uint8: the bot's ``obs_type``; ``mask`` the legal actions)."""
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "linear": lambda x: x,
@@ -169,7 +175,7 @@ class MlpPolicy:
 
     def act_batch(
         self, x: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None = None
-    ) -> np.ndarray:
+    ) -> NDArray[np.int64]:
         """One legal action per row: the best (``rng`` None) or one drawn from the
         softmax of the legal logits."""
         z = self._legal_logits(x, masks)
@@ -218,7 +224,7 @@ def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.
     return [a for pair in zip(weights, biases) for a in pair]
 
 
-def load_sb3(path: str, **kwargs: Any) -> tuple[Any, dict[str, str]]:
+def load_sb3(path: str, **kwargs: Any) -> tuple[MaskablePPO, dict[str, str]]:
     """``MaskablePPO.load(path, **kwargs)`` of a ``.zip`` of these tables' spaces, and
     the meta texts its :data:`SB3_META` entry records (``{}``: none); a file SB3
     cannot read, a model of other spaces or a damaged entry: BotError naming it."""
@@ -288,7 +294,7 @@ class _Sb3Policy:
         return int(np.asarray(action).reshape(-1)[0])
 
 
-def load_policy(path: str | Path) -> Policy:
+def load_policy(path: str | Path) -> Callable[[NDArray[Any], NDArray[np.bool_]], int]:
     """A saved policy: an ``.npz`` MLP (:class:`MlpPolicy`) or an SB3 ``.zip``.
 
     >>> import os, tempfile

@@ -12,9 +12,10 @@ with :meth:`VectorEnv.step_active`.  After :meth:`LearnerTables.reset` and every
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import GameError, MoveError, match_choice
 from ..rules import RuleSet
@@ -29,6 +30,11 @@ __all__ = ["LearnerTables", "OpponentPolicy"]
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
 """``policy(observations, masks) -> actions``: one legal action id per row (a policy
 that samples may have ``reseed(seed)``: :meth:`LearnerTables.reset` calls it)."""
+
+
+Observations: TypeAlias = NDArray[np.uint8] | NDArray[np.float32]
+"""The learner's observations: the encodings (uint8), or with ``obs_type="features"``
+the features (float32)."""
 
 
 class LearnerTables:
@@ -96,7 +102,7 @@ class LearnerTables:
         self._mid_deal = np.zeros(num_envs, np.bool_)  # a learner step in the deal
 
     @property
-    def observations(self) -> np.ndarray:
+    def observations(self) -> Observations:
         """The learner's observations (the VectorEnv's array: copy what you keep)."""
         return self.venv.observations
 
@@ -117,7 +123,7 @@ class LearnerTables:
         self,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
-    ) -> np.ndarray:
+    ) -> Observations:
         """Deal every table the learner's next decision, as the one-table env
         resets (:func:`~ofc_fast.env._rows.reset_tables`): with ``seed`` (as
         :meth:`VectorEnv.reset`, an int or one seed per table; the first reset: the
@@ -141,7 +147,9 @@ class LearnerTables:
             self.masks[:] = self.venv.action_masks
         return self.observations
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def step(
+        self, actions: Any
+    ) -> tuple[Observations, NDArray[np.float32], NDArray[np.bool_]]:
         """Play one learner decision at every table, then the others' decisions up to
         the learner's next one (``actions``: ``num_envs`` integer ids, MoveError
         otherwise).  Returns ``(observations, rewards, dones)``: rewards

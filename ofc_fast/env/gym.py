@@ -27,6 +27,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 
 from .._native import lib, move_error
 from ..errors import GameError, MoveError, choice, quote
@@ -249,7 +250,7 @@ class OfcEnv(gymnasium.Env):
             "action_mask": v.action_masks[0].view(np.int8).copy(),
         }
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions of the pending decision: ``ACTION_SPACE`` booleans (a
         copy; sb3-contrib's convention): none after a deal's end without autoreset;
         GameError before :meth:`reset`, as :meth:`render`."""
@@ -417,7 +418,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             "action_mask": v.action_masks.view(np.int8).copy(),
         }
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[np.bool_]:
         """Every table's legal actions: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
         GameError before :meth:`reset` and once closed, as its steps."""
         require_started(self._venv, "action_masks")
@@ -428,7 +429,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         *,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
         """Deal every table its learner's next decision: ``seed`` an int ``s`` (table
         ``i`` then plays the match of an :class:`OfcEnv` reset with ``s + i``; every
         ``s + i`` 0..2**64-1, else TableError) or ``num_envs`` seeds (int or None);
@@ -457,7 +458,13 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
 
     def step(
         self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    ) -> tuple[
+        dict[str, NDArray[Any]],
+        NDArray[np.float64],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        dict[str, Any],
+    ]:
         """One learner decision per table (``num_envs`` integer action ids), then the
         opponents' decisions up to the learner's next one."""
         v = self._venv
@@ -490,12 +497,12 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         render_human(self)
         return self._obs(), rewards, done, cut, infos
 
-    def _count_steps(self, done: np.ndarray) -> np.ndarray:
+    def _count_steps(self, done: NDArray[np.bool_]) -> NDArray[np.bool_]:
         """Count a step at every table (Gymnasium's ``TimeLimit``): the truncations,
         the tables at ``max_episode_steps``; a table ended (``done``) or truncated
         counts from 0 again."""
         self._steps += 1
-        cut = np.zeros(self.num_envs, np.bool_)
+        cut: NDArray[np.bool_] = np.zeros(self.num_envs, np.bool_)
         if self.max_episode_steps is not None:
             cut = self._steps >= self.max_episode_steps
         self._steps[done | cut] = 0

@@ -25,12 +25,15 @@ import json
 import os
 import weakref
 import zipfile
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
+from stable_baselines3.common.base_class import BaseAlgorithm
+from stable_baselines3.common.type_aliases import GymEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import SB3_META, MlpPolicy, load_sb3
@@ -41,12 +44,15 @@ from ..search import flag
 from ..table import check_seed
 from ._arguments import takes_arguments
 from ._guard import check_open, require_started
-from ._learner import LearnerTables, OpponentPolicy
+from ._learner import LearnerTables, Observations, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
 from ._stuck import whole_step
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
+
+if TYPE_CHECKING:  # (the rl-train extra has it; load_ppo imports it when called)
+    from sb3_contrib import MaskablePPO
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "load_ppo"]
 
@@ -247,7 +253,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
                 "(reset() first, then set_options)"
             )
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> Observations:
         """Deal every table the learner's next decision: after :meth:`seed` ``(s)``,
         table ``i``'s match starts from seed ``s + i`` (SB3's rule: the match a
         one-table adapter seeded ``s + i`` plays); else, as SB3's VecEnvs reset each
@@ -269,14 +275,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
         finally:  # for this reset only, dealt or not: a failed one leaves none behind
             self._reset_seeds()
             self._reset_options()
-        return np.array(obs)
+        return obs.copy()  # type: ignore[no-any-return]  # (numpy: a union's copy() is Any)
 
     def step_async(self, actions: np.ndarray) -> None:
         """Keep the learner's actions (one integer id per table) for :meth:`step_wait`
         (which refuses anything else with MoveError)."""
         self._actions = np.array(actions)
 
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def step_wait(
+        self,
+    ) -> tuple[Observations, NDArray[np.float32], NDArray[np.bool_], list[dict[str, Any]]]:
         """Play them; ``(observations, rewards, dones, infos)`` as SB3 wants them."""
         if not self._started:
             self.reset()
@@ -470,7 +478,7 @@ def _same_options(a: object, b: dict[str, Any]) -> bool:
     )
 
 
-def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
+def mlp_of(model: BaseAlgorithm, **meta: Any) -> MlpPolicy:
     """A MaskablePPO model's action network (an MLP on the flat observation) as a
     NumPy :class:`~ofc_fast.bots.policy.MlpPolicy` (a frozen copy); ``meta``:
     kept with it as text (``rules`` as their name and fingerprint; ``obs_type``:
@@ -508,7 +516,9 @@ def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
     return MlpPolicy([p.copy() for p in params], acts, {**meta, "obs_type": obs_type})
 
 
-def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> OpponentPolicy:
+def frozen_policy(
+    model: BaseAlgorithm, deterministic: bool = False, seed: int = 0
+) -> Callable[[NDArray[Any], NDArray[np.bool_]], NDArray[np.int64]]:
     """A frozen copy of a MaskablePPO model's policy as an opponent policy
     ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
     action when ``deterministic``: True or False, else GameError); the model trains
@@ -552,7 +562,9 @@ class _FrozenPolicy:
         self.learned = learned  # the model's rules (_learned_rules), for _check_opponent
         self.seed = seed  # frozen_policy's: with the tables' seed, what reseed() takes
 
-    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def __call__(
+        self, observations: NDArray[Any], masks: NDArray[np.bool_]
+    ) -> NDArray[np.int64]:
         return self.mlp.act_batch(observations, masks, self.rng)
 
     def reseed(self, seed: int | Sequence[int | None] | np.ndarray) -> None:
@@ -568,7 +580,7 @@ class _FrozenPolicy:
         self.rng = np.random.default_rng([self.seed, *map(int, seeds)] if known else None)
 
 
-def export_policy(model: Any, path: str, **meta: Any) -> str:
+def export_policy(model: BaseAlgorithm, path: str, **meta: Any) -> str:
     """Write a MaskablePPO model's action network as an ``.npz`` that
     :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
     bots need no torch); ``meta``: kept with it as text (``obs_type``: the one the
@@ -623,7 +635,9 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     return str(path)
 
 
-def load_ppo(path: str | os.PathLike[str], env: Any = None, **kwargs: Any) -> Any:
+def load_ppo(
+    path: str | os.PathLike[str], env: GymEnv | None = None, **kwargs: Any
+) -> MaskablePPO:
     """``MaskablePPO.load(path, env, **kwargs)`` that keeps, beside the model, the rules
     (and the other texts) :func:`export_policy`'s ``.zip`` records
     (:data:`~ofc_fast.bots.policy.SB3_META`): a model it reads without an env

@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, OfcError, RulesError, TableError, quote, truth
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
@@ -53,6 +53,9 @@ from ._engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, finish
 from .threads import consistent
+
+if TYPE_CHECKING:  # (bots imports game)
+    from ..bots.base import Bot
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
@@ -517,7 +520,7 @@ class Match:
         )
         return r
 
-    def play_hand(self, bots: Sequence[Any]) -> GameResult:
+    def play_hand(self, bots: Sequence[Bot]) -> GameResult:
         """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
         Move``) and book it."""
         check_bots(bots, self.players)
@@ -525,8 +528,8 @@ class Match:
 
     def _play_deal(
         self,
-        bots: Sequence[Any],
-        finish_deal: Callable[[Game, Sequence[Any], int], None] | None,
+        bots: Sequence[Bot],
+        finish_deal: Callable[[Game, Sequence[Bot], int], None] | None,
     ) -> tuple[Game, GameResult]:
         """The next deal played out (``finish_deal``: see :meth:`play`) and booked."""
         g = self.next_game()
@@ -538,12 +541,12 @@ class Match:
 
     def play(
         self,
-        bots: Sequence[Any],
+        bots: Sequence[Bot],
         hands: int = 1,
         on_deal: Callable[[Game, GameResult], None] | None = None,
         *,
         stop: Callable[[], bool] | None = None,
-        finish_deal: Callable[[Game, Sequence[Any], int], None] | None = None,
+        finish_deal: Callable[[Game, Sequence[Bot], int], None] | None = None,
     ) -> list[SeatStats]:
         """Play up to ``hands`` deals (fewer when the chips run out, or once
         ``stop()``, asked before each deal, is true: ``ofc-fast play``'s Ctrl-C);

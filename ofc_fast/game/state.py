@@ -36,7 +36,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from math import comb
 from random import Random
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._native import ffi, lib, status_error
 from .._native._fast import ATOMIC_READS as _NATIVE
@@ -55,6 +55,9 @@ from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from ._refusal import Illegal, refusal_detail, seat_named
+
+if TYPE_CHECKING:  # (bots imports game)
+    from ..bots.base import Bot
 from .moves import (
     Move,
     destinations_of,
@@ -728,7 +731,7 @@ class Game:
         return "\n".join(lines)
 
 
-def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
+def play_out(game: Game, bots: Sequence[Bot]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
     deal; returns its result (GameError for a ``game`` that is no Game, or that another
     thread moved while a bot chose; TableError for bots not one per seat; a MoveError
@@ -747,7 +750,7 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     return game.result()
 
 
-def finish(game: Game, bots: Sequence[Any], illegal: Illegal | None = None) -> None:
+def finish(game: Game, bots: Sequence[Bot], illegal: Illegal | None = None) -> None:
     """:func:`play_out` without the result (a match books it once: ``record``);
     ``illegal(seat, error)`` makes the error raised for a seat's illegal move from the
     bot's own MoveError (default: "seat S (its bot's class): " and the move's words)."""

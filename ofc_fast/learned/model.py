@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -77,16 +77,6 @@ _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
 _NAME_MAX = 100  # characters of a name given with the bytes (from_bytes)
 _CONTEXTS = 64  # contexts, and tables, a model keeps (the least recently used forgotten)
-
-ModelSpec = Any
-"""What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
-seat count, or none), None (no model: rollouts only), a path to a model file (a
-bot keeps it absolute: made absolute in the working directory the bot is built
-in), a :class:`ValueModel`, a model file's bytes as JSON-safe data: ``{"name": text,
-"base64": the bytes in base64}`` (what a bot's ``settings()`` carries for a model
-read from bytes, not from a file), or a model file with its checksum: ``{"path":
-absolute path, "checksum": 16 hex digits}`` (what ``settings()`` carries for a model
-read from a file: a file rewritten or deleted since is a ModelError naming it)."""
 
 
 def rules_hash(rules: RulesLike) -> int:
@@ -383,6 +373,17 @@ class ValueModel:
             placed = sum(1 for c in board if c != _NO_CARD) + len(cards) - k
             raise self._status_error(st, placed)
         return [float(values[i]) for i in range(len(ids))]
+
+
+ModelSpec: TypeAlias = str | os.PathLike[str] | ValueModel | Mapping[str, str] | None
+"""What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
+seat count, or none), None (no model: rollouts only), a path to a model file (a
+bot keeps it absolute: made absolute in the working directory the bot is built
+in), a :class:`ValueModel`, a model file's bytes as JSON-safe data: ``{"name": text,
+"base64": the bytes in base64}`` (what a bot's ``settings()`` carries for a model
+read from bytes, not from a file), or a model file with its checksum: ``{"path":
+absolute path, "checksum": 16 hex digits}`` (what ``settings()`` carries for a model
+read from a file: a file rewritten or deleted since is a ModelError naming it)."""
 
 
 def held_context(owner: Any, keep: tuple[Any, ...]) -> Any:
@@ -732,9 +733,10 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     if isinstance(spec, str) and spec == "auto":
         return shipped_model(rules, players)
     model = check_spec(spec)
-    if not isinstance(model, ValueModel):
-        model = _load_file(os.fspath(model))
-    model.check_rules(rules, players)
+    if isinstance(model, str):  # (a path: "auto" was taken above)
+        model = _load_file(model)
+    if model is not None:
+        model.check_rules(rules, players)
     return model
 
 
@@ -761,7 +763,7 @@ def _load_file(path: str) -> ValueModel:
 
 def check_spec(
     spec: ModelSpec, read: bool = False, rules: RuleSet | None = None
-) -> ModelSpec:
+) -> str | ValueModel | None:
     """The model setting to keep: ``spec``, a path made absolute (in this working
     directory: a bot rebuilt from its settings elsewhere reads the same file), or the
     :class:`ValueModel` of a model given as data (read now); ModelError when
@@ -772,8 +774,7 @@ def check_spec(
     (:meth:`ValueModel.check_rules`; the seat count is checked when it is used)."""
     if read:
         kept = check_spec(spec)
-        is_path = isinstance(kept, str) and kept != "auto"
-        model = _load_file(kept) if is_path else kept
+        model = _load_file(kept) if isinstance(kept, str) and kept != "auto" else kept
         if rules is not None and isinstance(model, ValueModel):
             model.check_rules(rules)
         return kept

@@ -5,16 +5,17 @@ checker off in the user's code that touches it)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 from typing_extensions import assert_type
 
 import ofc_fast as ofc
-from ofc_fast.bots import Bot, HeuristicBot, RandomBot, make_bot
+from ofc_fast.bots import Bot, HeuristicBot, RandomBot, SearchBot, ValueBot, make_bot
 from ofc_fast.env import pettingzoo_env
 from ofc_fast.env.aec import OfcAECEnv
 from ofc_fast.game import Move
+from ofc_fast.learned import ModelSpec, shipped_model
 
 
 def cards_and_ranks() -> None:
@@ -75,3 +76,30 @@ def pettingzoo_loop() -> None:
     assert_type(reward, float)
     assert_type(aec.last(observe=False)[0], None)
     assert_type(aec.last(bool(reward))[0], dict[str, NDArray[Any]] | None)
+
+
+def match_bots() -> None:
+    """A match's and ``play_out``'s bots are Bots: a seat given something
+    else is the checker's error (``# type: ignore`` would be unused otherwise)."""
+    match = ofc.Match(ofc.rules.PINEAPPLE, players=2, seed=1)
+    bots = [RandomBot(seed=1), HeuristicBot(seed=2)]
+    assert_type(match.play_hand(bots), ofc.GameResult)
+    assert_type(ofc.game.play_out(ofc.Game("pineapple", 2, seed=3), bots), ofc.GameResult)
+    if TYPE_CHECKING:  # (not run: each raises TableError)
+        match.play_hand([RandomBot(seed=1), "heuristic"])  # type: ignore[list-item]
+        match.play(["random", "random"], hands=1)  # type: ignore[list-item]
+        ofc.game.play_out(ofc.Game("pineapple", 2), [None, None])  # type: ignore[list-item]
+
+
+def model_settings() -> None:
+    """A bot's ``model=`` (docs/learned.md): ``"auto"``, None, a path, a ValueModel or
+    its data; anything else is the checker's error, not only a BotError."""
+    model = shipped_model(ofc.rules.PINEAPPLE, 2)
+    assert model is not None
+    specs: list[ModelSpec] = ["auto", model, {"name": "m", "base64": ""}, None]
+    ValueBot("pineapple", model=model)
+    SearchBot("pineapple", model=None)
+    assert len(specs) == 4
+    if TYPE_CHECKING:  # (not run: each raises BotError)
+        ValueBot("pineapple", model=1)  # type: ignore[arg-type]
+        SearchBot("pineapple", model=["auto"])  # type: ignore[arg-type]

@@ -4,13 +4,19 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import assert_type
 
 import ofc_fast as ofc
 from ofc_fast import encoding
+from ofc_fast.bots.policy import MlpPolicy, PolicyBot, load_policy
 from ofc_fast.env import VectorEnv
+from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
 
 
 def batches() -> None:
@@ -61,3 +67,48 @@ def vector_env() -> None:
     assert_type(truncations, npt.NDArray[np.bool_])
     assert_type(env.observations_float(), npt.NDArray[np.float32])
     assert_type(env.encode(0, 0), npt.NDArray[np.uint8])
+
+
+def policies() -> None:
+    """A saved policy read back (README: reinforcement learning) gives an int action
+    id; a policy bot takes ``policy(x, mask) -> action id``, not any object."""
+    w = np.zeros((ofc.game.ACTION_SPACE, encoding.FEATURE_SIZE), np.float32)
+    mlp = MlpPolicy([w, np.zeros(ofc.game.ACTION_SPACE, np.float32)], ["linear"])
+    policy = load_policy(mlp.save(os.path.join(tempfile.mkdtemp(), "policy.npz")))
+    game = ofc.Game("pineapple", players=2, seed=1)
+    seat = game.to_act
+    assert seat is not None
+    obs = game.observation(seat)
+    action = policy(encoding.features(obs), encoding.action_mask(obs))
+    assert_type(action, int)
+    bot = PolicyBot(lambda x, mask: np.argmax(mask), seed=1)
+    game.play(bot.act(obs))
+    if TYPE_CHECKING:  # (not run: a BotError when made, a TypeError when it acts)
+        PolicyBot("policy.npz")  # type: ignore[arg-type]
+        PolicyBot(lambda x: 0)  # type: ignore[arg-type, misc]
+
+
+def game_encoding() -> None:
+    """``encode_game()`` encodes a Game: an observation given instead is the
+    checker's error, not only a GameError when run."""
+    game = ofc.Game("pineapple", players=2, seed=1)
+    assert_type(encoding.encode_game(game, 0), npt.NDArray[np.uint8])
+    if TYPE_CHECKING:  # (not run: a GameError)
+        encoding.encode_game(game.observation(0), 0)  # type: ignore[arg-type]
+
+
+def gymnasium_envs() -> None:
+    """The Gymnasium envs (README: reinforcement learning): float64 rewards, bool
+    terminations, truncations and action masks."""
+    env = OfcVectorEnv("pineapple", num_envs=2, players=2)
+    obs, _ = env.reset(seed=0)
+    assert_type(obs, dict[str, npt.NDArray[Any]])
+    masks = env.action_masks()
+    assert_type(masks, npt.NDArray[np.bool_])
+    obs, rewards, terminations, truncations, _ = env.step(masks.argmax(axis=1))
+    assert_type(rewards, npt.NDArray[np.float64])
+    assert_type(terminations, npt.NDArray[np.bool_])
+    assert_type(truncations, npt.NDArray[np.bool_])
+    single = OfcEnv("pineapple", players=2)
+    single.reset(seed=0)
+    assert_type(single.action_masks(), npt.NDArray[np.bool_])
