@@ -366,3 +366,19 @@ def test_a_parallel_run_of_more_hands_than_64_bit_deal_indices_is_refused() -> N
             RunSpec.make("pineapple", 2, 1, hands, bots)
     assert RunSpec.make("pineapple", 2, 1, 2**64, bots).hands == 2**64  # the last: 2**64-1
     assert RunSpec.make("pineapple", 2, 1, np.uint64(2**63), bots).hands == 2**63
+
+
+@pytest.mark.parametrize(
+    "chips",
+    [float("nan"), float("inf"), True, np.float64(1.0), 5, [float("nan")], [True]],
+    ids=repr,
+)
+def test_check_match_stacks_names_chips_that_are_not_counts(chips: Any) -> None:
+    """Regression: ``table.check_match_stacks(nan)`` (inf, a bool, a NumPy float) raised
+    a bare TypeError ('float' object is not iterable), and a list of them passed; a
+    TableError now names the stacks."""
+    from ofc_fast.table import check_match_stacks
+
+    with pytest.raises(TableError, match=r"^--stacks: "):
+        check_match_stacks(chips, "--stacks")
+    check_match_stacks([np.int64(3), 4])  # NumPy's ints are counts
