@@ -1716,3 +1716,27 @@ def test_ctrl_c_while_a_parallel_play_writes_a_chunk_keeps_the_json_whole(
     assert doc["hands"] == 3
     for s in range(2):  # the totals are those of the deals on record
         assert doc["totals"][s] == sum(d["net"][s] for d in doc["deals"])
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda n: ProcessExecutor(n), lambda n: make_executor(workers=n)],
+    ids=["ProcessExecutor", "make_executor"],
+)
+def test_a_worker_count_beyond_the_cpus_is_refused_as_the_command_line_does(
+    make: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``ProcessExecutor(workers=2**70)`` (and ``make_executor(workers=
+    10**6)``) was accepted, and its first run asked the pool for that many
+    processes, while ``--workers`` refuses more than 4 per CPU; both now raise the
+    command line's ExecutorError before any pool starts."""
+    from ofc_fast.parallel import _counts
+
+    monkeypatch.setattr(_counts, "cpu_count", lambda: 2)
+    for n in (2**70, 9):
+        with pytest.raises(
+            ExecutorError, match=r"must be at most 8, got .* \(4 per CPU, 2 "
+        ):
+            make(n)
+    with make(np.int64(8)) as ok:
+        assert ok.workers == 8
