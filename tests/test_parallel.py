@@ -1740,3 +1740,37 @@ def test_a_worker_count_beyond_the_cpus_is_refused_as_the_command_line_does(
             make(n)
     with make(np.int64(8)) as ok:
         assert ok.workers == 8
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"hands": -5},
+        {"hands": "x"},
+        {"hands": 2.5},
+        {"players": 2**70},
+        {"seed": -1},
+        {"button": 9},
+        {"rules_json": "{"},
+        {"rules_json": None},
+        {"bots": None},
+        {"bots": (("random", "{"),) * 2},
+        {"bots": (("random", "[" * 100_000),) * 2},
+        {"bots": (("random", "{}"),)},
+        {"fantasyland": "no"},
+    ],
+    ids=repr,
+)
+def test_a_run_spec_built_directly_is_checked_as_make_checks_it(field: Any) -> None:
+    """Regression: ``RunSpec(...)`` built directly (or by ``dataclasses.replace``) was
+    not checked: ``hands=-5`` played no deal, ``fantasyland="no"`` played chains,
+    ``hands="x"`` raised a bare TypeError and bad bots an ExecutorError from a worker;
+    each is now the OfcError of ``RunSpec.make`` naming the field."""
+    from dataclasses import replace
+
+    from ofc_fast.errors import OfcError
+
+    good = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})])
+    with pytest.raises(OfcError):
+        replace(good, **field)
+    assert replace(good, hands=np.int64(3), seed=np.uint64(5)).hands == 3  # NumPy's ints

@@ -204,6 +204,28 @@ class RunSpec:
             rs.to_json(), players, check_seed(seed), hands, tuple(enc), button, fantasyland
         )
 
+    def __post_init__(self) -> None:
+        """Check a spec however it is built (``RunSpec(...)``, ``dataclasses.replace``,
+        :meth:`make`) with :meth:`make`'s checks of plain data: the rules' JSON, the
+        seats, seed, hands, button and ``fantasyland``, and a ``(name, settings as a
+        JSON object)`` pair of text per seat; an OfcError naming the field otherwise
+        (the bots themselves are made in the workers)."""
+        if not isinstance(self.rules_json, str):
+            raise GameError(
+                f"rules_json: the rules as JSON text, got {quote(self.rules_json)}"
+            )
+        rs = _rules_of(self.rules_json)  # RulesError
+        players = check_players(self.players, rs)
+        for name, value in (
+            ("players", players),
+            ("seed", check_seed(self.seed)),
+            ("hands", whole_count(self.hands, "hands", 0, GameError, most=SEED_MAX + 1)),
+            ("button", check_seat(self.button, players)),
+            ("fantasyland", flag(self.fantasyland, "fantasyland", GameError)),
+            ("bots", _checked_bots(self.bots, players)),
+        ):
+            object.__setattr__(self, name, value)  # (NumPy's ints as ints)
+
     @property
     def rules(self) -> RuleSet:
         """The run's rule set (decoded from ``rules_json``)."""
@@ -246,6 +268,30 @@ def _encode_bot(i: int, bot: Any) -> tuple[str, str]:
             f"workers as JSON): {exc}"
         ) from None
     return bot_name(name), text
+
+
+def _checked_bots(bots: object, players: int) -> tuple[tuple[str, str], ...]:
+    """A spec's ``bots`` as :meth:`RunSpec.make` encodes them: per seat a registry
+    name and its settings as a JSON object, both text; else BotError naming it."""
+    pairs = tuple(bots) if isinstance(bots, (tuple, list)) else None
+    if pairs is None or len(pairs) != players:
+        raise BotError(
+            f"bots: {players} (registry name, settings as JSON) pairs, one per seat, "
+            f"are needed, got {quote(bots)}"
+        )
+    for i, pair in enumerate(pairs):
+        ok = isinstance(pair, tuple) and len(pair) == 2
+        ok = ok and all(isinstance(x, str) for x in pair)
+        try:
+            ok = ok and isinstance(json.loads(pair[1]), dict)
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
+            ok = False
+        if not ok:
+            raise BotError(
+                f"bots[{i}]: a (registry name, settings as a JSON object) pair of "
+                f"text is needed, got {quote(pair)}"
+            )
+    return pairs
 
 
 def bot_name(name: str) -> str:
