@@ -1774,3 +1774,33 @@ def test_a_run_spec_built_directly_is_checked_as_make_checks_it(field: Any) -> N
     with pytest.raises(OfcError):
         replace(good, **field)
     assert replace(good, hands=np.int64(3), seed=np.uint64(5)).hands == 3  # NumPy's ints
+
+
+def test_chunks_of_a_run_too_long_to_list_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``RunSpec.make(..., hands=2**64-1, ...).chunks()`` listed every one
+    of its 2**64 / 50 chunks (``play_parallel`` of it never started, memory ran out);
+    a cut into more than MAX_CHUNKS chunks is now a GameError naming the chunk size
+    that fits, and a long run in long chunks is cut as before."""
+    from ofc_fast.parallel import _plan
+
+    assert _plan.MAX_CHUNKS == 10_000_000  # (the message below)
+    spec = RunSpec.make("pineapple", 2, seed=1, hands=2**64 - 1, bots=[("random", {})])
+    with pytest.raises(
+        GameError, match=r"^chunk size: .* chunks of at least 1844674407371 "
+    ):
+        spec.chunks()
+    tasks = spec.chunks(2**60)
+    assert [(c.start, c.stop) for c in tasks[-2:]] == [
+        (14 * 2**60, 15 * 2**60),
+        (15 * 2**60, 2**64 - 1),
+    ]
+    assert len(tasks) == 16
+    monkeypatch.setattr(_plan, "MAX_CHUNKS", 10)  # the bound itself: 10 chunks, not 11
+    spec = RunSpec.make("pineapple", 2, seed=1, hands=20, bots=[("random", {})])
+    assert [c.stop for c in spec.chunks(2)] == list(range(2, 21, 2))
+    with pytest.raises(
+        GameError, match=r"are 20 chunks, .* at most 10: chunks of at least 2 "
+    ):
+        spec.chunks(1)

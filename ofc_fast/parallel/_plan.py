@@ -73,6 +73,7 @@ from ._counts import CHUNK_ERRORS, whole_count
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "MAX_CHUNKS",
     "MAX_FL_CHAIN",
     "ChunkResult",
     "ChunkTask",
@@ -92,6 +93,10 @@ __all__ = [
 DEFAULT_CHUNK = 50
 """Deals per chunk unless told otherwise."""
 
+
+MAX_CHUNKS = 10_000_000
+"""Most chunks one run is cut into: :meth:`RunSpec.chunks` lists them up front, and an
+executor holds them (the command line's most ``--hands``, in chunks of one deal)."""
 
 MAX_FL_CHAIN = 64
 """Most Fantasyland deals played after one deal of a unit (each needs a seat to stay
@@ -234,6 +239,13 @@ class RunSpec:
     def chunks(self, size: int = DEFAULT_CHUNK) -> list[ChunkTask]:
         """The run cut into chunks of ``size`` deals (the last one shorter)."""
         size = whole_count(size, "chunk size", error=GameError)
+        count = -(-self.hands // size)
+        if count > MAX_CHUNKS:
+            raise GameError(
+                f"chunk size: {self.hands} hands in chunks of {size} are {count} "
+                f"chunks, and a run is cut into at most {MAX_CHUNKS}: chunks of at "
+                f"least {-(-self.hands // MAX_CHUNKS)} deals"
+            )
         return [
             ChunkTask(self, a, min(a + size, self.hands))
             for a in range(0, self.hands, size)
