@@ -166,19 +166,24 @@ def check_stacks(
 
 
 def check_match_stacks(chips: Sequence[int] | None, what: str = "stacks") -> None:
-    """Refuse checked chip counts (:func:`check_stacks`) that a match could not hold:
-    it moves chips between seats, so one seat may come to hold them all, at most
-    :data:`STACK_MAX` in all.
+    """Refuse chip counts that a match could not hold: it moves chips between seats,
+    so one seat may come to hold them all, at most :data:`STACK_MAX` in all.  Each
+    count is checked as :func:`check_stacks` checks it (one per seat: a TableError
+    for anything else, a float, a bool or no sequence at all).
 
     >>> check_match_stacks([600, 400])
     >>> check_match_stacks([STACK_MAX, 1], "--stacks")
     Traceback (most recent call last):
     ofc_fast.errors.TableError: --stacks: a match moves chips between seats, so at most ...
     """
-    if chips is not None and sum(chips) > STACK_MAX:
+    if chips is None:
+        return
+    values = per_seat(chips, what, "one chip count per seat")
+    checked = check_stacks(values, len(values), what)  # type: ignore[arg-type]
+    if checked and sum(checked) > STACK_MAX:
         raise TableError(
             f"{what}: a match moves chips between seats, so at most {STACK_MAX} "
-            f"chips in all, got {sum(chips)}"
+            f"chips in all, got {sum(checked)}"
         )
 
 

@@ -43,10 +43,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from .cli.options import Parser
-from .errors import OfcError
+from .errors import OfcError, quote
 
 __all__ = [
     "TARGETS",
+    "OptionValueError",
     "ScriptHelp",
     "ScriptParser",
     "at_least",
@@ -60,6 +61,28 @@ __all__ = [
     "require_extra",
     "seed_offset",
 ]
+
+
+class OptionValueError(OfcError, argparse.ArgumentTypeError):
+    """A value the argparse types below refuse: argparse reports it as the option's
+    error (exit status 2, the option named); a Python caller gets an OfcError, for
+    text that is no value of the option and for anything that is not text.
+
+    >>> duration(None)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.timing.OptionValueError: expected seconds (text), got None
+    """
+
+
+def _text(value: object, need: str) -> str:
+    """``value``, the text of an option's value; else OptionValueError saying what
+    the option needs, ``need`` (an argparse type is given text; a Python caller may pass
+    anything)."""
+    if not isinstance(value, str):
+        raise OptionValueError(f"expected {need} (text), got {quote(value)}")
+    return value
+
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
 """docs/design.md performance targets, ns per hand / pair (the C-loop ones are
@@ -139,20 +162,19 @@ def at_least(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     >>> at_least(1)("0")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be at least 1, got 0
+    ofc_fast.timing.OptionValueError: must be at least 1, got 0
     """
     from .cli.options import count_problem
 
     def parse(text: str) -> int:
+        text = _text(text, "a whole number")
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number, got {text!r}"
-            ) from None
+            raise OptionValueError(f"expected a whole number, got {text!r}") from None
         problem = count_problem(value, minimum, maximum)
         if problem:
-            raise argparse.ArgumentTypeError(problem)
+            raise OptionValueError(problem)
         return value
 
     return parse
@@ -167,12 +189,13 @@ def duration(text: str) -> float:
     >>> duration("0.5")
     0.5
     """
+    text = _text(text, "seconds")
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        raise OptionValueError(f"expected seconds, got {text!r}") from None
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be seconds above 0, got {text}")
+        raise OptionValueError(f"must be seconds above 0, got {text}")
     return value
 
 
@@ -202,9 +225,9 @@ def output_path(text: str) -> str:
 def _output(text: str, standard_output: bool) -> str:
     from .cli.options import output_problem
 
-    problem = output_problem(text, standard_output)
+    problem = output_problem(_text(text, "a file name"), standard_output)
     if problem:
-        raise argparse.ArgumentTypeError(problem)
+        raise OptionValueError(problem)
     return text
 
 
@@ -219,10 +242,11 @@ def preset_name(text: str) -> str:
     from . import rules
     from .errors import RulesError
 
+    text = _text(text, "a rule set name")
     try:
         rules.get(text)
     except RulesError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise OptionValueError(str(exc)) from None
     return text
 
 
@@ -234,12 +258,13 @@ def json_object(text: str) -> dict[str, Any]:
     >>> json_object('{"samples": 64}')
     {'samples': 64}
     """
+    text = _text(text, "a JSON object")
     try:
         value = json.loads(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not JSON ({exc})") from None
+    except (ValueError, RecursionError) as exc:  # (RecursionError: nested too deep)
+        raise OptionValueError(f"not JSON ({exc})") from None
     if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError(f"expected a JSON object, got {text!r}")
+        raise OptionValueError(f"expected a JSON object, got {text!r}")
     return value
 
 

@@ -284,6 +284,20 @@ def test_rules_json_deep_nesting():
         RuleSet.from_dict({"sweep_bonus": deep})
 
 
+def test_front_threshold_names_a_key_that_is_no_text():
+    """Regression: ``rules.front_threshold("zz", key)`` with a nested list as ``key``
+    raised RecursionError while writing its message (and any other key was written
+    as it came); a key that is no text is now a RulesError saying so, quoted short."""
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    for key in (deep, None, 7):
+        for text in ("zz", "QQ", None):
+            with pytest.raises(RulesError, match=r"^front_threshold: key must be text"):
+                rules.front_threshold(text, key)  # type: ignore[arg-type]
+    assert rules.front_threshold("QQ", "entry[0]") == rules.front_threshold("QQ")
+
+
 @pytest.mark.parametrize(
     "stay",
     [

@@ -791,3 +791,37 @@ def test_a_ctrl_c_as_time_runner_starts_leaves_the_collector_on(
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("value", [None, True, 2.5, float("nan"), [1], 10**400], ids=repr)
+def test_the_option_types_name_a_value_that_is_no_text_as_an_ofc_error(
+    value: object,
+) -> None:
+    """Regression: the argparse types of ofc_fast.timing, called from Python, raised a
+    bare TypeError (``duration(None)``, ``at_least(1)([1])``, ``json_object(3)``), an
+    AttributeError (``output_file(True)``: 'bool' object has no attribute 'strip'),
+    an OverflowError (``duration(10**400)``) or argparse's ArgumentTypeError for a bad
+    text; each is now OptionValueError, an OfcError that argparse still reports as
+    the option's error."""
+    from ofc_fast.errors import OfcError
+    from ofc_fast.timing import (
+        OptionValueError,
+        at_least,
+        duration,
+        json_object,
+        output_file,
+        output_path,
+        preset_name,
+    )
+
+    types = [at_least(1), duration, output_file, output_path, preset_name, json_object]
+    for convert in types:
+        with pytest.raises(OptionValueError, match=r"^expected .* \(text\), got "):
+            convert(value)  # type: ignore[arg-type]
+    for convert, text in zip(types, ["0", "-1", "/", "-", "nope", "[" * 100_000]):
+        with pytest.raises(OfcError):
+            convert(text)
+    parser = argparse.ArgumentParser(prog="p")
+    parser.add_argument("--seconds", type=duration)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--seconds", "0"])  # (argparse's error: exit status 2)

@@ -359,3 +359,15 @@ def test_replay_names_the_deck_a_deck_game_cannot_deal() -> None:
     h = finished(seed=4).history()
     h["seed"], h["deck"] = None, [0] * 52
     assert refused(h, {}).field == "deck"
+
+
+@pytest.mark.parametrize("free", [(0, 0, 10**6), (0, 256, 0), (2**70, 5, 5)], ids=repr)
+def test_free_slots_past_the_engine_s_byte_are_a_move_error(free: Any) -> None:
+    """Regression: ``legal_actions_of(3, 1, (0, 0, 10**6))`` (the cached shape lookup
+    behind ``actions_for``, ``moves_for`` and the arena client) raised cffi's bare
+    OverflowError ("integer 1000000 does not fit 'uint8_t'"); no public call passes
+    such counts (they come from ``free_slots``: 0..5), but the lookup now names the
+    shape, a MoveError, as for any other shape no decision has."""
+    with pytest.raises(MoveError, match=r"no normal decision deals 3 card\(s\)"):
+        legal_actions_of(3, 1, free)
+    assert len(legal_actions_of(3, 1, (3, 5, 5))) == 27

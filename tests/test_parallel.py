@@ -1744,3 +1744,91 @@ def test_ctrl_c_while_a_parallel_play_writes_a_chunk_keeps_the_json_whole(
     assert doc["hands"] == 3
     for s in range(2):  # the totals are those of the deals on record
         assert doc["totals"][s] == sum(d["net"][s] for d in doc["deals"])
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda n: ProcessExecutor(n), lambda n: make_executor(workers=n)],
+    ids=["ProcessExecutor", "make_executor"],
+)
+def test_a_worker_count_beyond_the_cpus_is_refused_as_the_command_line_does(
+    make: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``ProcessExecutor(workers=2**70)`` (and ``make_executor(workers=
+    10**6)``) was accepted, and its first run asked the pool for that many
+    processes, while ``--workers`` refuses more than 4 per CPU; both now raise the
+    command line's ExecutorError before any pool starts."""
+    from ofc_fast.parallel import _counts
+
+    monkeypatch.setattr(_counts, "cpu_count", lambda: 2)
+    for n in (2**70, 9):
+        with pytest.raises(
+            ExecutorError, match=r"must be at most 8, got .* \(4 per CPU, 2 "
+        ):
+            make(n)
+    with make(np.int64(8)) as ok:
+        assert ok.workers == 8
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"hands": -5},
+        {"hands": "x"},
+        {"hands": 2.5},
+        {"players": 2**70},
+        {"seed": -1},
+        {"button": 9},
+        {"rules_json": "{"},
+        {"rules_json": None},
+        {"bots": None},
+        {"bots": (("random", "{"),) * 2},
+        {"bots": (("random", "[" * 100_000),) * 2},
+        {"bots": (("random", "{}"),)},
+        {"fantasyland": "no"},
+    ],
+    ids=repr,
+)
+def test_a_run_spec_built_directly_is_checked_as_make_checks_it(field: Any) -> None:
+    """Regression: ``RunSpec(...)`` built directly (or by ``dataclasses.replace``) was
+    not checked: ``hands=-5`` played no deal, ``fantasyland="no"`` played chains,
+    ``hands="x"`` raised a bare TypeError and bad bots an ExecutorError from a worker;
+    each is now the OfcError of ``RunSpec.make`` naming the field."""
+    from dataclasses import replace
+
+    from ofc_fast.errors import OfcError
+
+    good = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})])
+    with pytest.raises(OfcError):
+        replace(good, **field)
+    assert replace(good, hands=np.int64(3), seed=np.uint64(5)).hands == 3  # NumPy's ints
+
+
+def test_chunks_of_a_run_too_long_to_list_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``RunSpec.make(..., hands=2**64-1, ...).chunks()`` listed every one
+    of its 2**64 / 50 chunks (``play_parallel`` of it never started, memory ran out);
+    a cut into more than MAX_CHUNKS chunks is now a GameError naming the chunk size
+    that fits, and a long run in long chunks is cut as before."""
+    from ofc_fast.parallel import _plan
+
+    assert _plan.MAX_CHUNKS == 10_000_000  # (the message below)
+    spec = RunSpec.make("pineapple", 2, seed=1, hands=2**64 - 1, bots=[("random", {})])
+    with pytest.raises(
+        GameError, match=r"^chunk size: .* chunks of at least 1844674407371 "
+    ):
+        spec.chunks()
+    tasks = spec.chunks(2**60)
+    assert [(c.start, c.stop) for c in tasks[-2:]] == [
+        (14 * 2**60, 15 * 2**60),
+        (15 * 2**60, 2**64 - 1),
+    ]
+    assert len(tasks) == 16
+    monkeypatch.setattr(_plan, "MAX_CHUNKS", 10)  # the bound itself: 10 chunks, not 11
+    spec = RunSpec.make("pineapple", 2, seed=1, hands=20, bots=[("random", {})])
+    assert [c.stop for c in spec.chunks(2)] == list(range(2, 21, 2))
+    with pytest.raises(
+        GameError, match=r"are 20 chunks, .* at most 10: chunks of at least 2 "
+    ):
+        spec.chunks(1)

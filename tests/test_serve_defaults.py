@@ -476,3 +476,20 @@ def test_serve_without_the_serve_extra_says_so_before_any_banner(
         "ofc-fast: error: ofc-fast serve needs the serve extra: "
         "pip install 'ofc-fast[serve]'\n"
     )
+
+
+def test_an_api_key_or_root_path_of_the_wrong_type_is_named() -> None:
+    """Regression: ``ServeConfig(api_key=12345678).check()`` (any key that is not
+    text: a number, a NumPy scalar, a list) raised a bare TypeError ("object of type
+    'int' has no len()") or AttributeError, and a ``root_path`` nested 5000 lists deep
+    RecursionError (10**5000: ValueError) while its message was written; each is now
+    the OfcError naming the field (a key that is no text is not written out)."""
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    for key in (12345678, 2.5, ["a" * 8], b"k" * 8):
+        with pytest.raises(OfcError, match=r"^api_key: the key must be text, got a "):
+            ServeConfig(workers=1, api_key=key).check()  # type: ignore[arg-type]
+    for root in (deep, 10**5000, None):
+        with pytest.raises(OfcError, match=r"^root_path must be a path .*, got "):
+            ServeConfig(workers=1, root_path=root).check()  # type: ignore[arg-type]

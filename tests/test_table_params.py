@@ -392,3 +392,19 @@ def test_a_deal_without_fantasyland_reads_no_counts(
     monkeypatch.undo()
     with pytest.raises(TableError, match=r"seat 1: Fantasyland cards must be 0 or"):
         table.check_fantasyland((0, 12), 2, rules.OFC)
+
+
+@pytest.mark.parametrize(
+    "chips",
+    [float("nan"), float("inf"), True, np.float64(1.0), 5, [float("nan")], [True]],
+    ids=repr,
+)
+def test_check_match_stacks_names_chips_that_are_not_counts(chips: Any) -> None:
+    """Regression: ``table.check_match_stacks(nan)`` (inf, a bool, a NumPy float) raised
+    a bare TypeError ('float' object is not iterable), and a list of them passed; a
+    TableError now names the stacks."""
+    from ofc_fast.table import check_match_stacks
+
+    with pytest.raises(TableError, match=r"^--stacks: "):
+        check_match_stacks(chips, "--stacks")
+    check_match_stacks([np.int64(3), 4])  # NumPy's ints are counts

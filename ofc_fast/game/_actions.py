@@ -117,10 +117,10 @@ def _legal_actions(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...
     """:func:`legal_actions_of` once its arguments are hashable; only a shape the
     engine accepts is cached (it raises for the others)."""
     out = ffi.new("uint8_t[]", _ACTION_SPACE)
-    ok = len(free) == 3 and all(type(x) is int for x in free) and 0 <= k < n <= 5
-    count = (
-        lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
-    )
+    # free slots: ints the engine's uint8_t holds (a board's are 0..5)
+    ok = len(free) == 3 and all(type(x) is int and 0 <= x <= 0xFF for x in free)
+    ok = ok and 0 <= k < n <= 5
+    count = lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok else -1
     if count < 0:
         raise _no_decision(n, k, free)
     return tuple(out[0:count])

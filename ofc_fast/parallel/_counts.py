@@ -10,7 +10,19 @@ import os
 from ..errors import ExecutorError, OfcError, quote
 from ..table import as_int
 
-__all__ = ["CHUNK_ERRORS", "cpu_count", "whole_count"]
+__all__ = [
+    "CHUNK_ERRORS",
+    "MAX_WORKERS_PER_CPU",
+    "cpu_count",
+    "whole_count",
+    "worker_count",
+    "workers_most",
+]
+
+MAX_WORKERS_PER_CPU = 4
+"""Worker processes are at most this many per CPU this process may use (``--workers``,
+:class:`~ofc_fast.parallel.ProcessExecutor`): more only share the CPUs (and each
+holds its own copy of the bots)."""
 
 
 def whole_count(
@@ -36,6 +48,30 @@ def whole_count(
         raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
     if most is not None and n > most:
         raise error(f"{what}: must be an int {least}..{most}, got {quote(value)}")
+    return n
+
+
+def workers_most(cpus: int | None = None) -> tuple[int, str]:
+    """The most worker processes on ``cpus`` CPUs (default: :func:`cpu_count`),
+    :data:`MAX_WORKERS_PER_CPU` per CPU, and why, as an error over it says it."""
+    cpus = cpu_count() if cpus is None else cpus
+    why = f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPU{'s' * (cpus != 1)} here"
+    return MAX_WORKERS_PER_CPU * cpus, why
+
+
+def worker_count(value: object, what: str) -> int:
+    """``value`` as a number of worker processes: a count (:func:`whole_count`) of at
+    most :func:`workers_most`, else ExecutorError naming ``what``.
+
+    >>> worker_count(2**70, "workers")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ExecutorError: workers: must be at most ...
+    """
+    n = whole_count(value, what)
+    most, why = workers_most()
+    if n > most:
+        raise ExecutorError(f"{what}: must be at most {most}, got {quote(n)} ({why})")
     return n
 
 

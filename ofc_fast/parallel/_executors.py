@@ -42,7 +42,7 @@ from typing import Any
 
 from ..arena import sigint_deferred
 from ..errors import ExecutorError, OfcError, quote
-from ._counts import CHUNK_ERRORS, whole_count
+from ._counts import CHUNK_ERRORS, whole_count, worker_count
 from ._forkserver_env import SAVED, set_environ
 
 __all__ = [
@@ -286,7 +286,7 @@ class ProcessExecutor(Executor):
     name = "process"
 
     def __init__(self, workers: int, max_restarts: int = 5) -> None:
-        self.workers = whole_count(workers, "workers")
+        self.workers = worker_count(workers, "workers")
         self.max_restarts = whole_count(max_restarts, "max_restarts", least=0)
         self.restarts = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -692,7 +692,7 @@ def make_executor(
     ('LocalExecutor', 'LocalExecutor')
     """
     if workers is not None:  # (a local Ray cluster's CPUs too)
-        workers = whole_count(workers, "--workers")
+        workers = worker_count(workers, "--workers")
     if ray is not None:
         cpus = workers if num_cpus is None else num_cpus  # (0 is refused, not "none")
         return RayExecutor(None if ray == "local" else ray, num_cpus=cpus)

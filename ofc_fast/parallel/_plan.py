@@ -73,6 +73,7 @@ from ._counts import CHUNK_ERRORS, whole_count
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "MAX_CHUNKS",
     "MAX_FL_CHAIN",
     "ChunkResult",
     "ChunkTask",
@@ -92,6 +93,10 @@ __all__ = [
 DEFAULT_CHUNK = 50
 """Deals per chunk unless told otherwise."""
 
+
+MAX_CHUNKS = 10_000_000
+"""Most chunks one run is cut into: :meth:`RunSpec.chunks` lists them up front, and an
+executor holds them (the command line's most ``--hands``, in chunks of one deal)."""
 
 MAX_FL_CHAIN = 64
 """Most Fantasyland deals played after one deal of a unit (each needs a seat to stay
@@ -204,6 +209,28 @@ class RunSpec:
             rs.to_json(), players, check_seed(seed), hands, tuple(enc), button, fantasyland
         )
 
+    def __post_init__(self) -> None:
+        """Check a spec however it is built (``RunSpec(...)``, ``dataclasses.replace``,
+        :meth:`make`) with :meth:`make`'s checks of plain data: the rules' JSON, the
+        seats, seed, hands, button and ``fantasyland``, and a ``(name, settings as a
+        JSON object)`` pair of text per seat; an OfcError naming the field otherwise
+        (the bots themselves are made in the workers)."""
+        if not isinstance(self.rules_json, str):
+            raise GameError(
+                f"rules_json: the rules as JSON text, got {quote(self.rules_json)}"
+            )
+        rs = _rules_of(self.rules_json)  # RulesError
+        players = check_players(self.players, rs)
+        for name, value in (
+            ("players", players),
+            ("seed", check_seed(self.seed)),
+            ("hands", whole_count(self.hands, "hands", 0, GameError, most=SEED_MAX + 1)),
+            ("button", check_seat(self.button, players)),
+            ("fantasyland", flag(self.fantasyland, "fantasyland", GameError)),
+            ("bots", _checked_bots(self.bots, players)),
+        ):
+            object.__setattr__(self, name, value)  # (NumPy's ints as ints)
+
     @property
     def rules(self) -> RuleSet:
         """The run's rule set (decoded from ``rules_json``)."""
@@ -212,6 +239,13 @@ class RunSpec:
     def chunks(self, size: int = DEFAULT_CHUNK) -> list[ChunkTask]:
         """The run cut into chunks of ``size`` deals (the last one shorter)."""
         size = whole_count(size, "chunk size", error=GameError)
+        count = -(-self.hands // size)
+        if count > MAX_CHUNKS:
+            raise GameError(
+                f"chunk size: {self.hands} hands in chunks of {size} are {count} "
+                f"chunks, and a run is cut into at most {MAX_CHUNKS}: chunks of at "
+                f"least {-(-self.hands // MAX_CHUNKS)} deals"
+            )
         return [
             ChunkTask(self, a, min(a + size, self.hands))
             for a in range(0, self.hands, size)
@@ -246,6 +280,30 @@ def _encode_bot(i: int, bot: Any) -> tuple[str, str]:
             f"workers as JSON): {exc}"
         ) from None
     return bot_name(name), text
+
+
+def _checked_bots(bots: object, players: int) -> tuple[tuple[str, str], ...]:
+    """A spec's ``bots`` as :meth:`RunSpec.make` encodes them: per seat a registry
+    name and its settings as a JSON object, both text; else BotError naming it."""
+    pairs = tuple(bots) if isinstance(bots, (tuple, list)) else None
+    if pairs is None or len(pairs) != players:
+        raise BotError(
+            f"bots: {players} (registry name, settings as JSON) pairs, one per seat, "
+            f"are needed, got {quote(bots)}"
+        )
+    for i, pair in enumerate(pairs):
+        ok = isinstance(pair, tuple) and len(pair) == 2
+        ok = ok and all(isinstance(x, str) for x in pair)
+        try:
+            ok = ok and isinstance(json.loads(pair[1]), dict)
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
+            ok = False
+        if not ok:
+            raise BotError(
+                f"bots[{i}]: a (registry name, settings as a JSON object) pair of "
+                f"text is needed, got {quote(pair)}"
+            )
+    return pairs
 
 
 def bot_name(name: str) -> str:

@@ -23,7 +23,8 @@ from ..cli.options import (
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_fantasyland, check_players, check_seed
-from ._counts import cpu_count
+from ._counts import MAX_WORKERS_PER_CPU as MAX_WORKERS_PER_CPU  # (serve reads it here)
+from ._counts import cpu_count, workers_most
 from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
 if TYPE_CHECKING:  # (the executors, multiprocessing among them: when a run starts)
@@ -72,10 +73,6 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     )
 
 
-MAX_WORKERS_PER_CPU = 4
-"""``--workers`` is at most this many processes per CPU this process may use: more
-only share the CPUs (and each holds its own copy of the bots)."""
-
 MAX_PLANNED_HANDS = MAX_HANDS
 """``--hands`` of a run planned up front (``--workers``, ``--ray``, ``selfplay``) is at
 most this many (:data:`ofc_fast.cli.options.MAX_HANDS`, every run's limit): every chunk
@@ -87,15 +84,8 @@ def check_workers(workers: int | None) -> None:
     """``--workers``: 1 to :data:`MAX_WORKERS_PER_CPU` per CPU (None: not given), for
     every command that takes it (``python -m ofc_fast.learned.train`` too)."""
     if workers is not None:
-        cpus = cpu_count()
-        check_count(
-            "--workers",
-            workers,
-            1,
-            MAX_WORKERS_PER_CPU * cpus,
-            error=ExecutorError,
-            why=f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPU{'s' * (cpus != 1)} here",
-        )
+        most, why = workers_most(cpu_count())
+        check_count("--workers", workers, 1, most, error=ExecutorError, why=why)
 
 
 def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:

@@ -48,6 +48,11 @@ def front_threshold(text: str, key: str = "threshold") -> int:
     >>> front_threshold("QQ") == rank3("Qh Qd 2c")
     True
     """
+    if not isinstance(key, str):  # (a label the errors below write out)
+        raise RulesError(
+            f"front_threshold: key must be text, the rule key its errors name, "
+            f"got {quote(key)}"
+        )
     if not isinstance(text, str):
         raise RulesError(
             f"{key}: expected front hand text such as 'QQ' or '222', got {quote(text)}"

@@ -181,7 +181,7 @@ class ServeConfig:
         if not isinstance(root, str) or not _ROOT_PATH.fullmatch(root):
             raise OfcError(
                 f"{label('root_path')} must be a path ('/' and segments of letters, "
-                f"digits and -._~ but . and ..: /ofc), or '', got {root!r}"
+                f"digits and -._~ but . and ..: /ofc), or '', got {quote(root)}"
             )
         if self.port > 65535:
             raise OfcError(
@@ -291,6 +291,8 @@ def _usable_key(key: str, source: str) -> str:
     ...     print(exc)
     --api-key: use a key with no space at either end, no control character: no client can send it
     """
+    if not isinstance(key, str):  # (its value is not written out: it may be a secret)
+        raise OfcError(f"{source}: the key must be text, got a {type(key).__name__}")
     if len(key) < KEY_MIN:
         raise OfcError(f"{source}: use a key of at least {KEY_MIN} characters")
     if key != key.strip(" \t") or any(ord(c) < 32 or ord(c) == 127 for c in key):
