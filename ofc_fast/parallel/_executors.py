@@ -24,6 +24,7 @@ Work travels as plain data (a function importable by name and a picklable argume
 from __future__ import annotations
 
 import ast
+import collections
 import inspect
 import json
 import multiprocessing
@@ -340,13 +341,13 @@ class ProcessExecutor(Executor):
         could leave one held, and the pool's shutdown would then wait for it for
         ever.  It is handled between two results (or at once, while waiting)."""
         pool = self._pool or self._new_pool()  # (made by map_unordered)
-        todo = sorted(left)
+        todo = collections.deque(sorted(left))  # (popleft: a pop(0) was quadratic)
         finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
         running: dict[Future[Any], int] = {}
         while todo or running:
             with sigint_deferred() as interrupted:
                 while todo and may_submit(todo[0], running.values(), self.workers):
-                    i = todo.pop(0)
+                    i = todo.popleft()
                     try:
                         f = pool.submit(fn, items[i])
                     except BrokenProcessPool:
