@@ -9,6 +9,7 @@ import hashlib
 import inspect
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -17,6 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ofc_fast.cli import main
 from ofc_fast.parallel import RunSpec
@@ -165,6 +168,86 @@ def test_a_manifest_without_decision_counts_from_the_command_line(
     err = capsys.readouterr().err
     assert err.startswith("ofc-fast: error: ") and err.count("\n") == 1
     assert "shard 1's decisions" in err
+
+
+HOSTILE_MANIFESTS = {
+    "nested 100,000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "a key twice": b'{"format": "ofc-fast/selfplay", "version": 2, "version": 1}',
+    "NaN": b'{"format": "ofc-fast/selfplay", "version": 1, "run": NaN}',
+    "not UTF-8": b'{"format": "\xff"}',
+    "an integer of 5000 digits": b'{"version": ' + b"9" * 5000 + b"}",
+    "version 2": b'{"format": "ofc-fast/selfplay", "version": 2, "shards": []}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_MANIFESTS))
+def test_a_hostile_manifest_is_a_selfplay_error_naming_it(
+    tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: a manifest.json nested deeply made ``ofc-fast selfplay`` end in a
+    RecursionError traceback, and one giving a key twice or holding NaN was read
+    (the last value of the key kept without a word); each is now a SelfPlayError
+    naming the manifest, one line from the command line."""
+    from ofc_fast.parallel.selfplay import load_manifest
+
+    (tmp_path / "manifest.json").write_bytes(HOSTILE_MANIFESTS[case])
+    with pytest.raises(SelfPlayError, match=re.escape(f"{tmp_path / 'manifest.json'}: ")):
+        load_manifest(tmp_path)
+    args = ["selfplay", "--bots", "random", "--hands", "2", "--out", str(tmp_path)]
+    assert main([*args, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: ") and err.count("\n") == 1, err
+
+
+def test_a_manifest_that_is_a_folder_is_a_selfplay_error_naming_it(
+    tmp_path: Path,
+) -> None:
+    """Regression: a folder named manifest.json was an IsADirectoryError from
+    load_manifest; it is a SelfPlayError naming the manifest."""
+    from ofc_fast.parallel.selfplay import load_manifest
+
+    (tmp_path / "manifest.json").mkdir()
+    with pytest.raises(SelfPlayError, match=r"manifest\.json: cannot read the manifest"):
+        load_manifest(tmp_path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cut=st.integers(0, 10_000),
+    flips=st.lists(
+        st.tuples(st.integers(0), st.binary(min_size=1, max_size=1)), max_size=3
+    ),
+)
+def test_a_damaged_manifest_is_read_or_a_selfplay_error(
+    manifest_bytes: bytes,
+    tmp_path_factory: pytest.TempPathFactory,
+    cut: int,
+    flips: list[tuple[int, bytes]],
+) -> None:
+    """Any manifest cut short or with bytes changed is read (a dict) or refused as a
+    SelfPlayError: never another exception."""
+    from ofc_fast.parallel.selfplay import load_manifest
+
+    data = bytearray(manifest_bytes[: len(manifest_bytes) - cut % len(manifest_bytes)])
+    for at, byte in flips:
+        if data:
+            data[at % len(data)] = byte[0]
+    out = tmp_path_factory.mktemp("manifest")
+    (out / "manifest.json").write_bytes(bytes(data))
+    try:
+        doc = load_manifest(out)
+    except SelfPlayError as exc:
+        assert str(out / "manifest.json") in str(exc)
+    else:
+        assert isinstance(doc, dict)
+
+
+@pytest.fixture(scope="module")
+def manifest_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The manifest of a finished run."""
+    out = tmp_path_factory.mktemp("run")
+    selfplay(spec(4), out, shard_size=2, progress=False)
+    return (out / "manifest.json").read_bytes()
 
 
 # -- one writer per --out

@@ -67,6 +67,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..arena import parse
 from ..errors import GameError, SelfPlayError, quote
 from ..files import atomic_file, atomic_write, remove_leftovers
 from ._counts import whole_count
@@ -184,8 +185,9 @@ def _run_difference(old: object, run: dict[str, Any]) -> str:
 
 
 def load_manifest(out: str | Path) -> dict[str, Any] | None:
-    """The manifest of ``out`` (None when there is none yet; SelfPlayError for a
-    file that is not one).
+    """The manifest of ``out`` (None when there is none yet; SelfPlayError naming it
+    for a file that is not one: unreadable, not UTF-8 JSON, nested too deep, a key
+    given twice, ``NaN``, another format or version).
 
     >>> import tempfile
     >>> from ofc_fast.parallel import RunSpec
@@ -202,9 +204,11 @@ def load_manifest(out: str | Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        raise SelfPlayError(f"{path}: not JSON; remove it to start again") from None
+        doc = parse(path.read_bytes(), SelfPlayError)  # (too deep, a key twice: refused)
+    except OSError as exc:
+        raise SelfPlayError(f"{path}: cannot read the manifest: {exc.strerror}") from None
+    except SelfPlayError as exc:
+        raise SelfPlayError(f"{path}: {exc}; remove it to start again") from None
     if (
         not isinstance(doc, dict)
         or doc.get("format") != FORMAT
