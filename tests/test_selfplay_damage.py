@@ -533,6 +533,34 @@ def test_a_shard_file_that_is_no_npz_is_a_clean_dataset_error(
         selfplay_dataset(out)
 
 
+DATASET_MANIFESTS = {
+    "version 2": lambda text: text.replace(b'"version": 1', b'"version": 2', 1),
+    "another format": lambda text: text.replace(b"ofc-fast/selfplay", b"ofc-fast/x", 1),
+    "nested 100,000 deep": lambda text: b"[" * 100_000 + b"]" * 100_000,
+    "a key twice": lambda text: text.replace(b"{", b'{"shards": [],', 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DATASET_MANIFESTS))
+def test_selfplay_dataset_reads_the_manifest_as_selfplay_does(
+    tmp_path: Path, case: str
+) -> None:
+    """Regression: selfplay_dataset read manifest.json on its own: one of another
+    format version (or no self-play manifest at all) was read as this one, its
+    shards taken as v1 data, one giving ``shards`` twice was read, and one nested
+    deeply was a RecursionError traceback; it now reads it with load_manifest, so
+    each is the GameError 'not a self-play run' naming the manifest."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import GameError
+
+    out = tmp_path / "run"
+    selfplay(spec(4), str(out), progress=False)
+    manifest = out / "manifest.json"
+    manifest.write_bytes(DATASET_MANIFESTS[case](manifest.read_bytes()))
+    with pytest.raises(GameError, match=r"not a self-play run \(.*manifest\.json: "):
+        selfplay_dataset(out)
+
+
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, 2**64])
 def test_selfplay_dataset_checks_its_seed_first(tmp_path: Path, seed: Any) -> None:
     """``selfplay_dataset(path, seed="x")`` (or -1, 1.5, 2**64) read every shard, then

@@ -22,7 +22,6 @@ move's id in that order.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,7 @@ from .._native import ffi, lib
 from ..encoding import SCALE, features_of_encoding
 from ..errors import GameError
 from ..files import NPZ_ERRORS, read_npz
+from ..parallel.selfplay import MANIFEST, SelfPlayError, load_manifest
 from ..table import check_seed
 
 __all__ = ["selfplay_dataset"]
@@ -109,7 +109,12 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     seed = check_seed(seed)
     root = Path(path)
     try:
-        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+        manifest = load_manifest(root)  # (its format and version checked)
+    except SelfPlayError as exc:
+        raise _not_a_run(root, str(exc)) from None
+    try:
+        if manifest is None:
+            raise FileNotFoundError(f"no {root / MANIFEST}")
         shards = [root / s["files"]["npz"] for s in manifest["shards"]]
         parts = [_rows(s) for s in shards]
     except (TypeError, *NPZ_ERRORS) as exc:
