@@ -26,7 +26,24 @@ shard_size - 1``.  In ``OUT``:
 * ``shard-00000k.jsonl``: the shard's deals as hand-history lines
   (:mod:`ofc_fast.arena.history`, one per deal; ``ofc-fast replay`` reads them);
 * ``manifest.json``: the run (rules, seats, bots, seed, hands, shard size) and the
-  finished shards with their deals, decisions and SHA-256.  A shard is written to a
+  finished shards with their deals, decisions and SHA-256, a JSON object:
+
+  ================  ============================================================
+  ``format``        ``"ofc-fast/selfplay"``
+  ``version``       1; a manifest of another format or version is refused
+                    (SelfPlayError), never read as this one
+  ``run``           the run's settings: ``rules`` (the rule set's
+                    :meth:`~ofc_fast.rules.RuleSet.to_dict`), ``players``,
+                    ``seed``, ``hands``, ``button``, ``bots`` (per seat
+                    ``name`` and ``settings``), ``shard_size``
+  ``complete``      whether the listed shards hold every deal of the run
+  ``shards``        the finished shards in index order, each: ``index``,
+                    ``deals`` (``[first, stop)``), ``decisions`` (the rows of its
+                    ``.npz``), ``files`` (its ``npz`` and ``jsonl`` names) and
+                    ``sha256`` (of each of the two files)
+  ================  ============================================================
+
+  A shard is written to a
   temporary name, renamed, then listed; only listed shards count.  The manifest is
   saved again after a shard while that is cheap, else once the time since its last
   saving is ten times what that took (a manifest of 100,000 shards is tens of
