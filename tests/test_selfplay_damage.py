@@ -561,6 +561,31 @@ def test_selfplay_dataset_reads_the_manifest_as_selfplay_does(
         selfplay_dataset(out)
 
 
+@pytest.mark.parametrize("where", ["other run", "parent folder", "index 1's"])
+def test_selfplay_dataset_reads_only_the_run_s_own_shards(
+    tmp_path: Path, where: str
+) -> None:
+    """Regression: selfplay_dataset read each shard at the path its manifest entry
+    names: an edited manifest naming another run's shard (an absolute path, or
+    ``../``) or another index's file had that data read silently, as this run's; an
+    entry must name its own index's files (``shard_paths``), else the GameError 'not
+    a self-play run' names the manifest and the entry."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import GameError
+
+    other, out = tmp_path / "other", tmp_path / "run"
+    selfplay(spec(4), str(other), shard_size=2, progress=False)
+    selfplay(spec(4), str(out), shard_size=2, progress=False)
+    named = {
+        "other run": str(other / "shard-000000.npz"),
+        "parent folder": "../other/shard-000000.npz",
+        "index 1's": "shard-000001.npz",
+    }[where]
+    edit_manifest(out, lambda d: d["shards"][0]["files"].update(npz=named))
+    with pytest.raises(GameError, match=r"not a self-play run .*shard 0's files must be"):
+        selfplay_dataset(out)
+
+
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, 2**64])
 def test_selfplay_dataset_checks_its_seed_first(tmp_path: Path, seed: Any) -> None:
     """``selfplay_dataset(path, seed="x")`` (or -1, 1.5, 2**64) read every shard, then

@@ -100,6 +100,7 @@ __all__ = [
     "SelfPlayError",
     "load_manifest",
     "selfplay",
+    "shard_paths",
     "write_npz",
 ]
 
@@ -239,9 +240,48 @@ def _shard_name(k: int) -> str:
     return f"shard-{k:06d}"
 
 
-def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
+def _shard_files(k: int) -> dict[str, str]:
+    """The file names of shard ``k`` (a manifest entry's ``files``)."""
     name = _shard_name(k)
-    npz, jsonl = out / f"{name}.npz", out / f"{name}.jsonl"
+    return {"npz": f"{name}.npz", "jsonl": f"{name}.jsonl"}
+
+
+def shard_paths(out: str | Path, manifest: dict[str, Any]) -> list[Path]:
+    """The ``.npz`` files of the shards ``manifest`` (:func:`load_manifest` of
+    ``out``) lists, in its order; SelfPlayError naming the manifest for ``shards``
+    that is no list, or an entry that is no object or names other files than those of
+    its index (``shard-00000k.npz``): a shard is a file of the run, never a path
+    elsewhere (``../other-run/...``, ``/tmp/...``).
+
+    >>> shard_paths("out", {"shards": [{"index": 1, "files": _shard_files(1)}]})
+    [PosixPath('out/shard-000001.npz')]
+    """
+    listed = manifest.get("shards")
+    if not isinstance(listed, list):
+        raise SelfPlayError(
+            f"{Path(out) / MANIFEST}: 'shards' must be a list, got {quote(listed)}"
+        )
+    paths = []
+    for entry in listed:
+        k = entry.get("index") if isinstance(entry, dict) else None
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise SelfPlayError(
+                f"{Path(out) / MANIFEST}: a shard entry must be an object with an "
+                f"index >= 0, got {quote(entry)}"
+            )
+        if entry.get("files") != _shard_files(k):
+            raise SelfPlayError(
+                f"{Path(out) / MANIFEST}: shard {k}'s files must be "
+                f"{_shard_name(k)}.npz and {_shard_name(k)}.jsonl, not "
+                f"{quote(entry.get('files'))}"
+            )
+        paths.append(Path(out) / _shard_files(k)["npz"])
+    return paths
+
+
+def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
+    files = _shard_files(k)
+    npz, jsonl = out / files["npz"], out / files["jsonl"]
     assert res.arrays is not None
     with atomic_file(npz) as f:
         write_npz(f, res.arrays)
@@ -250,7 +290,7 @@ def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
         "index": k,
         "deals": [res.start, res.stop],
         "decisions": int(res.arrays["seat"].shape[0]),
-        "files": {"npz": npz.name, "jsonl": jsonl.name},
+        "files": files,
         "sha256": {"npz": _sha256(npz), "jsonl": _sha256(jsonl)},
     }
 
@@ -265,7 +305,7 @@ def _entry_problem(entry: Any, chunks: list[ChunkTask]) -> str | None:
     c, name = chunks[k], _shard_name(k)
     if entry.get("deals") != [c.start, c.stop]:
         return f"shard {k} must hold deals [{c.start}, {c.stop}], not {quote(entry.get('deals'))}"
-    if entry.get("files") != {"npz": f"{name}.npz", "jsonl": f"{name}.jsonl"}:
+    if entry.get("files") != _shard_files(k):
         return f"shard {k}'s files must be {name}.npz and {name}.jsonl"
     n = entry.get("decisions")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
