@@ -1,8 +1,9 @@
 """Output files that a kill never leaves half-written (:func:`atomic_file`): every
 command's ``--json`` file (:mod:`ofc_fast.cli.options`), the value
 models, training steps, run files and reports of :mod:`ofc_fast.learned`, the
-self-play shards and manifests of :mod:`ofc_fast.parallel`, the arena's HTML pages
-and their deals files (:func:`atomic_text`).
+self-play shards and manifests of :mod:`ofc_fast.parallel`, the saved policies of
+:mod:`ofc_fast.bots.policy`, the arena's HTML pages and their deals files
+(:func:`atomic_text`).
 
 Input files that a FIFO nothing writes to never keeps waiting (:func:`open_input`:
 ``--rules``, ``replay FILE``, ``report REPORT HISTORY``, ``--api-key-file``).

@@ -1319,6 +1319,21 @@ def test_training_resume_refuses_a_report_it_cannot_show(
     assert json.loads(path.read_text())["model"] == good["model"]
 
 
+@pytest.mark.parametrize("name", ["config.json", "cost.json"])
+def test_a_run_file_nested_too_deep_is_a_damaged_run_file(
+    tmp_path: Path, name: str
+) -> None:
+    """Regression: a training run's config.json or cost.json nested deeply (a damaged
+    or hostile --out) made the resumed run end in a RecursionError traceback; it is a
+    damaged run file (ModelError naming it), as one that is no JSON is."""
+    from ofc_fast.learned._run import Run
+
+    Run(tmp_path, {})  # (writes config.json)
+    (tmp_path / name).write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ModelError, match=rf"{name}: a damaged run file \(nested too deep"):
+        Run(tmp_path, {})
+
+
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
     """A run with --fl-value resumed without it (or the other way round) is refused
     naming fl_value: the config keeps the setting only when it is set, and the

@@ -723,6 +723,43 @@ def _steps(done: Game) -> list[tuple[list[int], int, bool]]:
     return out
 
 
+def _manifest_table() -> str:
+    """The ``manifest.json`` part of ``ofc_fast.parallel.selfplay``'s docstring."""
+    import ofc_fast.parallel.selfplay as selfplay_mod
+
+    doc = selfplay_mod.__doc__ or ""
+    return doc.split("* ``manifest.json``")[1].split("A shard is written")[0]
+
+
+def _documented_manifest_fields() -> dict[str, list[str]]:
+    """The rows of the ``manifest.json`` table in ``ofc_fast.parallel.selfplay``'s
+    docstring (rendered in docs/api/parallel.md): each field with the names its text
+    quotes (the keys of its value, where it is an object)."""
+    rows = re.split(r"\n  ``(\w+)``  +", _manifest_table())[1:]
+    return {
+        field: re.findall(r"``(\w+)``", text) for field, text in zip(rows[::2], rows[1::2])
+    }
+
+
+def test_the_documented_manifest_fields_are_those_a_run_writes(tmp_path: Path) -> None:
+    """Regression: the docs described manifest.json in words only (its format,
+    version and ``complete`` not at all), checked against nothing; docs/api/parallel.md
+    (the selfplay module's docstring) lists its fields, the run's settings and a shard
+    entry's keys: exactly those a run writes."""
+    spec = RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False)
+    manifest = selfplay(spec, tmp_path, shard_size=1, progress=False)
+    documented = _documented_manifest_fields()
+    assert sorted(documented) == sorted(manifest)
+    run_keys = [k for k in documented["run"] if k not in ("name", "settings")]
+    assert sorted(run_keys) == sorted(manifest["run"])
+    assert {"name", "settings"} == set(manifest["run"]["bots"][0])
+    shard_keys = [k for k in documented["shards"] if k not in ("npz", "jsonl")]
+    assert sorted(shard_keys) == sorted(manifest["shards"][0])
+    assert sorted(manifest["shards"][0]["files"]) == ["jsonl", "npz"]
+    assert documented["format"] == documented["version"] == []  # (values, not keys)
+    assert f'``"{manifest["format"]}"``' in _manifest_table()
+
+
 def test_selfplay_shards_read_with_numpy_alone(tmp_path: Path) -> None:
     spec = _spec(hands=7)
     doc = selfplay(spec, tmp_path, shard_size=3, progress=False)

@@ -670,3 +670,33 @@ def test_policy_bot_quotes_a_bad_answer_short() -> None:
     with pytest.raises(BotError) as err:
         PolicyBot(small_mlp(), obs_type="x" * 10**6)
     assert len(str(err.value)) < 300
+
+
+def test_a_policy_save_cut_short_leaves_the_saved_policy_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: MlpPolicy.save (and export_policy's ``.npz``) wrote over the file in
+    place, so a Ctrl-C or a full disk while writing left half an ``.npz`` where the
+    policy saved before was (the next load: 'cannot read the policy'); the file is
+    now written beside it and renamed over it once whole."""
+    import os
+
+    import ofc_fast.bots.policy as policy_mod
+
+    path = small_mlp(1).save(tmp_path / "policy.npz")
+    before = Path(path).read_bytes()
+    savez = np.savez
+
+    def cut_short(file: Any, **arrays: Any) -> None:
+        if isinstance(file, str):  # (written in place)
+            Path(file).write_bytes(before[:100])
+        else:
+            file.write(before[:100])  # a part of a file
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(policy_mod.np, "savez", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        small_mlp(2).save(path)
+    monkeypatch.setattr(policy_mod.np, "savez", savez)
+    assert Path(path).read_bytes() == before and os.listdir(tmp_path) == ["policy.npz"]
+    assert np.array_equal(MlpPolicy.load(path).weights[1], small_mlp(1).weights[1])

@@ -504,6 +504,40 @@ def test_the_recipe_s_model_zip_records_its_rules_and_plays_only_under_them(
             make_bot(f"policy:{zipped}", other, seed=1)
 
 
+def test_an_export_to_a_zip_cut_short_leaves_the_exported_file_as_it_was(
+    sb3: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``export_policy(model, "x.zip")`` saved the model over the file,
+    then added the rules' entry: a Ctrl-C between left a zip of the model without
+    its rules where the exported policy was (read back as a policy of no rules, a
+    policy bot of any rules taken); the zip is made whole in memory, then written
+    beside the file and renamed over it."""
+    import types
+
+    import torch
+
+    import ofc_fast.env.sb3 as sb3_mod
+    from ofc_fast.bots.policy import load_policy
+    from ofc_fast.env.sb3 import VecEnv, export_policy
+
+    torch.set_num_threads(1)
+    env = VecEnv("ofc", num_envs=2, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu")
+    path = export_policy(model, str(tmp_path / "m.zip"))
+    before = Path(path).read_bytes()
+
+    def interrupted(*args: Any, **kwargs: Any) -> str:
+        raise KeyboardInterrupt  # (as the rules' entry is made)
+
+    monkeypatch.setattr(sb3_mod, "json", types.SimpleNamespace(dumps=interrupted))
+    with pytest.raises(KeyboardInterrupt):
+        export_policy(model, path)
+    monkeypatch.undo()
+    assert Path(path).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.zip"]
+    assert load_policy(path).meta["rules"] == "OFC"  # type: ignore[attr-defined]
+
+
 def test_export_policy_to_a_zip_records_the_rules_as_the_npz(
     sb3: Any, tmp_path: Path
 ) -> None:

@@ -9,6 +9,7 @@ import hashlib
 import inspect
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -17,6 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ofc_fast.cli import main
 from ofc_fast.parallel import RunSpec
@@ -165,6 +168,86 @@ def test_a_manifest_without_decision_counts_from_the_command_line(
     err = capsys.readouterr().err
     assert err.startswith("ofc-fast: error: ") and err.count("\n") == 1
     assert "shard 1's decisions" in err
+
+
+HOSTILE_MANIFESTS = {
+    "nested 100,000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "a key twice": b'{"format": "ofc-fast/selfplay", "version": 2, "version": 1}',
+    "NaN": b'{"format": "ofc-fast/selfplay", "version": 1, "run": NaN}',
+    "not UTF-8": b'{"format": "\xff"}',
+    "an integer of 5000 digits": b'{"version": ' + b"9" * 5000 + b"}",
+    "version 2": b'{"format": "ofc-fast/selfplay", "version": 2, "shards": []}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_MANIFESTS))
+def test_a_hostile_manifest_is_a_selfplay_error_naming_it(
+    tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: a manifest.json nested deeply made ``ofc-fast selfplay`` end in a
+    RecursionError traceback, and one giving a key twice or holding NaN was read
+    (the last value of the key kept without a word); each is now a SelfPlayError
+    naming the manifest, one line from the command line."""
+    from ofc_fast.parallel.selfplay import load_manifest
+
+    (tmp_path / "manifest.json").write_bytes(HOSTILE_MANIFESTS[case])
+    with pytest.raises(SelfPlayError, match=re.escape(f"{tmp_path / 'manifest.json'}: ")):
+        load_manifest(tmp_path)
+    args = ["selfplay", "--bots", "random", "--hands", "2", "--out", str(tmp_path)]
+    assert main([*args, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: ") and err.count("\n") == 1, err
+
+
+def test_a_manifest_that_is_a_folder_is_a_selfplay_error_naming_it(
+    tmp_path: Path,
+) -> None:
+    """Regression: a folder named manifest.json was an IsADirectoryError from
+    load_manifest; it is a SelfPlayError naming the manifest."""
+    from ofc_fast.parallel.selfplay import load_manifest
+
+    (tmp_path / "manifest.json").mkdir()
+    with pytest.raises(SelfPlayError, match=r"manifest\.json: cannot read the manifest"):
+        load_manifest(tmp_path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cut=st.integers(0, 10_000),
+    flips=st.lists(
+        st.tuples(st.integers(0), st.binary(min_size=1, max_size=1)), max_size=3
+    ),
+)
+def test_a_damaged_manifest_is_read_or_a_selfplay_error(
+    manifest_bytes: bytes,
+    tmp_path_factory: pytest.TempPathFactory,
+    cut: int,
+    flips: list[tuple[int, bytes]],
+) -> None:
+    """Any manifest cut short or with bytes changed is read (a dict) or refused as a
+    SelfPlayError: never another exception."""
+    from ofc_fast.parallel.selfplay import load_manifest
+
+    data = bytearray(manifest_bytes[: len(manifest_bytes) - cut % len(manifest_bytes)])
+    for at, byte in flips:
+        if data:
+            data[at % len(data)] = byte[0]
+    out = tmp_path_factory.mktemp("manifest")
+    (out / "manifest.json").write_bytes(bytes(data))
+    try:
+        doc = load_manifest(out)
+    except SelfPlayError as exc:
+        assert str(out / "manifest.json") in str(exc)
+    else:
+        assert isinstance(doc, dict)
+
+
+@pytest.fixture(scope="module")
+def manifest_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The manifest of a finished run."""
+    out = tmp_path_factory.mktemp("run")
+    selfplay(spec(4), out, shard_size=2, progress=False)
+    return (out / "manifest.json").read_bytes()
 
 
 # -- one writer per --out
@@ -447,6 +530,59 @@ def test_a_shard_file_that_is_no_npz_is_a_clean_dataset_error(
     shard = out / "shard-000000.npz"
     shard.write_bytes(damage(shard.read_bytes()))
     with pytest.raises(GameError, match="not a self-play run"):
+        selfplay_dataset(out)
+
+
+DATASET_MANIFESTS = {
+    "version 2": lambda text: text.replace(b'"version": 1', b'"version": 2', 1),
+    "another format": lambda text: text.replace(b"ofc-fast/selfplay", b"ofc-fast/x", 1),
+    "nested 100,000 deep": lambda text: b"[" * 100_000 + b"]" * 100_000,
+    "a key twice": lambda text: text.replace(b"{", b'{"shards": [],', 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DATASET_MANIFESTS))
+def test_selfplay_dataset_reads_the_manifest_as_selfplay_does(
+    tmp_path: Path, case: str
+) -> None:
+    """Regression: selfplay_dataset read manifest.json on its own: one of another
+    format version (or no self-play manifest at all) was read as this one, its
+    shards taken as v1 data, one giving ``shards`` twice was read, and one nested
+    deeply was a RecursionError traceback; it now reads it with load_manifest, so
+    each is the GameError 'not a self-play run' naming the manifest."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import GameError
+
+    out = tmp_path / "run"
+    selfplay(spec(4), str(out), progress=False)
+    manifest = out / "manifest.json"
+    manifest.write_bytes(DATASET_MANIFESTS[case](manifest.read_bytes()))
+    with pytest.raises(GameError, match=r"not a self-play run \(.*manifest\.json: "):
+        selfplay_dataset(out)
+
+
+@pytest.mark.parametrize("where", ["other run", "parent folder", "index 1's"])
+def test_selfplay_dataset_reads_only_the_run_s_own_shards(
+    tmp_path: Path, where: str
+) -> None:
+    """Regression: selfplay_dataset read each shard at the path its manifest entry
+    names: an edited manifest naming another run's shard (an absolute path, or
+    ``../``) or another index's file had that data read silently, as this run's; an
+    entry must name its own index's files (``shard_paths``), else the GameError 'not
+    a self-play run' names the manifest and the entry."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import GameError
+
+    other, out = tmp_path / "other", tmp_path / "run"
+    selfplay(spec(4), str(other), shard_size=2, progress=False)
+    selfplay(spec(4), str(out), shard_size=2, progress=False)
+    named = {
+        "other run": str(other / "shard-000000.npz"),
+        "parent folder": "../other/shard-000000.npz",
+        "index 1's": "shard-000001.npz",
+    }[where]
+    edit_manifest(out, lambda d: d["shards"][0]["files"].update(npz=named))
+    with pytest.raises(GameError, match=r"not a self-play run .*shard 0's files must be"):
         selfplay_dataset(out)
 
 

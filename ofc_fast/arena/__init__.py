@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from ._schema import ManyDigits as ManyDigits  # for serve
     from ._schema import json_integer as json_integer  # for serve
     from ._schema import json_number as json_number  # for serve
+    from ._schema import parse as parse  # for the files parallel and learned read
     from ._schema import reject_constant as reject_constant  # for serve
     from ._signals import sigint_deferred as sigint_deferred  # for parallel
     from ._signals import sigterm_as_sigint as sigterm_as_sigint  # for cli play
@@ -67,6 +68,7 @@ else:  # (mypy reads the names above: one it lacks stays an error)
                 "ManyDigits",
                 "json_integer",
                 "json_number",
+                "parse",
                 "reject_constant",
             ),
             "._signals": ("sigint_deferred", "sigterm_as_sigint"),

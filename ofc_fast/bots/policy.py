@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from ..encoding import ENCODING_SIZE, FEATURE_SIZE, action_mask, encode_bytes, features
 from ..errors import BotError, RulesError, quote, quote_path
-from ..files import NPZ_ERRORS, read_npz
+from ..files import NPZ_ERRORS, atomic_file, read_npz
 from ..game import ACTION_SPACE, Move
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
@@ -165,12 +165,14 @@ class MlpPolicy:
         return np.asarray(h, np.float32)
 
     def save(self, path: str | Path) -> str:
-        """Write the ``.npz`` :meth:`load` reads; returns its path."""
+        """Write the ``.npz`` :meth:`load` reads, whole or not at all (a Ctrl-C or a
+        full disk leaves the file there as it was); returns its path."""
         p = str(path) if str(path).endswith(".npz") else f"{path}.npz"
         arrays = {f"p{i}": a for i, a in enumerate(_interleave(self.weights, self.biases))}
         meta = {**self.meta, "activations": ",".join(self.activations)}
         arrays.update({f"meta_{k}": np.array(str(v)) for k, v in meta.items()})
-        np.savez(p, **arrays)  # type: ignore[arg-type]  # numpy's stub: a bool first
+        with atomic_file(p) as f:
+            np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub: a bool first
         return p
 
     def act_batch(

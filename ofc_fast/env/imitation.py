@@ -22,7 +22,6 @@ move's id in that order.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,7 @@ from .._native import ffi, lib
 from ..encoding import SCALE, features_of_encoding
 from ..errors import GameError
 from ..files import NPZ_ERRORS, read_npz
+from ..parallel.selfplay import MANIFEST, SelfPlayError, load_manifest, shard_paths
 from ..table import check_seed
 
 __all__ = ["selfplay_dataset"]
@@ -109,8 +109,13 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     seed = check_seed(seed)
     root = Path(path)
     try:
-        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-        shards = [root / s["files"]["npz"] for s in manifest["shards"]]
+        manifest = load_manifest(root)  # (its format and version checked)
+        shards = [] if manifest is None else shard_paths(root, manifest)
+    except SelfPlayError as exc:
+        raise _not_a_run(root, str(exc)) from None
+    try:
+        if manifest is None:
+            raise FileNotFoundError(f"no {root / MANIFEST}")
         parts = [_rows(s) for s in shards]
     except (TypeError, *NPZ_ERRORS) as exc:
         raise _not_a_run(root, f"{type(exc).__name__}: {exc}") from None

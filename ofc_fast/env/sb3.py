@@ -21,6 +21,7 @@ deal, ``dones`` marks its end and the observation is then already the next deal'
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import weakref
@@ -38,6 +39,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import SB3_META, MlpPolicy, load_sb3
 from ..errors import GameError, RulesError, quote
+from ..files import atomic_write
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import flag
@@ -590,7 +592,8 @@ def export_policy(model: BaseAlgorithm, path: str, **meta: Any) -> str:
     ``MaskablePPO.load`` and ``policy:PATH`` read) with the same texts, its rules
     among them, as an entry of its own (:data:`~ofc_fast.bots.policy.SB3_META`,
     JSON): :func:`load_ppo` and ``policy:PATH`` read them; a later ``model.save``
-    of the model writes none.
+    of the model writes none.  Either file is written whole or not at all (a Ctrl-C
+    leaves the file there as it was).
     ``rules``: the rules it was trained for (a RuleSet, a preset name or a game id;
     default: the rules of the model's env, a :class:`VecEnv` or a ``DummyVecEnv`` or
     ``SubprocVecEnv`` of :class:`~ofc_fast.env.gym.OfcEnv` tables (an env of other
@@ -629,9 +632,12 @@ def export_policy(model: BaseAlgorithm, path: str, **meta: Any) -> str:
     mlp = mlp_of(model, **meta)
     if not str(path).endswith(".zip"):
         return mlp.save(path)
-    model.save(path)  # (a zip SB3 writes anew), then the texts as an entry of their own
-    with zipfile.ZipFile(path, "a") as archive:  # (SB3 neither reads nor keeps it)
+    made = io.BytesIO()  # (the file is written whole: never a zip without the texts)
+    model.save(made)  # (a zip SB3 writes anew), then the texts as an entry of their own
+    with zipfile.ZipFile(made, "a") as archive:  # (SB3 neither reads nor keeps it)
         archive.writestr(SB3_META, json.dumps(mlp.meta, sort_keys=True))
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)  # (as SB3's save did)
+    atomic_write(path, made.getvalue())
     return str(path)
 
 

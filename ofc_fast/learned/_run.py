@@ -41,11 +41,14 @@ def check_outputs(out: Path, names: Iterable[str]) -> None:
 
 
 def read_json(path: Path) -> dict[str, Any]:
-    """A run's JSON file, an object (ModelError naming it when it is damaged)."""
+    """A run's JSON file, an object (ModelError naming it when it is damaged: not
+    JSON, unreadable, nested deeper than the parser goes)."""
     try:
         doc = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise ModelError(f"{path}: a damaged run file ({exc})") from None
+    except RecursionError:  # (the parser's own limit)
+        raise ModelError(f"{path}: a damaged run file (nested too deep)") from None
     if not isinstance(doc, dict):
         raise ModelError(f"{path}: a damaged run file (not a JSON object)")
     return doc

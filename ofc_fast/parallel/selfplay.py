@@ -26,7 +26,24 @@ shard_size - 1``.  In ``OUT``:
 * ``shard-00000k.jsonl``: the shard's deals as hand-history lines
   (:mod:`ofc_fast.arena.history`, one per deal; ``ofc-fast replay`` reads them);
 * ``manifest.json``: the run (rules, seats, bots, seed, hands, shard size) and the
-  finished shards with their deals, decisions and SHA-256.  A shard is written to a
+  finished shards with their deals, decisions and SHA-256, a JSON object:
+
+  ================  ============================================================
+  ``format``        ``"ofc-fast/selfplay"``
+  ``version``       1; a manifest of another format or version is refused
+                    (SelfPlayError), never read as this one
+  ``run``           the run's settings: ``rules`` (the rule set's
+                    :meth:`~ofc_fast.rules.RuleSet.to_dict`), ``players``,
+                    ``seed``, ``hands``, ``button``, ``bots`` (per seat
+                    ``name`` and ``settings``), ``shard_size``
+  ``complete``      whether the listed shards hold every deal of the run
+  ``shards``        the finished shards in index order, each: ``index``,
+                    ``deals`` (``[first, stop)``), ``decisions`` (the rows of its
+                    ``.npz``), ``files`` (its ``npz`` and ``jsonl`` names) and
+                    ``sha256`` (of each of the two files)
+  ================  ============================================================
+
+  A shard is written to a
   temporary name, renamed, then listed; only listed shards count.  The manifest is
   saved again after a shard while that is cheap, else once the time since its last
   saving is ten times what that took (a manifest of 100,000 shards is tens of
@@ -67,6 +84,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..arena import parse
 from ..errors import GameError, SelfPlayError, quote
 from ..files import atomic_file, atomic_write, remove_leftovers
 from ._counts import whole_count
@@ -82,6 +100,7 @@ __all__ = [
     "SelfPlayError",
     "load_manifest",
     "selfplay",
+    "shard_paths",
     "write_npz",
 ]
 
@@ -184,8 +203,9 @@ def _run_difference(old: object, run: dict[str, Any]) -> str:
 
 
 def load_manifest(out: str | Path) -> dict[str, Any] | None:
-    """The manifest of ``out`` (None when there is none yet; SelfPlayError for a
-    file that is not one).
+    """The manifest of ``out`` (None when there is none yet; SelfPlayError naming it
+    for a file that is not one: unreadable, not UTF-8 JSON, nested too deep, a key
+    given twice, ``NaN``, another format or version).
 
     >>> import tempfile
     >>> from ofc_fast.parallel import RunSpec
@@ -202,9 +222,11 @@ def load_manifest(out: str | Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        raise SelfPlayError(f"{path}: not JSON; remove it to start again") from None
+        doc = parse(path.read_bytes(), SelfPlayError)  # (too deep, a key twice: refused)
+    except OSError as exc:
+        raise SelfPlayError(f"{path}: cannot read the manifest: {exc.strerror}") from None
+    except SelfPlayError as exc:
+        raise SelfPlayError(f"{path}: {exc}; remove it to start again") from None
     if (
         not isinstance(doc, dict)
         or doc.get("format") != FORMAT
@@ -218,9 +240,48 @@ def _shard_name(k: int) -> str:
     return f"shard-{k:06d}"
 
 
-def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
+def _shard_files(k: int) -> dict[str, str]:
+    """The file names of shard ``k`` (a manifest entry's ``files``)."""
     name = _shard_name(k)
-    npz, jsonl = out / f"{name}.npz", out / f"{name}.jsonl"
+    return {"npz": f"{name}.npz", "jsonl": f"{name}.jsonl"}
+
+
+def shard_paths(out: str | Path, manifest: dict[str, Any]) -> list[Path]:
+    """The ``.npz`` files of the shards ``manifest`` (:func:`load_manifest` of
+    ``out``) lists, in its order; SelfPlayError naming the manifest for ``shards``
+    that is no list, or an entry that is no object or names other files than those of
+    its index (``shard-00000k.npz``): a shard is a file of the run, never a path
+    elsewhere (``../other-run/...``, ``/tmp/...``).
+
+    >>> shard_paths("out", {"shards": [{"index": 1, "files": _shard_files(1)}]})
+    [PosixPath('out/shard-000001.npz')]
+    """
+    listed = manifest.get("shards")
+    if not isinstance(listed, list):
+        raise SelfPlayError(
+            f"{Path(out) / MANIFEST}: 'shards' must be a list, got {quote(listed)}"
+        )
+    paths = []
+    for entry in listed:
+        k = entry.get("index") if isinstance(entry, dict) else None
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise SelfPlayError(
+                f"{Path(out) / MANIFEST}: a shard entry must be an object with an "
+                f"index >= 0, got {quote(entry)}"
+            )
+        if entry.get("files") != _shard_files(k):
+            raise SelfPlayError(
+                f"{Path(out) / MANIFEST}: shard {k}'s files must be "
+                f"{_shard_name(k)}.npz and {_shard_name(k)}.jsonl, not "
+                f"{quote(entry.get('files'))}"
+            )
+        paths.append(Path(out) / _shard_files(k)["npz"])
+    return paths
+
+
+def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
+    files = _shard_files(k)
+    npz, jsonl = out / files["npz"], out / files["jsonl"]
     assert res.arrays is not None
     with atomic_file(npz) as f:
         write_npz(f, res.arrays)
@@ -229,7 +290,7 @@ def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
         "index": k,
         "deals": [res.start, res.stop],
         "decisions": int(res.arrays["seat"].shape[0]),
-        "files": {"npz": npz.name, "jsonl": jsonl.name},
+        "files": files,
         "sha256": {"npz": _sha256(npz), "jsonl": _sha256(jsonl)},
     }
 
@@ -244,7 +305,7 @@ def _entry_problem(entry: Any, chunks: list[ChunkTask]) -> str | None:
     c, name = chunks[k], _shard_name(k)
     if entry.get("deals") != [c.start, c.stop]:
         return f"shard {k} must hold deals [{c.start}, {c.stop}], not {quote(entry.get('deals'))}"
-    if entry.get("files") != {"npz": f"{name}.npz", "jsonl": f"{name}.jsonl"}:
+    if entry.get("files") != _shard_files(k):
         return f"shard {k}'s files must be {name}.npz and {name}.jsonl"
     n = entry.get("decisions")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
