@@ -402,6 +402,77 @@ static void test_slots_overlap_refused(void)
     }
 }
 
+/* Regression: a C caller whose output array was laid over the configuration, its rules
+ * or its tie-break tables (or whose slots held the configuration) had them overwritten
+ * in the middle of the call: a reset zeroed rewards[0] over c->rules and the next
+ * environment read the rules through a broken pointer (a crash), an output over the
+ * rules changed the deals played, and ofc_vecenv_config_init() laid over its rules
+ * zeroed them before reading them.  Now each call is refused with OFC_E_VALUE before
+ * anything is written. */
+static void test_config_overlap_refused(void)
+{
+    static env e;
+    static ofc_vecenv_slot saved[N];
+    static struct {
+        ofc_game_rules r;
+        uint8_t tail[N * OFC_ENC_SIZE];
+    } big;
+    static struct {
+        ofc_ev_tables t;
+        uint8_t tail[N * OFC_ENC_SIZE];
+    } ev;
+    static union {
+        ofc_game_rules r;
+        ofc_vecenv_config c;
+    } both;
+    static ofc_game_rules rules_before;
+    uint8_t *rules_last = (uint8_t *)&big + sizeof big.r - 1;
+    ofc_vecenv_config c_before, *in_slot = (ofc_vecenv_config *)(void *)&e.slots[N - 1];
+    ofc_vecenv_out o;
+    uint32_t i, bad = 99;
+    big.r = pineapple;
+    CHECK_EQ(ofc_ev_tables_init(&pineapple.scoring, &ev.t), OFC_OK);
+    env_init(&e, &big.r, 2, 41);
+    e.c.ev = &ev.t;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (i = 0; i < N; i++)
+        e.actions[i] = e.legal[i][0];
+    memcpy(saved, e.slots, sizeof saved);
+    c_before = e.c;
+    o = e.out;
+    o.rewards = (float *)(void *)&e.c; /* over the configuration */
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &o), OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &o, &bad),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_write_rows(&e.c, e.slots, 0, N, &o), OFC_E_VALUE);
+    CHECK(memcmp(&c_before, &e.c, sizeof c_before) == 0);
+    o = e.out;
+    o.mask = rules_last; /* the rules' last byte */
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &o), OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_write_rows(&e.c, e.slots, 0, N, &o), OFC_E_VALUE);
+    o = e.out;
+    o.final_obs = (uint8_t *)&ev + sizeof ev.t - 1; /* the tables' */
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &o, &bad),
+             OFC_E_VALUE);
+    CHECK(memcmp(&big.r, &pineapple, sizeof pineapple) == 0);
+    /* the configuration inside the slots a reset writes */
+    memcpy(in_slot, &e.c, sizeof e.c);
+    CHECK_EQ(ofc_vecenv_reset(in_slot, e.slots, 0, N, 1, &e.out), OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_step(in_slot, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_E_VALUE);
+    CHECK(memcmp(in_slot, &e.c, sizeof e.c) == 0 && bad == 99);
+    e.slots[N - 1] = saved[N - 1];
+    CHECK(memcmp(saved, e.slots, sizeof saved) == 0); /* nothing changed */
+    /* a configuration filled over its own rules */
+    both.r = pineapple;
+    rules_before = both.r;
+    CHECK_EQ(ofc_vecenv_config_init(&both.c, &both.r, N, 2, 0), OFC_E_VALUE);
+    CHECK(memcmp(&both.r, &rules_before, sizeof rules_before) == 0);
+    /* next to them, not over them: the call plays */
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_OK);
+}
+
 int main(void)
 {
     env_rules(&pineapple, &ofc_r);
@@ -412,6 +483,7 @@ int main(void)
     test_slot_potentials();
     test_write_rows();
     test_slots_overlap_refused();
+    test_config_overlap_refused();
     printf("test_vecenv_checks: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
