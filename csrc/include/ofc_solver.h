@@ -289,8 +289,9 @@ OFC_API int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev
  * @param bad        receives the index of the first bad hand; may be NULL.
  * @return OFC_OK, the first bad hand's error (OFC_E_CARD, OFC_E_DUPLICATE), or
  *         OFC_E_RULES, OFC_E_VALUE (also boards or values sharing a byte with cards,
- *         nothing written: they would overwrite hands not yet read; boards == cards
- *         sets the hands in place), OFC_E_COUNT (cards NULL with n > 0),
+ *         *rules or *ev, nothing written: they would overwrite hands not yet read or
+ *         what the next hands read; boards == cards sets the hands in place),
+ *         OFC_E_COUNT (cards NULL with n > 0),
  *         OFC_E_MEMORY. */
 OFC_API int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
                                   const uint8_t *cards, size_t n, uint32_t objective,

@@ -73,6 +73,12 @@ typedef struct ofc_span {
     size_t n;
 } ofc_span;
 
+/* a x b, or SIZE_MAX when that overflows (a size no buffer has). */
+static inline size_t ofc_mul_sat(size_t a, size_t b)
+{
+    return a != 0 && b > (size_t)-1 / a ? (size_t)-1 : a * b;
+}
+
 /* 1 when the n bytes at out share a byte with one of the k inputs (ofc_bytes_overlap():
  * NULL out or n 0, no). */
 static inline int ofc_over_any(const void *out, size_t n, const ofc_span *in, size_t k)

@@ -601,6 +601,54 @@ static void test_solver_outputs_overlapping_hands(void)
     CHECK(memcmp(want, hands, sizeof want) == 0 && memcmp(values, in_place, sizeof values) == 0);
 }
 
+/* Regression: a C caller whose output array was laid over the rules, the heuristic model
+ * or the tie-break tables a batch kernel reads (one buffer reused) had them overwritten
+ * by the first rows' results: ofc_eval_boards(), ofc_score_pairs(), ofc_heur_values(),
+ * ofc_heur_score_moves() and ofc_best_settings() answered OFC_OK with the later rows
+ * computed under the changed rules, model or tables (and those left changed).  Now such
+ * an output is refused with OFC_E_VALUE, nothing written. */
+static void test_outputs_overlapping_rules_and_models(void)
+{
+    static ofc_rules r;
+    static ofc_heur_model h;
+    static ofc_ev_tables t;
+    static uint8_t two[2 * 13], fronts[3], fives[10];
+    static double scores[1];
+    uint16_t moves[4] = {0, 0, 1, 0}; /* a move, and room for a score over it */
+    ofc_heur_rows rows;
+    size_t i;
+    r = rules, h = heur, t = ev;
+    memcpy(two, BOARD, 13);
+    memcpy(two + 13, BOARD, 13);
+    for (i = 0; i < 13; i++)
+        (i < 3 ? fronts + i : fives + i - 3)[0] = (uint8_t)(OFC_HEUR_CARD + BOARD[i]);
+    memset(&rows, 0, sizeof rows);
+    rows.fronts = fronts, rows.n_fronts = 1, rows.fives = fives, rows.n_fives = 2;
+    rows.moves = moves, rows.n_moves = 1;
+    CHECK_EQ(ofc_eval_boards(&r, two, 2, (int32_t *)(void *)&r, NULL, NULL, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(&r, two, 2, NULL, NULL, (uint8_t *)&r, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_pairs(&r, two, two + 13, 1, (int32_t *)(void *)&r, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&r, NULL, &h, two, 2, 0, (double *)(void *)&h, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&r, NULL, &h, two, 2, 0, (double *)(void *)&r, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&r, NULL, &h, &rows, NULL, 1, 1, 0, 0, 0.5,
+                                  (double *)(void *)&h), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&r, NULL, &h, &rows, NULL, 1, 1, 0, 0, 0.5,
+                                  (double *)(void *)moves), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&r, &t, two, 2, OFC_OBJECTIVE_EV, NULL,
+                               (double *)(void *)&t, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&r, &t, two, 2, OFC_OBJECTIVE_EV, (uint8_t *)&r, NULL, NULL),
+             OFC_E_VALUE);
+    CHECK(memcmp(&r, &rules, sizeof r) == 0 && memcmp(&h, &heur, sizeof h) == 0);
+    CHECK(memcmp(&t, &ev, sizeof t) == 0 && moves[0] == 0 && moves[2] == 1);
+    /* separate outputs: the same calls answer */
+    CHECK_EQ(ofc_heur_score_moves(&r, NULL, &h, &rows, NULL, 1, 1, 0, 0, 0.5, scores),
+             OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -621,6 +669,7 @@ int main(void)
     test_outputs_overlapping_inputs();
     test_features_overlapping_encodings();
     test_solver_outputs_overlapping_hands();
+    test_outputs_overlapping_rules_and_models();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
