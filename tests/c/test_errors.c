@@ -649,6 +649,53 @@ static void test_outputs_overlapping_rules_and_models(void)
              OFC_OK);
 }
 
+/* Regression: the game engine and table settlement given an output laid over the state,
+ * rules or deal they read cleared it before reading it: ofc_game_decision(),
+ * ofc_game_observe() and ofc_game_action_mask() over the state answered from the
+ * zeroed bytes (a wrong decision or view, the state left damaged),
+ * ofc_game_result_get() over the rules or the state and ofc_settle() over its rules,
+ * table or deal settled changed inputs.  Now each is refused with OFC_E_VALUE, the
+ * output untouched. */
+static void test_game_outputs_overlapping_inputs(void)
+{
+    static union {
+        ofc_game g;
+        ofc_decision d;
+        ofc_observation o;
+        uint8_t mask[OFC_ACTION_SPACE];
+        ofc_game_result res;
+        ofc_settlement set;
+    } u;
+    static union {
+        ofc_game_rules r;
+        ofc_game_result res;
+    } ru;
+    static union {
+        ofc_settle_input in;
+        ofc_settlement set;
+    } su;
+    static ofc_game g, before;
+    ofc_rng rng = {3, 0};
+    CHECK_EQ(ofc_game_init(&game_rules, &u.g, 2, 0, NULL, 7, NULL), OFC_OK);
+    before = u.g;
+    CHECK_EQ(ofc_game_decision(&u.g, &u.d), OFC_E_VALUE);
+    CHECK_EQ(ofc_game_observe(&u.g, 0, &u.o), OFC_E_VALUE);
+    CHECK_EQ(ofc_game_action_mask(&u.g, u.mask), OFC_E_VALUE);
+    CHECK(memcmp(&before, &u.g, sizeof before) == 0);
+    g = u.g;
+    CHECK_EQ(ofc_game_playout(&g, &rng, NULL), OFC_OK);
+    u.g = g;
+    CHECK_EQ(ofc_game_result_get(&game_rules, &u.g, NULL, 0, &u.res), OFC_E_VALUE);
+    CHECK(memcmp(&g, &u.g, sizeof g) == 0);
+    ru.r = game_rules;
+    CHECK_EQ(ofc_game_result_get(&ru.r, &g, NULL, 0, &ru.res), OFC_E_VALUE);
+    CHECK(memcmp(&ru.r, &game_rules, sizeof game_rules) == 0);
+    su.in = deal_in;
+    CHECK_EQ(ofc_settle(&rules, &table, &su.in, 0, &su.set), OFC_E_VALUE);
+    CHECK(memcmp(&su.in, &deal_in, sizeof deal_in) == 0);
+    CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, &ru.res), OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -670,6 +717,7 @@ int main(void)
     test_features_overlapping_encodings();
     test_solver_outputs_overlapping_hands();
     test_outputs_overlapping_rules_and_models();
+    test_game_outputs_overlapping_inputs();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
