@@ -696,6 +696,38 @@ static void test_game_outputs_overlapping_inputs(void)
     CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, &ru.res), OFC_OK);
 }
 
+/* Regression: a search given an output laid over the rules or the model it reads
+ * (ofc_search_rollouts()' sums, ofc_best_completion()'s result) added its values into
+ * them sample by sample and answered OFC_OK, the later samples played under the
+ * changed rules or model (and those left changed); exact search answered
+ * OFC_E_BUDGET.  Now each is refused with OFC_E_VALUE, nothing written. */
+static void test_search_outputs_overlapping_inputs(void)
+{
+    static ofc_rules r;
+    static union {
+        ofc_search_model m;
+        ofc_completion_result res;
+    } u;
+    static ofc_search_model zero;
+    static ofc_search_pos pos;
+    const uint8_t all_back[1] = {242}; /* every dealt card to the back */
+    double sum[1] = {0};
+    r = rules;
+    opening_position(&pos);
+    CHECK_EQ(ofc_search_rollouts(&r, &fl, &ev, &u.m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 4, (double *)(void *)&u.m, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&r, &fl, &ev, &u.m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 4, sum, (double *)(void *)&r), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&r, &fl, &ev, &u.m, BOARD, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &u.res), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_exact(&r, &fl, &ev, &u.m, &pos, all_back, 1, 10,
+                              (double *)(void *)&u.m), OFC_E_VALUE);
+    CHECK(memcmp(&u.m, &zero, sizeof zero) == 0 && memcmp(&r, &rules, sizeof r) == 0);
+    CHECK(sum[0] == 0.0);
+    CHECK_EQ(ofc_search_rollouts(&r, &fl, &ev, &u.m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 4, sum, NULL), OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -718,6 +750,7 @@ int main(void)
     test_solver_outputs_overlapping_hands();
     test_outputs_overlapping_rules_and_models();
     test_game_outputs_overlapping_inputs();
+    test_search_outputs_overlapping_inputs();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
