@@ -199,8 +199,13 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl_in,
     void *block;
     int32_t status;
     int k;
-    if (!out) {
-        return OFC_E_VALUE;
+    const ofc_span in[5] = {{rules, sizeof *rules},
+                            {fl_in, sizeof *fl_in},
+                            {ev, sizeof *ev},
+                            {cards_in, n},
+                            {stay_in, sizeof stay_copy}};
+    if (!out || ofc_over_any(out, sizeof *out, in, 5)) {
+        return OFC_E_VALUE; /* out untouched: its writes would change what is read */
     }
     memset(out, 0, sizeof *out);
     if (!ofc_rules_scalars_ok(rules)) {

@@ -728,6 +728,37 @@ static void test_search_outputs_overlapping_inputs(void)
                                  1, 0, 4, sum, NULL), OFC_OK);
 }
 
+/* Regression: ofc_solve_fantasyland() given its result laid over the rules or the hand
+ * cleared them before reading them (OFC_E_RULES for valid rules, or a solution of other
+ * cards), and ofc_ev_tables_init() over its rules built tables from zeroed rules.  Now
+ * each is refused with OFC_E_VALUE, the output untouched. */
+static void test_solver_outputs_overlapping_inputs(void)
+{
+    static union {
+        ofc_rules r;
+        ofc_ev_tables t;
+        ofc_fl_solution s;
+    } u;
+    static union {
+        uint8_t cards[14];
+        ofc_fl_solution s;
+    } h;
+    static ofc_fl_solution sol;
+    uint8_t hand[14];
+    size_t i;
+    for (i = 0; i < 14; i++)
+        hand[i] = (uint8_t)(3 * i);
+    u.r = rules;
+    CHECK_EQ(ofc_solve_fantasyland(&u.r, NULL, &ev, hand, 14, NULL, 0, &u.s), OFC_E_VALUE);
+    CHECK_EQ(ofc_ev_tables_init(&u.r, &u.t), OFC_E_VALUE);
+    CHECK(memcmp(&u.r, &rules, sizeof rules) == 0);
+    memcpy(h.cards, hand, sizeof hand);
+    CHECK_EQ(ofc_solve_fantasyland(&rules, NULL, &ev, h.cards, 14, NULL, 0, &h.s),
+             OFC_E_VALUE);
+    CHECK(memcmp(h.cards, hand, sizeof hand) == 0);
+    CHECK_EQ(ofc_solve_fantasyland(&rules, NULL, &ev, hand, 14, NULL, 0, &sol), OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -751,6 +782,7 @@ int main(void)
     test_outputs_overlapping_rules_and_models();
     test_game_outputs_overlapping_inputs();
     test_search_outputs_overlapping_inputs();
+    test_solver_outputs_overlapping_inputs();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
