@@ -384,7 +384,7 @@ OFC_API int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t str
  *         output is written: the outputs are untouched, unless another thread writes
  *         the boards during the call: see Threads);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL or an output
- *         shares a byte with cards (outputs untouched). */
+ *         shares a byte with cards or *rules (outputs untouched). */
 OFC_API int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                                 int32_t *strength, int32_t *royalty, uint8_t *foul,
                                 size_t *bad);
@@ -491,7 +491,7 @@ OFC_API int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t ca
  *         is written: net is untouched, unless another thread writes the boards
  *         during the call: see Threads);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL or net
- *         shares a byte with a or b (net untouched). */
+ *         shares a byte with a, b or *rules (net untouched). */
 OFC_API int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                                 size_t n, int32_t *net, size_t *bad);
 

@@ -305,8 +305,8 @@ typedef struct ofc_decision {
  * @param out  receives it (seat OFC_NO_SEAT and n 0 when the deal is over; NULL is
  *             refused).
  * @pre g, where not NULL, is a state ofc_game_init() made.
- * @return OFC_OK, OFC_E_GAME_OVER when the deal is over, or OFC_E_COUNT when g or
- *         out is NULL (out untouched). */
+ * @return OFC_OK, OFC_E_GAME_OVER when the deal is over, OFC_E_COUNT when g or out is
+ *         NULL, or OFC_E_VALUE when out shares a byte with *g (out untouched). */
 OFC_API int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out);
 
 /*! @brief Seat to act.
@@ -335,8 +335,9 @@ OFC_API int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
  *              action, else 0 (all 0 when the deal is over or the decision is a full
  *              set).
  * @pre g, where not NULL, is a state ofc_game_init() made.
- * @return the number of legal actions, OFC_E_GAME_OVER, OFC_E_FULL_SET, or
- *         OFC_E_COUNT (g or mask NULL: mask untouched). */
+ * @return the number of legal actions, OFC_E_GAME_OVER, OFC_E_FULL_SET,
+ *         OFC_E_COUNT (g or mask NULL: mask untouched), or OFC_E_VALUE (mask shares a
+ *         byte with *g: mask untouched). */
 OFC_API int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
 
 /*! @brief Destinations of an action id: what it does with each dealt card.
@@ -454,8 +455,8 @@ typedef struct ofc_observation {
  * @param seat  the observing seat (validated).
  * @param out   receives the view (NULL is refused; untouched on an error).
  * @pre g, where not NULL, is a state ofc_game_init() made.
- * @return OFC_OK, OFC_E_SEAT when seat >= players, or OFC_E_COUNT when g or out is
- *         NULL. */
+ * @return OFC_OK, OFC_E_SEAT when seat >= players, OFC_E_COUNT when g or out is
+ *         NULL, or OFC_E_VALUE when out shares a byte with *g. */
 OFC_API int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
 
 /*! @brief Complete the observation of a caller that has no game (a position typed in,
@@ -506,8 +507,9 @@ typedef struct ofc_game_result {
  * @param out     receives the result (NULL is refused: OFC_E_COUNT).
  * @pre r, where not NULL, passed ofc_game_rules_check(); g, where not NULL, is a
  *      state ofc_game_init() made with r.
- * @return OFC_OK, OFC_E_RULES (r NULL), OFC_E_COUNT (g or out NULL), OFC_E_NOT_OVER,
- *         or an ofc_settle() error. */
+ * @return OFC_OK, OFC_E_RULES (r NULL), OFC_E_COUNT (g or out NULL), OFC_E_VALUE (out
+ *         shares a byte with *r or *g: out untouched), OFC_E_NOT_OVER, or an
+ *         ofc_settle() error. */
 OFC_API int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
                                     const int32_t *stacks, uint32_t flags,
                                     ofc_game_result *out);

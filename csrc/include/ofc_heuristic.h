@@ -96,7 +96,7 @@ OFC_API int32_t ofc_heur_model_check(const ofc_heur_model *m);
  * @pre  m passed ofc_heur_model_check() (else values may be NaN; never a crash).
  * @return OFC_OK, OFC_E_RULES (rules or fl invalid, pointer NULL), OFC_E_COUNT
  *         (in_fl not 0 or 13..17), OFC_E_VALUE (m, boards or out NULL with n > 0, or
- *         out sharing a byte with boards: nothing written),
+ *         out sharing a byte with boards, *rules, *fl or *m: nothing written),
  *         OFC_E_CARD or OFC_E_DUPLICATE (outputs before *bad are filled). */
 OFC_API int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
                                 const ofc_heur_model *m, const uint8_t *boards, size_t n,
@@ -137,7 +137,8 @@ typedef struct ofc_heur_rows {
  * @return OFC_OK, OFC_E_RULES, OFC_E_COUNT (in_fl, n_slots, n_samples, n_fills or a
  *         row count out of range), OFC_E_VALUE (NULL pointer, optimism outside 0..1,
  *         a template byte that is neither a card nor a slot below n_slots, a row
- *         index out of range, a slot used twice in a move), OFC_E_CARD /
+ *         index out of range, a slot used twice in a move, scores sharing a byte
+ *         with *rules, *fl, *m, the moves or the fills: nothing written), OFC_E_CARD /
  *         OFC_E_DUPLICATE (a card repeated in a move or in a fill, or a fill's card
  *         among the templates' cards); on error scores is unspecified. */
 OFC_API int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,

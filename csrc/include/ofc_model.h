@@ -141,7 +141,8 @@ OFC_API uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
  * @param n     how many.
  * @param out   receives the model (its contents are unspecified on error).
  * @pre data holds n readable bytes (every byte is checked: no input reads past them).
- * @return OFC_OK; OFC_E_VALUE (out NULL); OFC_E_MODEL_TRUNCATED (shorter than a
+ * @return OFC_OK; OFC_E_VALUE (out NULL, or sharing a byte with the n bytes at data:
+ *         out untouched); OFC_E_MODEL_TRUNCATED (shorter than a
  *         header or than the header says, or longer); OFC_E_MODEL_MAGIC;
  *         OFC_E_MODEL_VERSION; OFC_E_MODEL_CHECKSUM; OFC_E_MODEL_SHAPE (a count or
  *         width out of range, two nets for the same cards, reserved bytes not 0, an

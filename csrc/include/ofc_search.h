@@ -223,7 +223,8 @@ OFC_API int32_t ofc_search_model_check(const ofc_search_model *m);
  * @return OFC_OK; OFC_E_RULES (rules NULL or bad scalars, fl not passing
  *         ofc_fl_rules_check()), OFC_E_VALUE (a NULL pointer -- cards, round_n and
  *         round_k may be NULL when rounds is 0 -- a model failing
- *         ofc_search_model_check() or a bad policy), OFC_E_COUNT (rounds or counts out
+ *         ofc_search_model_check(), a bad policy, or out sharing a byte with *rules,
+ *         *fl, *ev, *m, *m->value or the stop flag: out untouched), OFC_E_COUNT (rounds or counts out
  *         of range, kept cards that do not fill the free slots exactly, in_fl not 0 or
  *         13..17), OFC_E_CARD (a card out of range, or a card after a free slot of its
  *         row) / OFC_E_DUPLICATE (board and cards together). */
@@ -291,7 +292,9 @@ OFC_API int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  * @param samples  how many samples;
  * @param sum      n_actions sums: value of each move added per sample;
  * @param sum_sq   n_actions sums of squared values (may be NULL).
- * @return OFC_OK; OFC_E_RULES, OFC_E_VALUE (NULL pointers, bad policy), OFC_E_ACTION
+ * @return OFC_OK; OFC_E_RULES, OFC_E_VALUE (NULL pointers, bad policy, an output --
+ *         sum, sum_sq, stats; exact search: values, stats -- sharing a byte with
+ *         *rules, *fl, *ev, *m, *m->value or the stop flag: nothing written), OFC_E_ACTION
  *         (an id that is not legal here), OFC_E_COUNT (a round of more than 5 cards
  *         before a seat's last one where it is played round by round: the searcher's
  *         under OFC_COMPLETE_SEQUENTIAL, the others' with m->opp_self; or m->value

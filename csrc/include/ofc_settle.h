@@ -254,7 +254,8 @@ OFC_API int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players,
  * @param in     the deal (validated).
  * @param flags  0 or OFC_SETTLE_ITEMS.
  * @param out    receives the result.
- * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag, has_stacks not 0 or 1);
+ * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag, has_stacks not 0 or 1, out
+ *         sharing a byte with *rules, *table or *in: out untouched);
  *         OFC_E_RULES (rules' scalar fields or table);
  *         OFC_E_MAX_PLAYERS, OFC_E_SEAT, OFC_E_SURRENDER, OFC_E_CONFLICT;
  *         OFC_E_COUNT (a seat setting rows shows no cards, or a seat mixes cards

@@ -178,7 +178,8 @@ typedef struct ofc_ev_tables {
  * distribution.
  * @param rules  the rule set; fully checked (ofc_rules_check()).
  * @param out    receives the tables.
- * @return OFC_OK, or OFC_E_RULES / OFC_E_VALUE on NULL or bad rules. */
+ * @return OFC_OK, or OFC_E_RULES / OFC_E_VALUE on NULL or bad rules (OFC_E_VALUE
+ *         also for out sharing a byte with *rules: out untouched). */
 OFC_API int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
 
 /*! @brief ofc_ev_tables_init() from your own opponent distribution.
@@ -187,8 +188,9 @@ OFC_API int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
  *                opponent's row had that strength (front 3-card strengths, middle and
  *                back 5-card; other entries ignored).
  * @param out     receives the tables.
- * @return OFC_OK, OFC_E_RULES, or OFC_E_VALUE (counts or out NULL, or a row with no
- *         count).  Each row of counts is copied once to the stack (about 32 KB). */
+ * @return OFC_OK, OFC_E_RULES, or OFC_E_VALUE (counts or out NULL, out sharing a byte
+ *         with *rules or counts: out untouched, or a row with no count).  Each row of
+ *         counts is copied once to the stack (about 32 KB). */
 OFC_API int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts,
                                           ofc_ev_tables *out);
 
@@ -257,7 +259,8 @@ typedef struct ofc_fl_solution {
  * In a stay_cards == OFC_FL_STAY_SAME rule set the hand is taken to be an n-card
  * Fantasyland hand.
  * @return OFC_OK, OFC_E_COUNT (n outside 13..17, or cards NULL), OFC_E_CARD,
- *         OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (out NULL, a stay value out of
+ *         OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (out NULL or sharing a byte with
+ *         *rules, *fl, *ev, cards or stay_value: out untouched; a stay value out of
  *         range, an unknown flag) or OFC_E_MEMORY. */
 OFC_API int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
                                       const ofc_ev_tables *ev, const uint8_t *cards,
@@ -289,8 +292,9 @@ OFC_API int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev
  * @param bad        receives the index of the first bad hand; may be NULL.
  * @return OFC_OK, the first bad hand's error (OFC_E_CARD, OFC_E_DUPLICATE), or
  *         OFC_E_RULES, OFC_E_VALUE (also boards or values sharing a byte with cards,
- *         nothing written: they would overwrite hands not yet read; boards == cards
- *         sets the hands in place), OFC_E_COUNT (cards NULL with n > 0),
+ *         *rules or *ev, nothing written: they would overwrite hands not yet read or
+ *         what the next hands read; boards == cards sets the hands in place),
+ *         OFC_E_COUNT (cards NULL with n > 0),
  *         OFC_E_MEMORY. */
 OFC_API int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
                                   const uint8_t *cards, size_t n, uint32_t objective,

@@ -221,8 +221,8 @@ typedef struct ofc_vecenv_out {
  * @param players   seats per table.
  * @param seed      the run seed.
  * @pre rules passed ofc_game_rules_check(), or is NULL (refused: OFC_E_RULES).
- * @return OFC_OK, or what ofc_vecenv_config_check() returns (OFC_E_RULES when c is
- *         NULL). */
+ * @return OFC_OK, OFC_E_VALUE (c shares a byte with *rules: nothing written), or what
+ *         ofc_vecenv_config_check() returns (OFC_E_RULES when c is NULL). */
 OFC_API int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules,
                                        uint32_t num_envs, uint32_t players, uint64_t seed);
 
@@ -272,8 +272,9 @@ OFC_API int32_t ofc_vecenv_slot_check(const ofc_vecenv_config *c, const ofc_vece
  * @pre each slot written passed ofc_vecenv_slot_check(); out's arrays (but legal) have
  *      c->num_envs rows.
  * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_VALUE (an output array
- *         shares a byte with the slots), or the error of ofc_vecenv_config_check()
- *         for c (nothing written). */
+ *         shares a byte with the slots, c, c->rules or c->ev, or a slot with c,
+ *         c->rules or c->ev), or the error of ofc_vecenv_config_check() for c
+ *         (nothing written). */
 OFC_API int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c,
                                       const ofc_vecenv_slot *slots, uint32_t first,
                                       uint32_t count, const ofc_vecenv_out *out);
@@ -291,7 +292,8 @@ OFC_API int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c,
  * @param out      the output arrays.
  * @pre out's arrays (but legal) have c->num_envs rows.
  * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_VALUE (an output array
- *         shares a byte with the slots: nothing started or written), the error of
+ *         shares a byte with the slots, c, c->rules or c->ev, or a slot with c,
+ *         c->rules or c->ev: nothing started or written), the error of
  *         ofc_vecenv_config_check() for c (nothing started), OFC_E_NO_DECISION (an
  *         environment played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an agent
  *         decision: it is left at the end of its last deal, the others are started;
@@ -324,10 +326,12 @@ OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *sl
  * @param out         the output arrays.
  * @param bad         receives the first environment that failed (may be NULL).
  * The output arrays may share bytes with actions, placements and active (every
- * decision is read before any output is written), not with the slots.
+ * decision is read before any output is written), not with the slots, c, c->rules or
+ * c->ev.
  * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement);
  *         OFC_E_VALUE (an output array, actions, placements or active shares a byte
- *         with the slots: nothing changed or written); the error
+ *         with the slots, an output array or a slot with c, c->rules or c->ev:
+ *         nothing changed or written); the error
  *         of ofc_vecenv_config_check() for c; OFC_E_GAME_OVER (a finished deal
  *         without autoreset, or an environment an engine error left unplayable);
  *         OFC_E_ACTION (an illegal action id, or an action for a full set); or a

@@ -187,6 +187,8 @@ int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE])
     const ofc_game_step *st;
     if (g == NULL || mask == NULL)
         return OFC_E_COUNT;
+    if (ofc_bytes_overlap(mask, OFC_ACTION_SPACE, g, sizeof *g))
+        return OFC_E_VALUE; /* mask untouched: its writes would change the state read */
     st = ofc_gm_pending(g);
     memset(mask, 0, OFC_ACTION_SPACE);
     if (st == NULL)

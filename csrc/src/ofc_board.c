@@ -109,14 +109,13 @@ int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
 {
     size_t start;
     int32_t first_status = OFC_OK;
+    const ofc_span in[2] = {{cards, n * OFC_BOARD_CARDS}, {rules, sizeof *rules}};
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
-    if (n && (!cards ||
-              ofc_bytes_overlap(strength, 3 * n * sizeof *strength, cards,
-                                n * OFC_BOARD_CARDS) ||
-              ofc_bytes_overlap(royalty, 3 * n * sizeof *royalty, cards, n * OFC_BOARD_CARDS) ||
-              ofc_bytes_overlap(foul, n, cards, n * OFC_BOARD_CARDS))) {
+    if (n && (!cards || ofc_over_any(strength, 3 * n * sizeof *strength, in, 2) ||
+              ofc_over_any(royalty, 3 * n * sizeof *royalty, in, 2) ||
+              ofc_over_any(foul, n, in, 2))) {
         return OFC_E_VALUE;
     }
     start = ofc_first_bad_row(cards, n, OFC_BOARD_CARDS, &first_status);

@@ -380,6 +380,14 @@ int32_t ofc_sx_env_init(env *e, const ofc_rules *rules, const ofc_fl_rules *fl,
     return OFC_OK;
 }
 
+int ofc_sx_out_over(const env *e, const int32_t *stop, const void *out, size_t n)
+{
+    const ofc_span in[6] = {{e->r, sizeof *e->r},   {e->fl, sizeof *e->fl},
+                            {e->ev, sizeof *e->ev}, {e->m, sizeof *e->m},
+                            {e->m->value, sizeof *e->m->value}, {stop, sizeof *stop}};
+    return ofc_over_any(out, n, in, 6);
+}
+
 int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const ofc_ev_tables *ev, const ofc_search_model *m,
                             const uint8_t board[13], const uint8_t *cards, uint32_t rounds,
@@ -412,7 +420,8 @@ int32_t ofc_best_completion_stop(const ofc_rules *rules, const ofc_fl_rules *fl,
         return st;
     }
     if (board == NULL || out == NULL || policy > OFC_COMPLETE_BEST ||
-        (rounds > 0 && (cards == NULL || round_n == NULL || round_k == NULL))) {
+        (rounds > 0 && (cards == NULL || round_n == NULL || round_k == NULL)) ||
+        ofc_sx_out_over(&e, stop, out, sizeof *out)) {
         return OFC_E_VALUE;
     }
     if (rounds > 0 && rounds <= OFC_SEARCH_MAX_ROUNDS) { /* more: rounds_check() */

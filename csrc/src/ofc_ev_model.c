@@ -11,11 +11,14 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
                                   ofc_ev_tables *out)
 {
     int row;
+    const ofc_span in[2] = {
+        {rules, sizeof *rules},
+        {counts, (size_t)OFC_ROWS * OFC_STRENGTH_TABLE_SIZE * sizeof *counts}};
     if (!rules || ofc_rules_check(rules) != OFC_OK) {
         return OFC_E_RULES;
     }
-    if (!counts || !out) {
-        return OFC_E_VALUE;
+    if (!counts || !out || ofc_over_any(out, sizeof *out, in, 2)) {
+        return OFC_E_VALUE; /* out untouched: its writes would change what is read */
     }
     memset(out, 0, sizeof *out);
     for (row = 0; row < OFC_ROWS; row++) {

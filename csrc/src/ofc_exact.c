@@ -269,7 +269,9 @@ int32_t ofc_search_exact_stop(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (st != OFC_OK) {
         return st;
     }
-    if (n_actions > 0 && values == NULL) {
+    if ((n_actions > 0 && values == NULL) ||
+        ofc_sx_out_over(&e, stop, values, n_actions * sizeof *values) ||
+        ofc_sx_out_over(&e, stop, stats, n_actions * sizeof *stats)) {
         return OFC_E_VALUE;
     }
     cost = ofc_search_exact_cost(pos, n_actions);

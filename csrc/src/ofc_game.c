@@ -423,6 +423,8 @@ int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
     uint32_t i;
     if (g == NULL || out == NULL)
         return OFC_E_COUNT;
+    if (ofc_bytes_overlap(out, sizeof *out, g, sizeof *g))
+        return OFC_E_VALUE; /* out untouched: its writes would change the state read */
     st = ofc_gm_pending(g);
     memset(out, 0, sizeof *out);
     memset(out->dealt, OFC_NO_CARD, sizeof out->dealt);
@@ -668,10 +670,13 @@ int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
     ofc_settle_input in;
     uint32_t s;
     int32_t rc;
+    const ofc_span inputs[2] = {{r, sizeof *r}, {g, sizeof *g}};
     if (r == NULL)
         return OFC_E_RULES;
     if (g == NULL || out == NULL)
         return OFC_E_COUNT;
+    if (ofc_over_any(out, sizeof *out, inputs, 2))
+        return OFC_E_VALUE; /* out untouched: its writes would change r or g */
     if (!ofc_game_is_over(g))
         return OFC_E_NOT_OVER;
     memset(&in, 0, sizeof in);

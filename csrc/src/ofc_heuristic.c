@@ -102,12 +102,15 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
 {
     size_t start, j;
     int lowball;
+    const ofc_span in[4] = {{boards, n * OFC_BOARD_CARDS},
+                            {rules, sizeof *rules},
+                            {fl, sizeof *fl},
+                            {m, sizeof *m}};
     int32_t status = check_common(rules, &fl, in_fl);
     if (status != OFC_OK) {
         return status;
     }
-    if (n > 0 && (!m || !boards || !out ||
-                  ofc_bytes_overlap(out, n * sizeof *out, boards, n * OFC_BOARD_CARDS))) {
+    if (n > 0 && (!m || !boards || !out || ofc_over_any(out, n * sizeof *out, in, 4))) {
         return OFC_E_VALUE;
     }
     lowball = rules->middle_lowball != 0;
@@ -301,6 +304,23 @@ static int32_t score_block(const ofc_rules *rules, const ofc_fl_rules *fl,
     return OFC_OK;
 }
 
+/* Whether the scores share a byte with what the scoring still reads while it writes
+ * them, a block of moves at a time: the rules, the model, the moves and the fills
+ * (their sizes saturated: counts whose product overflows describe no array). */
+static int scores_over_inputs(const ofc_rules *rules, const ofc_fl_rules *fl,
+                              const ofc_heur_model *m, const ofc_heur_rows *r,
+                              const uint8_t *fills, size_t n_samples, size_t n_fills,
+                              size_t n_slots, const double *scores)
+{
+    size_t fill_bytes = ofc_mul_sat(ofc_mul_sat(n_samples, n_fills), n_slots);
+    const ofc_span in[5] = {{rules, sizeof *rules},
+                            {fl, sizeof *fl},
+                            {m, sizeof *m},
+                            {r->moves, ofc_mul_sat(r->n_moves, 3 * sizeof *r->moves)},
+                            {fills, fill_bytes}};
+    return ofc_over_any(scores, ofc_mul_sat(r->n_moves, sizeof *scores), in, 5);
+}
+
 int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
                              const ofc_heur_model *m, const ofc_heur_rows *rows,
                              const uint8_t *fills, size_t n_samples, size_t n_fills,
@@ -330,7 +350,10 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_COUNT;
     }
     if (!m || !r.fronts || !r.fives || !r.moves || !scores || (n_slots && !fills) ||
-        !(optimism >= 0.0 && optimism <= 1.0)) {
+        !(optimism >= 0.0 && optimism <= 1.0) || scores_over_inputs(rules, fl, m, &r,
+                                                                    fills, n_samples,
+                                                                    n_fills, n_slots,
+                                                                    scores)) {
         return OFC_E_VALUE;
     }
     ofc_copy_cards(fronts, r.fronts, 3 * r.n_fronts);

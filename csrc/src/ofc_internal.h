@@ -64,6 +64,34 @@ static inline int ofc_bytes_overlap(const void *a, size_t n, const void *b, size
     return a != NULL && b != NULL && n > 0 && m > 0 && (x < y ? y - x < n : x - y < m);
 }
 
+/* An input a function still reads while it writes its outputs: its address and size in
+ * bytes (NULL p: none).  The const struct inputs (rules, configurations, models,
+ * tables) count as well as the arrays: an output laid over them changes what the rest
+ * of the call reads. */
+typedef struct ofc_span {
+    const void *p;
+    size_t n;
+} ofc_span;
+
+/* a x b, or SIZE_MAX when that overflows (a size no buffer has). */
+static inline size_t ofc_mul_sat(size_t a, size_t b)
+{
+    return a != 0 && b > (size_t)-1 / a ? (size_t)-1 : a * b;
+}
+
+/* 1 when the n bytes at out share a byte with one of the k inputs (ofc_bytes_overlap():
+ * NULL out or n 0, no). */
+static inline int ofc_over_any(const void *out, size_t n, const ofc_span *in, size_t k)
+{
+    size_t i;
+    for (i = 0; i < k; i++) {
+        if (ofc_bytes_overlap(out, n, in[i].p, in[i].n)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Batch kernels copy their input in blocks of this many rows (hands, boards or pairs)
  * to a local buffer, then validate and use only the buffer: one copy barrier per block
  * keeps the copy free. */

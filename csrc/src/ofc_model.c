@@ -230,8 +230,8 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
     vm_reader r;
     size_t reserved;
     int32_t st = OFC_OK;
-    if (out == NULL) {
-        return OFC_E_VALUE;
+    if (out == NULL || ofc_bytes_overlap(out, sizeof *out, data, n)) {
+        return OFC_E_VALUE; /* out untouched: its writes would change the bytes read */
     }
     if (data == NULL || n < OFC_VM_HEADER_BYTES) {
         return OFC_E_MODEL_TRUNCATED;

@@ -61,6 +61,8 @@ int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out)
     ofc_decision d;
     if (g == NULL || out == NULL)
         return OFC_E_COUNT;
+    if (ofc_bytes_overlap(out, sizeof *out, g, sizeof *g))
+        return OFC_E_VALUE; /* out untouched: its writes would change the state read */
     st = ofc_gm_pending(g);
     over = st == NULL;
     if (seat >= g->players)

@@ -371,7 +371,10 @@ int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl
     if (st != OFC_OK) {
         return st;
     }
-    if (policy > OFC_COMPLETE_SEQUENTIAL || (n_actions > 0 && sum == NULL)) {
+    if (policy > OFC_COMPLETE_SEQUENTIAL || (n_actions > 0 && sum == NULL) ||
+        ofc_sx_out_over(&e, NULL, sum, n_actions * sizeof *sum) ||
+        ofc_sx_out_over(&e, NULL, sum_sq, n_actions * sizeof *sum_sq) ||
+        ofc_sx_out_over(&e, NULL, stats, n_actions * sizeof *stats)) {
         return OFC_E_VALUE;
     }
     own = &pos->seats[pos->seat];

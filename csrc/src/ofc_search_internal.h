@@ -106,6 +106,11 @@ static inline const ofc_search_pos *ofc_sx_pos_copy(const ofc_search_pos *pos,
 int32_t ofc_sx_env_init(env *e, const ofc_rules *rules, const ofc_fl_rules *fl,
                         const ofc_ev_tables *ev, const ofc_search_model *m);
 
+/* 1 when the n bytes at out share a byte with what a search still reads while it
+ * writes its outputs: e's rules, Fantasyland rules, tables, model and the model's value
+ * net, and the stop flag (the call then refuses: OFC_E_VALUE, nothing written). */
+int ofc_sx_out_over(const env *e, const int32_t *stop, const void *out, size_t n);
+
 /* Cards a seat still receives. */
 int ofc_sx_seat_cards(const ofc_search_seat *s);
 

@@ -526,8 +526,10 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     ledger L;
     uint32_t hidden, naturals = 0, ordinary, rows, s, players;
     int32_t house, st;
-    if (out == NULL) {
-        return OFC_E_VALUE;
+    const ofc_span inputs[3] = {
+        {rules, sizeof *rules}, {table, sizeof *table}, {given, sizeof *given}};
+    if (out == NULL || ofc_over_any(out, sizeof *out, inputs, 3)) {
+        return OFC_E_VALUE; /* out untouched: its writes would change what is read */
     }
     out->bad_seat = -1; /* until an error names a seat or a card */
     out->bad_card = 0xFF;

@@ -199,8 +199,13 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl_in,
     void *block;
     int32_t status;
     int k;
-    if (!out) {
-        return OFC_E_VALUE;
+    const ofc_span in[5] = {{rules, sizeof *rules},
+                            {fl_in, sizeof *fl_in},
+                            {ev, sizeof *ev},
+                            {cards_in, n},
+                            {stay_in, sizeof stay_copy}};
+    if (!out || ofc_over_any(out, sizeof *out, in, 5)) {
+        return OFC_E_VALUE; /* out untouched: its writes would change what is read */
     }
     memset(out, 0, sizeof *out);
     if (!ofc_rules_scalars_ok(rules)) {
@@ -371,6 +376,7 @@ int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
     sv_ws w;
     void *block;
     size_t i;
+    const ofc_span tables[2] = {{rules, sizeof *rules}, {ev, sizeof *ev}};
     int32_t status = arranger_ctx(&c, rules, ev, objective);
     if (status != OFC_OK) {
         return status;
@@ -384,6 +390,10 @@ int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
     if ((boards != cards && ofc_bytes_overlap(boards, 13 * n, cards, 13 * n)) ||
         ofc_bytes_overlap(values, n * sizeof *values, cards, 13 * n)) {
         return OFC_E_VALUE; /* would overwrite hands not yet read (in place: each first) */
+    }
+    if (ofc_over_any(boards, 13 * n, tables, 2) ||
+        ofc_over_any(values, n * sizeof *values, tables, 2)) {
+        return OFC_E_VALUE; /* would change the rules or tables the next hands read */
     }
     block = ofc_bnb_alloc(&w, 13);
     if (!block) {

@@ -81,8 +81,23 @@ static int32_t board_cards(const uint8_t board[13], uint64_t *mask, int *placed)
 
 /* Checks a context, a board, its dead cards and an output pointer (`out`, NULL is
  * refused); *mask and *placed: the board's cards. */
+/* 1 when the n bytes at out share a byte with a checked context or what it points to
+ * (the rules, Fantasyland rules, tables, model): a call writing out while it still
+ * reads them refuses (OFC_E_VALUE, nothing written). */
+static int ctx_over(const ofc_value_ctx *c, const void *out, size_t n)
+{
+    const ofc_span in[5] = {{c, sizeof *c},
+                            {c->rules, sizeof *c->rules},
+                            {c->fl, sizeof *c->fl},
+                            {c->ev, sizeof *c->ev},
+                            {c->model, sizeof *c->model}};
+    return ofc_over_any(out, n, in, 5);
+}
+
+/* The checks of a board call: board and out (out_bytes of output) not NULL, the
+ * context (ofc_value_ctx_check()), out not over it, the board's cards and dead. */
 static int32_t check_board(const ofc_value_ctx *c, const uint8_t *board, uint64_t dead,
-                           const void *out, uint64_t *mask, int *placed)
+                           const void *out, size_t out_bytes, uint64_t *mask, int *placed)
 {
     int32_t st;
     if (board == NULL || out == NULL) {
@@ -90,6 +105,9 @@ static int32_t check_board(const ofc_value_ctx *c, const uint8_t *board, uint64_
     }
     if ((st = ofc_value_ctx_check(c)) != OFC_OK) {
         return st == OFC_E_RULES ? OFC_E_VALUE : st;
+    }
+    if (ctx_over(c, out, out_bytes)) {
+        return OFC_E_VALUE;
     }
     if ((st = board_cards(board, mask, placed)) != OFC_OK) {
         return st;
@@ -285,7 +303,7 @@ int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t given[13], uint
     const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
     uint64_t mask;
     int placed;
-    int32_t st = check_board(c, board, dead, out, &mask, &placed);
+    int32_t st = check_board(c, board, dead, out, OFC_VF_N * sizeof *out, &mask, &placed);
     if (st == OFC_OK) {
         features(c, board, dead, mask, placed, out);
     }
@@ -331,7 +349,7 @@ int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t given[13], uint64_
     const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
     uint64_t mask;
     int placed;
-    int32_t st = check_board(c, board, dead, out, &mask, &placed);
+    int32_t st = check_board(c, board, dead, out, sizeof *out, &mask, &placed);
     return st == OFC_OK ? value_of(c, board, dead, out) : st;
 }
 
@@ -380,7 +398,7 @@ static int32_t read_decision(const ofc_value_ctx *c, const uint8_t given[13],
     int32_t st;
     d->board = ofc_read_once(given, OFC_BOARD_CARDS, d->local);
     d->dealt = ofc_read_once(given_dealt, n <= 5 ? n : 0, d->local_dealt);
-    st = check_board(c, d->board, dead, d->dealt, &mask, &placed);
+    st = check_board(c, d->board, dead, d->dealt, 0, &mask, &placed); /* dealt: an input */
     if (st != OFC_OK) {
         return st;
     }
@@ -420,7 +438,8 @@ int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t given[13],
     if (st != OFC_OK) {
         return st;
     }
-    if (n_actions > OFC_ACTION_SPACE || (n_actions > 0 && (actions == NULL || values == NULL))) {
+    if (n_actions > OFC_ACTION_SPACE || (n_actions > 0 && (actions == NULL || values == NULL)) ||
+        ctx_over(c, values, n_actions * sizeof *values)) {
         return OFC_E_VALUE;
     }
     return values_of(c, d.board, d.dealt, n, k, dead, actions, n_actions, values);
@@ -489,7 +508,7 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t given[13], uint64
     int placed, n_live = 0, i;
     double sum = 0, sq = 0;
     uint32_t s;
-    int32_t st = check_board(c, board, dead, mean, &mask, &placed);
+    int32_t st = check_board(c, board, dead, mean, sizeof *mean, &mask, &placed);
     if (st != OFC_OK) {
         return st;
     }

@@ -172,6 +172,8 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
 {
     if (c == NULL)
         return ofc_vecenv_config_check(NULL);
+    if (ofc_bytes_overlap(c, sizeof *c, rules, sizeof *rules))
+        return OFC_E_VALUE; /* the rules it reads zeroed by the fill */
     memset(c, 0, sizeof *c);
     c->rules = rules;
     c->seed = seed;
@@ -487,45 +489,62 @@ static int out_ok(const ofc_vecenv_out *out)
            && out->truncations;
 }
 
-/* Whether a caller array of c->num_envs rows of `row` bytes shares a byte with the
- * slots (NULL p: no). */
-static int over_slots(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
-                      const void *p, size_t row)
+/* What a reset, a step or ofc_vecenv_write_rows() reads while it writes: the slots
+ * (in[0]), the configuration, its rules and its tie-break tables. */
+#define VE_INPUTS 4
+static void call_inputs(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
+                        ofc_span in[VE_INPUTS])
 {
-    return ofc_bytes_overlap(slots, c->num_envs * sizeof *slots, p, c->num_envs * row);
+    in[0].p = slots, in[0].n = c->num_envs * sizeof *slots;
+    in[1].p = c, in[1].n = sizeof *c;
+    in[2].p = c->rules, in[2].n = sizeof *c->rules;
+    in[3].p = c->ev, in[3].n = sizeof *c->ev;
 }
 
-/* Whether an output array shares a byte with the slots: the rows of one environment
- * are written while the slots of the ones after it are still to be read. */
-static int out_over_slots(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
-                          const ofc_vecenv_out *out)
+/* Whether a caller array of c->num_envs rows of `row` bytes shares a byte with one of
+ * the k inputs (NULL p: no). */
+static int over(const ofc_vecenv_config *c, const ofc_span *in, size_t k, const void *p,
+                size_t row)
 {
-    return over_slots(c, slots, out->obs, OFC_ENC_SIZE) ||
-           over_slots(c, slots, out->mask, OFC_ACTION_SPACE) ||
-           over_slots(c, slots, out->legal, OFC_ACTION_SPACE) ||
-           over_slots(c, slots, out->legal_count, sizeof *out->legal_count) ||
-           over_slots(c, slots, out->seat, 1) || over_slots(c, slots, out->full, 1) ||
-           over_slots(c, slots, out->rewards, sizeof *out->rewards) ||
-           over_slots(c, slots, out->final_rewards,
-                      OFC_GAME_MAX_SEATS * sizeof *out->final_rewards) ||
-           over_slots(c, slots, out->terminations, 1) ||
-           over_slots(c, slots, out->truncations, 1) ||
-           over_slots(c, slots, out->final_obs, OFC_ENC_SIZE);
+    return ofc_over_any(p, c->num_envs * row, in, k);
+}
+
+/* Whether an output array shares a byte with an input: the rows of one environment are
+ * written while the slots of the ones after it and the configuration are still read. */
+static int out_over(const ofc_vecenv_config *c, const ofc_span *in,
+                    const ofc_vecenv_out *out)
+{
+    size_t k = VE_INPUTS;
+    return over(c, in, k, out->obs, OFC_ENC_SIZE) ||
+           over(c, in, k, out->mask, OFC_ACTION_SPACE) ||
+           over(c, in, k, out->legal, OFC_ACTION_SPACE) ||
+           over(c, in, k, out->legal_count, sizeof *out->legal_count) ||
+           over(c, in, k, out->seat, 1) || over(c, in, k, out->full, 1) ||
+           over(c, in, k, out->rewards, sizeof *out->rewards) ||
+           over(c, in, k, out->final_rewards,
+                OFC_GAME_MAX_SEATS * sizeof *out->final_rewards) ||
+           over(c, in, k, out->terminations, 1) || over(c, in, k, out->truncations, 1) ||
+           over(c, in, k, out->final_obs, OFC_ENC_SIZE);
 }
 
 /* The checks reset and step share: the pointers, the configuration (its error), the
- * range of environments, no output array over the slots (OFC_E_VALUE). */
+ * range of environments, no output array over an input and no slot over the
+ * configuration, its rules or its tables (OFC_E_VALUE). */
 static int32_t check_call(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
                           uint32_t first, uint32_t count, const ofc_vecenv_out *out)
 {
     int32_t rc;
+    ofc_span in[VE_INPUTS];
     if (c == NULL || slots == NULL || !out_ok(out))
         return OFC_E_COUNT;
     if ((rc = ofc_vecenv_config_check(c)) != OFC_OK)
         return rc;
     if (first > c->num_envs || count > c->num_envs - first)
         return OFC_E_COUNT;
-    return out_over_slots(c, slots, out) ? OFC_E_VALUE : OFC_OK;
+    call_inputs(c, slots, in);
+    return out_over(c, in, out) || over(c, in + 1, VE_INPUTS - 1, slots, sizeof *slots)
+               ? OFC_E_VALUE
+               : OFC_OK;
 }
 
 static void clear_row(uint32_t i, const ofc_vecenv_out *out)
@@ -665,15 +684,18 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
     uint32_t i, start, k, m = 0;
     opening_cache oc;
     decisions d;
+    ofc_span in[VE_INPUTS];
     int32_t rc = check_call(c, slots, first, count, out), stuck = OFC_OK;
     oc.count = -1;
     if (rc == OFC_OK && actions == NULL)
         rc = OFC_E_COUNT;
-    /* the decisions are read a block at a time while the slots take them */
-    if (rc == OFC_OK && (over_slots(c, slots, actions, sizeof *actions) ||
-                         over_slots(c, slots, placements, OFC_GAME_MAX_DEALT) ||
-                         over_slots(c, slots, active, 1)))
-        rc = OFC_E_VALUE;
+    /* the decisions are read a block at a time while the slots (in[0]) take them */
+    if (rc == OFC_OK) {
+        call_inputs(c, slots, in);
+        if (over(c, in, 1, actions, sizeof *actions) ||
+            over(c, in, 1, placements, OFC_GAME_MAX_DEALT) || over(c, in, 1, active, 1))
+            rc = OFC_E_VALUE;
+    }
     if (rc != OFC_OK)
         return rc;
     /* each decision read once (ofc_fast.h, Threads), a block at a time, and given to

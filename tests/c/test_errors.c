@@ -601,6 +601,164 @@ static void test_solver_outputs_overlapping_hands(void)
     CHECK(memcmp(want, hands, sizeof want) == 0 && memcmp(values, in_place, sizeof values) == 0);
 }
 
+/* Regression: a C caller whose output array was laid over the rules, the heuristic model
+ * or the tie-break tables a batch kernel reads (one buffer reused) had them overwritten
+ * by the first rows' results: ofc_eval_boards(), ofc_score_pairs(), ofc_heur_values(),
+ * ofc_heur_score_moves() and ofc_best_settings() answered OFC_OK with the later rows
+ * computed under the changed rules, model or tables (and those left changed).  Now such
+ * an output is refused with OFC_E_VALUE, nothing written. */
+static void test_outputs_overlapping_rules_and_models(void)
+{
+    static ofc_rules r;
+    static ofc_heur_model h;
+    static ofc_ev_tables t;
+    static uint8_t two[2 * 13], fronts[3], fives[10];
+    static double scores[1];
+    uint16_t moves[4] = {0, 0, 1, 0}; /* a move, and room for a score over it */
+    ofc_heur_rows rows;
+    size_t i;
+    r = rules, h = heur, t = ev;
+    memcpy(two, BOARD, 13);
+    memcpy(two + 13, BOARD, 13);
+    for (i = 0; i < 13; i++)
+        (i < 3 ? fronts + i : fives + i - 3)[0] = (uint8_t)(OFC_HEUR_CARD + BOARD[i]);
+    memset(&rows, 0, sizeof rows);
+    rows.fronts = fronts, rows.n_fronts = 1, rows.fives = fives, rows.n_fives = 2;
+    rows.moves = moves, rows.n_moves = 1;
+    CHECK_EQ(ofc_eval_boards(&r, two, 2, (int32_t *)(void *)&r, NULL, NULL, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(&r, two, 2, NULL, NULL, (uint8_t *)&r, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_pairs(&r, two, two + 13, 1, (int32_t *)(void *)&r, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&r, NULL, &h, two, 2, 0, (double *)(void *)&h, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&r, NULL, &h, two, 2, 0, (double *)(void *)&r, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&r, NULL, &h, &rows, NULL, 1, 1, 0, 0, 0.5,
+                                  (double *)(void *)&h), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&r, NULL, &h, &rows, NULL, 1, 1, 0, 0, 0.5,
+                                  (double *)(void *)moves), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&r, &t, two, 2, OFC_OBJECTIVE_EV, NULL,
+                               (double *)(void *)&t, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&r, &t, two, 2, OFC_OBJECTIVE_EV, (uint8_t *)&r, NULL, NULL),
+             OFC_E_VALUE);
+    CHECK(memcmp(&r, &rules, sizeof r) == 0 && memcmp(&h, &heur, sizeof h) == 0);
+    CHECK(memcmp(&t, &ev, sizeof t) == 0 && moves[0] == 0 && moves[2] == 1);
+    /* separate outputs: the same calls answer */
+    CHECK_EQ(ofc_heur_score_moves(&r, NULL, &h, &rows, NULL, 1, 1, 0, 0, 0.5, scores),
+             OFC_OK);
+}
+
+/* Regression: the game engine and table settlement given an output laid over the state,
+ * rules or deal they read cleared it before reading it: ofc_game_decision(),
+ * ofc_game_observe() and ofc_game_action_mask() over the state answered from the
+ * zeroed bytes (a wrong decision or view, the state left damaged),
+ * ofc_game_result_get() over the rules or the state and ofc_settle() over its rules,
+ * table or deal settled changed inputs.  Now each is refused with OFC_E_VALUE, the
+ * output untouched. */
+static void test_game_outputs_overlapping_inputs(void)
+{
+    static union {
+        ofc_game g;
+        ofc_decision d;
+        ofc_observation o;
+        uint8_t mask[OFC_ACTION_SPACE];
+        ofc_game_result res;
+        ofc_settlement set;
+    } u;
+    static union {
+        ofc_game_rules r;
+        ofc_game_result res;
+    } ru;
+    static union {
+        ofc_settle_input in;
+        ofc_settlement set;
+    } su;
+    static ofc_game g, before;
+    ofc_rng rng = {3, 0};
+    CHECK_EQ(ofc_game_init(&game_rules, &u.g, 2, 0, NULL, 7, NULL), OFC_OK);
+    before = u.g;
+    CHECK_EQ(ofc_game_decision(&u.g, &u.d), OFC_E_VALUE);
+    CHECK_EQ(ofc_game_observe(&u.g, 0, &u.o), OFC_E_VALUE);
+    CHECK_EQ(ofc_game_action_mask(&u.g, u.mask), OFC_E_VALUE);
+    CHECK(memcmp(&before, &u.g, sizeof before) == 0);
+    g = u.g;
+    CHECK_EQ(ofc_game_playout(&g, &rng, NULL), OFC_OK);
+    u.g = g;
+    CHECK_EQ(ofc_game_result_get(&game_rules, &u.g, NULL, 0, &u.res), OFC_E_VALUE);
+    CHECK(memcmp(&g, &u.g, sizeof g) == 0);
+    ru.r = game_rules;
+    CHECK_EQ(ofc_game_result_get(&ru.r, &g, NULL, 0, &ru.res), OFC_E_VALUE);
+    CHECK(memcmp(&ru.r, &game_rules, sizeof game_rules) == 0);
+    su.in = deal_in;
+    CHECK_EQ(ofc_settle(&rules, &table, &su.in, 0, &su.set), OFC_E_VALUE);
+    CHECK(memcmp(&su.in, &deal_in, sizeof deal_in) == 0);
+    CHECK_EQ(ofc_game_result_get(&game_rules, &g, NULL, 0, &ru.res), OFC_OK);
+}
+
+/* Regression: a search given an output laid over the rules or the model it reads
+ * (ofc_search_rollouts()' sums, ofc_best_completion()'s result) added its values into
+ * them sample by sample and answered OFC_OK, the later samples played under the
+ * changed rules or model (and those left changed); exact search answered
+ * OFC_E_BUDGET.  Now each is refused with OFC_E_VALUE, nothing written. */
+static void test_search_outputs_overlapping_inputs(void)
+{
+    static ofc_rules r;
+    static union {
+        ofc_search_model m;
+        ofc_completion_result res;
+    } u;
+    static ofc_search_model zero;
+    static ofc_search_pos pos;
+    const uint8_t all_back[1] = {242}; /* every dealt card to the back */
+    double sum[1] = {0};
+    r = rules;
+    opening_position(&pos);
+    CHECK_EQ(ofc_search_rollouts(&r, &fl, &ev, &u.m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 4, (double *)(void *)&u.m, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&r, &fl, &ev, &u.m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 4, sum, (double *)(void *)&r), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&r, &fl, &ev, &u.m, BOARD, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &u.res), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_exact(&r, &fl, &ev, &u.m, &pos, all_back, 1, 10,
+                              (double *)(void *)&u.m), OFC_E_VALUE);
+    CHECK(memcmp(&u.m, &zero, sizeof zero) == 0 && memcmp(&r, &rules, sizeof r) == 0);
+    CHECK(sum[0] == 0.0);
+    CHECK_EQ(ofc_search_rollouts(&r, &fl, &ev, &u.m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 4, sum, NULL), OFC_OK);
+}
+
+/* Regression: ofc_solve_fantasyland() given its result laid over the rules or the hand
+ * cleared them before reading them (OFC_E_RULES for valid rules, or a solution of other
+ * cards), and ofc_ev_tables_init() over its rules built tables from zeroed rules.  Now
+ * each is refused with OFC_E_VALUE, the output untouched. */
+static void test_solver_outputs_overlapping_inputs(void)
+{
+    static union {
+        ofc_rules r;
+        ofc_ev_tables t;
+        ofc_fl_solution s;
+    } u;
+    static union {
+        uint8_t cards[14];
+        ofc_fl_solution s;
+    } h;
+    static ofc_fl_solution sol;
+    uint8_t hand[14];
+    size_t i;
+    for (i = 0; i < 14; i++)
+        hand[i] = (uint8_t)(3 * i);
+    u.r = rules;
+    CHECK_EQ(ofc_solve_fantasyland(&u.r, NULL, &ev, hand, 14, NULL, 0, &u.s), OFC_E_VALUE);
+    CHECK_EQ(ofc_ev_tables_init(&u.r, &u.t), OFC_E_VALUE);
+    CHECK(memcmp(&u.r, &rules, sizeof rules) == 0);
+    memcpy(h.cards, hand, sizeof hand);
+    CHECK_EQ(ofc_solve_fantasyland(&rules, NULL, &ev, h.cards, 14, NULL, 0, &h.s),
+             OFC_E_VALUE);
+    CHECK(memcmp(h.cards, hand, sizeof hand) == 0);
+    CHECK_EQ(ofc_solve_fantasyland(&rules, NULL, &ev, hand, 14, NULL, 0, &sol), OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -621,6 +779,10 @@ int main(void)
     test_outputs_overlapping_inputs();
     test_features_overlapping_encodings();
     test_solver_outputs_overlapping_hands();
+    test_outputs_overlapping_rules_and_models();
+    test_game_outputs_overlapping_inputs();
+    test_search_outputs_overlapping_inputs();
+    test_solver_outputs_overlapping_inputs();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -598,6 +598,43 @@ static void test_context_players(void)
     CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
 }
 
+/* Regression: a learned value call given an output laid over its context (or the rules,
+ * tables or model it points to) wrote features or values over the pointers it still
+ * read: ofc_value_features() over the context read the rules through a pointer made of
+ * feature bits (a crash); ofc_vm_parse() given a model laid over the file's bytes
+ * overwrote the file while reading it.  Now each is refused with OFC_E_VALUE, nothing
+ * written. */
+static void test_outputs_over_context(void)
+{
+    const char *rows[3] = {"Qs Qh", "5c 6d 7h 8s", "Ah Kh"};
+    static union {
+        ofc_value_ctx c;
+        float f[OFC_VF_N];
+        double v[OFC_ACTION_SPACE];
+    } u;
+    static union {
+        ofc_vmodel m;
+        uint8_t bytes[sizeof file];
+    } mu;
+    ofc_value_ctx want = context(&model);
+    uint8_t b[13], dealt[3], ids[OFC_ACTION_SPACE], room[3] = {1, 1, 3};
+    size_t n = build(file, 0);
+    int32_t count = ofc_actions_legal(3, 1, room, ids, NULL);
+    test_layout(rows, b);
+    test_cards("2c 3d 4h", dealt);
+    CHECK(count > 0);
+    u.c = want;
+    CHECK_EQ(ofc_value_features(&u.c, b, 0, u.f), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&u.c, b, dealt, 3, 1, 0, ids, (uint32_t)count, u.v),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_value_board(&u.c, b, 0, u.v), OFC_E_VALUE);
+    CHECK(memcmp(&u.c, &want, sizeof want) == 0);
+    memcpy(mu.bytes, file, n);
+    CHECK_EQ(ofc_vm_parse(mu.bytes, n, &mu.m), OFC_E_VALUE);
+    CHECK(memcmp(mu.bytes, file, n) == 0);
+    CHECK_EQ(ofc_value_features(&want, b, 0, u.f), OFC_OK); /* beside it: computed */
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -615,6 +652,7 @@ int main(void)
     test_best_and_expect();
     test_context_errors();
     test_context_players();
+    test_outputs_over_context();
     printf("test_model: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
