@@ -223,8 +223,12 @@ def check_fantasyland(
     ((0, 0), (14, 0))
     """
     rules = as_rules(rules, "check_fantasyland")
-    # (None: nobody, nothing more to check; a Game per deal is made with it)
-    fl = (0,) * players if fantasyland is None else _counts(fantasyland, players, rules)
+    if fantasyland is None:  # (nobody: only the seats to check; a Game per deal)
+        if type(players) is not int or not 2 <= players <= MAX_SEATS:
+            players = check_players(players, rules)
+        fl: tuple[int, ...] = (0,) * players
+    else:
+        fl = _counts(fantasyland, players, rules)
     check_one_deck(rules, players, fl, "players: " if fantasyland is None else "")
     return fl
 

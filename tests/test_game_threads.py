@@ -787,8 +787,8 @@ def test_a_ctrl_c_inside_a_guarded_call_leaves_the_game_s_locks_free(call: str) 
     The move guard took its one-mover lock the same way (about one in sixty
     interrupted moves left the game refusing every later move as "while another
     thread is playing").  Here a timer raises KeyboardInterrupt into guarded calls
-    until thousands (reads) or hundreds (moves) were cut; both locks must be free
-    after every one."""
+    until thousands (reads) or hundreds (moves) were cut; after every one the state
+    lock must be free and the count of moves let in even (no move counted inside)."""
     from interrupts import CutCalls, ctrl_c_timer, interrupted
 
     def calls_on(g: Game, rng: random.Random) -> None:

@@ -387,11 +387,24 @@ def test_a_deal_without_fantasyland_reads_no_counts(
     monkeypatch.setattr(table, "_FANTASYLAND_COUNTS", Unread())
     assert table.check_fantasyland(None, 3, rules.PINEAPPLE) == (0, 0, 0)
     assert Game(rules.PINEAPPLE, 3, seed=1).fantasyland == (0, 0, 0)
-    with pytest.raises(TableError, match=r"^players: 5 seats of OFC need 65 cards"):
-        table.check_fantasyland(None, 5, rules.OFC)
+    with pytest.raises(TableError, match=r"^players: 4 seats of PINEAPPLE need 68 cards"):
+        table.check_fantasyland(None, 4, rules.PINEAPPLE)
     monkeypatch.undo()
     with pytest.raises(TableError, match=r"seat 1: Fantasyland cards must be 0 or"):
         table.check_fantasyland((0, 12), 2, rules.OFC)
+
+
+@pytest.mark.parametrize("players", [-1, 0, 1, 2**70, "2", None], ids=repr)
+def test_a_deal_without_fantasyland_still_checks_its_seats(players: Any) -> None:
+    """Regression: once a deal given no Fantasyland counts stopped reading them,
+    ``check_fantasyland(None, -1, rules.OFC)`` returned ``()`` (it raised TableError
+    before), and ``2**70`` seats raised OverflowError; the seats are checked as
+    :func:`~ofc_fast.table.check_players` checks them."""
+    from ofc_fast.table import check_fantasyland
+
+    with pytest.raises(TableError, match=r"players"):
+        check_fantasyland(None, players, rules.OFC)
+    assert check_fantasyland(None, 3, rules.OFC) == (0, 0, 0)
 
 
 @pytest.mark.parametrize(

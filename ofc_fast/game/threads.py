@@ -70,7 +70,7 @@ have been played on the game the other call left.  (A second lock, held for the
 refusal's look, cost a move a third of its guard: a ``with`` block is ~2,000
 instructions on CPython 3.11.)"""
 
-_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "busy", "entries"))
+_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "entries"))
 
 
 def _twin(method: _F, body: str, **names: Any) -> _F:
