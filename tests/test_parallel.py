@@ -1869,3 +1869,44 @@ def test_chunks_of_a_run_too_long_to_list_are_refused(
         GameError, match=r"are 20 chunks, .* at most 10: chunks of at least 2 "
     ):
         spec.chunks(1)
+
+
+def test_the_next_chunk_is_taken_off_the_front_in_constant_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``ProcessExecutor`` took each next chunk with ``list.pop(0)``, which
+    moves every chunk left: a run of millions of chunks (``--hands 10000000
+    --chunk-size 1``, which the command line allows) stalled before it began, the cost
+    quadratic.  The chunks wait in a deque, taken with ``popleft`` only; here a pool
+    that finishes each chunk at once runs 20,000 of them, in index order."""
+    import collections
+    import types
+    from concurrent.futures import Future
+
+    import ofc_fast.parallel._executors as executors
+
+    taken: list[int] = []
+
+    class Queue(collections.deque[int]):
+        def popleft(self) -> int:
+            taken.append(super().popleft())
+            return taken[-1]
+
+        def pop(self, *_: Any) -> int:  # (a deque's pop() is its last; none wanted)
+            raise AssertionError("a chunk was taken off the queue's end")
+
+    class Pool:
+        def submit(self, fn: Any, item: int) -> Future[int]:
+            done: Future[int] = Future()
+            done.set_result(fn(item))
+            return done
+
+        def shutdown(self, **_: Any) -> None:
+            pass
+
+    monkeypatch.setattr(executors, "collections", types.SimpleNamespace(deque=Queue))
+    ex = ProcessExecutor(workers=1)
+    ex._pool = Pool()  # type: ignore[assignment]
+    got = dict(ex.map_unordered(abs, range(0, -20_000, -1)))
+    assert taken == list(range(20_000))
+    assert got == {i: i for i in range(20_000)}
