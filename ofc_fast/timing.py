@@ -10,7 +10,9 @@ The argparse types :func:`at_least` (counts), :func:`duration` (seconds),
 :func:`output_file` (``--json PATH``, ``-`` standard output) and :func:`output_path`
 (a file only), :func:`preset_name` (``--rules``) and
 :func:`json_object` (keyword settings) read the options of the scripts in
-benchmarks/: a bad value is refused before the run, the option named;
+benchmarks/: a bad value is refused before the run, the option named (called from
+Python, each raises :class:`OptionValueError`, an OfcError argparse reports as the
+option's error, defined here beside them rather than in :mod:`ofc_fast.errors`);
 :func:`require_extra` names the optional extra a script needs when it is missing, and
 :func:`seed_offset` derives a script's sub-seeds from its ``--seed``.  ``ofc-fast
 bench`` checks its values as every ``ofc-fast`` subcommand does: one line naming
