@@ -663,6 +663,18 @@ def test_a_bot_s_repr_names_its_class_rules_and_settings(name: str) -> None:
     assert repr(copy.copy(bot)) == repr(pickle.loads(pickle.dumps(bot))) == text
 
 
+def test_a_bot_s_repr_never_raises_and_names_a_policy_bot_s_rules() -> None:
+    """Regression: ``repr()`` of a half-made bot (``HeuristicBot.__new__``) raised
+    AttributeError (a debugger or a log line failed with it), and a PolicyBot's repr
+    left its rules out (held apart from ``rules``)."""
+    from ofc_fast.bots import HeuristicBot
+    from ofc_fast.bots.policy import PolicyBot
+
+    assert repr(HeuristicBot.__new__(HeuristicBot)) == "<HeuristicBot>"
+    bot = PolicyBot(lambda obs, mask: int(np.flatnonzero(mask)[0]), rules="pineapple")
+    assert repr(bot).startswith("<PolicyBot rules=PINEAPPLE")
+
+
 def test_random_bot_seeds_like_every_bot() -> None:
     """RandomBot took NumPy ints, lists and dicts to random.Random (a TypeError) and
     floats, text and bools silently: it takes the seeds every other bot takes (an

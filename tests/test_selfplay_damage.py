@@ -586,6 +586,25 @@ def test_selfplay_dataset_reads_only_the_run_s_own_shards(
         selfplay_dataset(out)
 
 
+def test_selfplay_dataset_reads_a_shard_listed_twice_as_selfplay_does(
+    tmp_path: Path,
+) -> None:
+    """Regression: a manifest listing a shard twice had selfplay_dataset read its rows
+    twice (80 rows of a 40-decision run, every decision in twice), while selfplay
+    resuming the folder refuses it ("shard 0 is listed twice"); both refuse it now."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import GameError
+
+    out = tmp_path / "run"
+    selfplay(spec(4), str(out), shard_size=2, progress=False)
+    selfplay_dataset(out)  # (read as it was written)
+    edit_manifest(out, lambda d: d.update(shards=d["shards"] * 2))
+    with pytest.raises(GameError, match=r"not a self-play run .*shard 0 is listed twice"):
+        selfplay_dataset(out)
+    with pytest.raises(SelfPlayError, match=r"shard 0 is listed twice"):
+        selfplay(spec(4), str(out), shard_size=2, progress=False)
+
+
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, 2**64])
 def test_selfplay_dataset_checks_its_seed_first(tmp_path: Path, seed: Any) -> None:
     """``selfplay_dataset(path, seed="x")`` (or -1, 1.5, 2**64) read every shard, then

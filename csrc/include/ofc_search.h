@@ -224,10 +224,11 @@ OFC_API int32_t ofc_search_model_check(const ofc_search_model *m);
  *         ofc_fl_rules_check()), OFC_E_VALUE (a NULL pointer -- cards, round_n and
  *         round_k may be NULL when rounds is 0 -- a model failing
  *         ofc_search_model_check(), a bad policy, or out sharing a byte with *rules,
- *         *fl, *ev, *m, *m->value or the stop flag: out untouched), OFC_E_COUNT (rounds or counts out
- *         of range, kept cards that do not fill the free slots exactly, in_fl not 0 or
- *         13..17), OFC_E_CARD (a card out of range, or a card after a free slot of its
- *         row) / OFC_E_DUPLICATE (board and cards together). */
+ *         *fl, *ev, *m, *m->value or the stop flag: out untouched), OFC_E_COUNT
+ *         (rounds or counts out of range, kept cards that do not fill the free
+ *         slots exactly, in_fl not 0 or 13..17), OFC_E_CARD (a card out of range, or
+ *         a card after a free slot of its row) / OFC_E_DUPLICATE (board and cards
+ *         together). */
 OFC_API int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
                                     const ofc_ev_tables *ev, const ofc_search_model *m,
                                     const uint8_t board[13], const uint8_t *cards,

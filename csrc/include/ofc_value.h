@@ -112,10 +112,10 @@ OFC_API int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *mo
  * @param out    OFC_VF_N features.
  * @return OFC_OK, OFC_E_VALUE (NULL pointer; a context that ofc_value_ctx_check()
  *         refuses with OFC_E_VALUE or OFC_E_RULES; out sharing a byte with *c or the
- *         rules, tables or model it points to: nothing written), OFC_E_MODEL_SHAPE or OFC_E_COUNT
- *         (the context's, as ofc_value_ctx_check()), OFC_E_CARD (a card out of range,
- *         a card after a gap), OFC_E_DUPLICATE (a card twice, or on the board and
- *         dead). */
+ *         rules, tables or model it points to: nothing written), OFC_E_MODEL_SHAPE
+ *         or OFC_E_COUNT (the context's, as ofc_value_ctx_check()), OFC_E_CARD (a
+ *         card out of range, a card after a gap), OFC_E_DUPLICATE (a card twice, or
+ *         on the board and dead). */
 OFC_API int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13],
                                    uint64_t dead, float out[OFC_VF_N]);
 
@@ -144,8 +144,9 @@ OFC_API int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13],
  *         board), OFC_E_COUNT (n outside 1..5, or k not below n), OFC_E_VALUE
  *         (actions or values NULL with n_actions > 0, n_actions over
  *         OFC_ACTION_SPACE, values sharing a byte with *c or the rules, tables or
- *         model it points to: nothing written), OFC_E_CARD / OFC_E_DUPLICATE (a dealt card out of
- *         range, twice, on the board or dead), the errors of ofc_value_board(). */
+ *         model it points to: nothing written), OFC_E_CARD / OFC_E_DUPLICATE (a
+ *         dealt card out of range, twice, on the board or dead), the errors of
+ *         ofc_value_board(). */
 OFC_API int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13],
                                   const uint8_t *dealt, uint32_t n, uint32_t k,
                                   uint64_t dead, const uint8_t *actions, uint32_t n_actions,

@@ -438,7 +438,8 @@ int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t given[13],
     if (st != OFC_OK) {
         return st;
     }
-    if (n_actions > OFC_ACTION_SPACE || (n_actions > 0 && (actions == NULL || values == NULL)) ||
+    if (n_actions > OFC_ACTION_SPACE ||
+        (n_actions > 0 && (actions == NULL || values == NULL)) ||
         ctx_over(c, values, n_actions * sizeof *values)) {
         return OFC_E_VALUE;
     }

@@ -119,10 +119,18 @@ class SeparateCopies:
         >>> HeuristicBot("pineapple", samples=8)  # doctest: +ELLIPSIS
         <HeuristicBot rules=PINEAPPLE samples=8 arrangements=10 ...>
         """
-        rules = getattr(self, "rules", None)
-        words = [type(self).__name__] + ([] if rules is None else [f"rules={rules.name}"])
-        words += [f"{k}={v!r}" for k, v in self.settings().items()]  # type: ignore[attr-defined]
+        rules = getattr(self, self._rules_attribute, None)
+        words = [type(self).__name__]
+        words += [] if rules is None else [f"rules={getattr(rules, 'name', rules)}"]
+        try:  # (a repr must not raise: a half-made bot, one with no settings())
+            settings = self.settings()  # type: ignore[attr-defined]
+        except Exception:
+            settings = {}
+        words += [f"{k}={v!r}" for k, v in settings.items()]
         return f"<{' '.join(words)}>"
+
+    _rules_attribute = "rules"
+    """The attribute holding the bot's own rules (None: each observation's)."""
 
     if TYPE_CHECKING:  # (every built-in bot has it: a list of them is a list of Bots)
 

@@ -344,6 +344,8 @@ class PolicyBot(SeparateCopies):
 
     name = "policy"
 
+    _rules_attribute = "_own"  # (its rules: the repr names them)
+
     def __init__(
         self,
         policy: Policy,

@@ -249,9 +249,9 @@ def _shard_files(k: int) -> dict[str, str]:
 def shard_paths(out: str | Path, manifest: dict[str, Any]) -> list[Path]:
     """The ``.npz`` files of the shards ``manifest`` (:func:`load_manifest` of
     ``out``) lists, in its order; SelfPlayError naming the manifest for ``shards``
-    that is no list, or an entry that is no object or names other files than those of
-    its index (``shard-00000k.npz``): a shard is a file of the run, never a path
-    elsewhere (``../other-run/...``, ``/tmp/...``).
+    that is no list, or an entry that is no object, names other files than those of
+    its index (``shard-00000k.npz``: a shard is a file of the run, never a path
+    elsewhere, ``../other-run/...``, ``/tmp/...``) or repeats an index.
 
     >>> shard_paths("out", {"shards": [{"index": 1, "files": _shard_files(1)}]})
     [PosixPath('out/shard-000001.npz')]
@@ -275,7 +275,10 @@ def shard_paths(out: str | Path, manifest: dict[str, Any]) -> list[Path]:
                 f"{_shard_name(k)}.npz and {_shard_name(k)}.jsonl, not "
                 f"{quote(entry.get('files'))}"
             )
-        paths.append(Path(out) / _shard_files(k)["npz"])
+        path = Path(out) / _shard_files(k)["npz"]
+        if path in paths:  # (its rows would be read twice)
+            raise SelfPlayError(f"{Path(out) / MANIFEST}: shard {k} is listed twice")
+        paths.append(path)
     return paths
 
 
