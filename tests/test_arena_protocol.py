@@ -683,3 +683,32 @@ def test_a_game_id_that_is_no_text_is_an_arena_error() -> None:
         with pytest.raises(ArenaError, match=r"^unknown game id .{1,42}; known: ofc,"):
             rules_for_game_id(game_id)  # type: ignore[arg-type]
     assert rules_for_game_id("ofc-pineapple") is PINEAPPLE
+
+
+@pytest.mark.parametrize("how", ["pickle", "copy", "deepcopy"])
+def test_a_played_arena_pickles_and_copies_as_a_new_match(how: str) -> None:
+    """Regression: after ``run()``, ``pickle.dumps(arena)`` and ``copy.deepcopy(arena)``
+    raised TypeError "cannot pickle '_thread.RLock' object", and ``copy.copy(arena)``
+    shared the original's bots and records (its ``run()`` then refused, "an Arena
+    plays one match").  A copy is now a new Arena of the same settings, not yet
+    played: its run plays the same match again."""
+    import copy
+    import pickle
+
+    from ofc_fast.arena import Arena
+
+    bots = [parse_bot_spec("ann@random"), parse_bot_spec("bob@heuristic")]
+    arena = Arena("pineapple", bots, hands=3, seed=5, duplicate=True, token=None)
+    report = arena.run()
+    again = {
+        "pickle": lambda: pickle.loads(pickle.dumps(arena)),
+        "copy": lambda: copy.copy(arena),
+        "deepcopy": lambda: copy.deepcopy(arena),
+    }[how]()
+    assert again.records == [] and again.hands_done == 0 and arena.records
+    for k in ("specs", "hands", "seed", "duplicate", "timeout_ms", "fault_policy"):
+        assert getattr(again, k) == getattr(arena, k), k
+    again_report = again.run()
+    assert [b["points"] for b in again_report["bots"]] == [
+        b["points"] for b in report["bots"]
+    ]

@@ -5,6 +5,10 @@ hostile values."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -241,3 +245,37 @@ def test_a_factory_forwarding_keywords_names_itself_in_the_refusal() -> None:
         ArgumentError, match=r"^pettingzoo_env\(\) .* 'seeds' \(did you mean 'seed'\?\)$"
     ):
         pettingzoo_env(seeds=1)
+
+
+_TOO_MANY_ENVS = """
+import resource
+from ofc_fast.env import VectorEnv
+from ofc_fast.errors import GameError
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, resource.RLIM_INFINITY))
+try:
+    VectorEnv("pineapple", num_envs=1 << 24, seed=0)
+except GameError as exc:
+    print(exc)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS: Linux")
+def test_buffers_too_big_to_allocate_are_a_game_error_naming_num_envs() -> None:
+    """Regression: ``VectorEnv(num_envs=1 << 24)``, within the allowed range, needs
+    tens of GiB of buffers; under a memory limit (``ulimit -v``) the user got a bare
+    MemoryError of one NumPy array.  It is now a GameError naming ``num_envs`` and
+    the bytes its buffers need."""
+    import ofc_fast
+
+    env = dict(os.environ)
+    root = str(Path(ofc_fast.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    said = subprocess.check_output(
+        [sys.executable, "-c", _TOO_MANY_ENVS], env=env, text=True, timeout=120
+    ).strip()
+    one = VectorEnv("pineapple", num_envs=1, seed=0)
+    arrays = {id(a): a for a in vars(one).values() if isinstance(a, np.ndarray)}
+    per_env = sum(a.nbytes for a in arrays.values())  # (its C slots come on top)
+    assert said.startswith("num_envs=16777216: the environments' buffers need "), said
+    needed = int(said.split(" need ")[1].split()[0])
+    assert per_env << 24 < needed < (per_env + 4096) << 24

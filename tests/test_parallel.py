@@ -1808,6 +1808,35 @@ def test_a_worker_count_beyond_the_cpus_is_refused_as_the_command_line_does(
 
 
 @pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: RayExecutor(num_cpus=n),
+        lambda n: make_executor(workers=2, ray="local", num_cpus=n),
+    ],
+    ids=["RayExecutor", "make_executor"],
+)
+def test_a_ray_cpu_count_beyond_the_cpus_is_refused_as_workers_are(
+    make: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``RayExecutor(num_cpus=2**70)`` had no upper bound (while
+    ``ProcessExecutor(workers=...)`` and ``--workers`` refuse more than 4 per CPU):
+    it went on to import Ray and start a local cluster of that many CPUs.  It now
+    raises the same ExecutorError, before Ray is imported."""
+    from ofc_fast.parallel import _counts, _executors
+
+    def no_ray() -> None:
+        raise AssertionError("Ray imported before num_cpus was checked")
+
+    monkeypatch.setattr(_counts, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_executors, "_ray", no_ray)
+    for n in (2**70, 9):
+        with pytest.raises(
+            ExecutorError, match=r"^num_cpus: must be at most 8, got .* \(4 per CPU, 2 "
+        ):
+            make(n)
+
+
+@pytest.mark.parametrize(
     "field",
     [
         {"hands": -5},

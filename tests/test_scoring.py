@@ -338,6 +338,22 @@ def test_an_evaluated_board_pickles_and_copies_with_its_own_c_struct(
         assert score_evaluated(a, b, preset) == want
 
 
+@pytest.mark.parametrize("preset", [rules.OFC, rules.PINEAPPLE])
+def test_an_evaluated_board_s_repr_names_its_board_and_rules(preset: ofc.RuleSet) -> None:
+    """Regression: ``repr()`` of an EvaluatedBoard was Python's default
+    ``<ofc_fast.scoring.pair.EvaluatedBoard object at 0x...>``, which said neither the
+    board nor the rules; it is now the call that makes it, as a Board's repr is."""
+    from ofc_fast.scoring.pair import evaluate_for_scoring
+
+    e = evaluate_for_scoring(Board.parse(ROYAL), preset)
+    assert repr(e) == f"evaluate_for_scoring(Board.parse({ROYAL!r}), rules.{preset.name})"
+    again = eval(
+        repr(e),
+        {"evaluate_for_scoring": evaluate_for_scoring, "Board": Board, "rules": rules},
+    )
+    assert (again.board, again.rules) == (e.board, e.rules)
+
+
 def test_score_pair_keeps_its_compiled_rules_alive_during_the_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

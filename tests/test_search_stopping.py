@@ -587,3 +587,31 @@ def test_a_ctrl_c_while_the_search_thread_starts_stops_it(
     monkeypatch.undo()
     assert ran and not _searching()  # (stopped and waited for)
     assert time.perf_counter() - t0 < 2
+
+
+def test_a_failed_stoppable_call_is_freed_at_once() -> None:
+    """Regression: a stoppable C call that raised was kept alive (with its stop word
+    and everything its closure held) by a reference cycle of the exception and the
+    list that carried it to the caller's thread, until the garbage collector next
+    ran; it is now freed as soon as the caller lets the exception go."""
+    import gc
+    import weakref
+
+    from ofc_fast.search import _stop
+
+    class Failing:
+        def __call__(self, word: Any) -> int:
+            raise ValueError("the call failed")
+
+    call = Failing()
+    freed = weakref.ref(call)
+    gc.disable()
+    try:
+        try:
+            _stop.stoppable(call)
+        except ValueError:
+            pass
+        del call
+        assert freed() is None
+    finally:
+        gc.enable()

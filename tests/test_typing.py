@@ -194,6 +194,16 @@ def test_sb3_models_are_typed(mypy_errors: dict[str, list[str]]) -> None:
     assert _errors_in(mypy_errors, "user_sb3.py", "saved_model") == []
 
 
+def test_sb3_action_masks_are_typed_with_their_dtype(
+    mypy_errors: dict[str, list[str]],
+) -> None:
+    """Regression: the SB3 adapter's ``VecEnv.action_masks()`` was typed as returning
+    a bare ``np.ndarray`` (dtype ``Any``), so a user's mask annotation went
+    unchecked; it is ``NDArray[np.bool_]``, the booleans it returns at run time."""
+    _skip_without_extra("user_sb3.py")
+    assert _errors_in(mypy_errors, "user_sb3.py", "vec_env_arrays") == []
+
+
 def test_encode_game_takes_a_game(mypy_errors: dict[str, list[str]]) -> None:
     """Regression: ``ofc_fast.encoding.encode_game()`` typed its game as ``Any``, so
     ``encode_game(observation, seat)`` passed the checker and failed only when run;

@@ -37,6 +37,7 @@ from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 __all__ = [
     "GAME_IDS",
     "PROTOCOL_GAME_IDS",
+    "check_bot_count",
     "game_id_of",
     "resolve_arena_rules",
     "rules_for_game_id",
@@ -123,3 +124,12 @@ def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
     except RulesError as exc:
         raise ArenaRulesError(str(exc)) from None
     return rules_for_game_id(game_id_of(rules))
+
+
+def check_bot_count(rules: RuleSet, n: int, each: str = "") -> None:
+    """ArenaError unless the game of ``rules`` seats ``n`` bots (``each``: words said
+    after the range, the command line's "(one --bot each)")."""
+    if not 2 <= n <= rules.max_players:
+        raise ArenaError(
+            f"{game_id_of(rules)} seats 2 to {rules.max_players} bots{each}, got {n}"
+        )

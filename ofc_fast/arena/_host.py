@@ -39,6 +39,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -58,7 +59,7 @@ from ._events import (
     score_event,
     showdown_event,
 )
-from ._games import game_id_of, resolve_arena_rules
+from ._games import check_bot_count, game_id_of, resolve_arena_rules
 from ._host_checks import MAX_DEADLINE_MS, MAX_HAND_NO
 from ._protocol import (
     PROTO_VERSION,
@@ -197,15 +198,6 @@ class DealRecord:
     seats: list[str]  #: bot name per seat
     game: Game
     decisions: list[dict[str, Any]]
-
-
-def check_bot_count(rules: RuleSet, n: int, each: str = "") -> None:
-    """ArenaError unless the game of ``rules`` seats ``n`` bots (``each``: words said
-    after the range, the command line's "(one --bot each)")."""
-    if not 2 <= n <= rules.max_players:
-        raise ArenaError(
-            f"{game_id_of(rules)} seats 2 to {rules.max_players} bots{each}, got {n}"
-        )
 
 
 class _Forfeit(Exception):
@@ -361,6 +353,15 @@ class Arena:
         self.started = False
         """Whether every seat is taken (bots joined): the hands are being played."""
         self._stop_requested = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling and copies (``copy.copy`` too): a new Arena of the same settings,
+        its match not yet played (an Arena plays one match, reproducible from its
+        seed); never this one's bots, their processes and connections, nor its records."""
+        keys = "timeout_ms fault_policy duplicate on_deal on_progress progress_every"
+        keys += " connect_timeout_s bot_stderr token"
+        settings = {k: getattr(self, k) for k in keys.split()}
+        return (partial(Arena, **settings), (self.rules, self.specs, self.hands, self.seed))
 
     # -- set-up
     def _endpoint(self, i: int, spec: BotSpec) -> Endpoint:

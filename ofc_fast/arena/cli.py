@@ -72,7 +72,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
-    from ._host import Arena, DealRecord, check_bot_count, parse_bot_spec
+    from ._games import check_bot_count
+    from ._host import Arena, DealRecord, parse_bot_spec
     from .history import deal_record
     from .report import match_report
 

@@ -1,14 +1,15 @@
 """The checks of a :class:`~ofc_fast.env.VectorEnv`'s settings that its adapters share:
 the opponents, the bots' settings, a finite number (a choice among a few texts:
-:func:`ofc_fast.errors.choice`)."""
+:func:`ofc_fast.errors.choice`), and the error of buffers too big to allocate."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from .._native import ffi
 from ..errors import GameError, choice, quote
 
 OPPONENTS = ("self", "random")
@@ -67,3 +68,18 @@ def check_bot_settings(value: object, opponents: str) -> dict[str, Any]:
             "bot its rules and a seed derived from its own"
         )
     return dict(value or {})
+
+
+def buffers_error(num_envs: int, slots: Any, arrays: Mapping[str, object]) -> GameError:
+    """The GameError of a VectorEnv of ``num_envs`` environments whose buffers could
+    not be allocated (a MemoryError): it names ``num_envs`` and the bytes needed, one
+    environment's C ``slots`` and NumPy ``arrays`` (its attributes) times
+    ``num_envs``."""
+    unique = {id(a): a for a in arrays.values() if isinstance(a, np.ndarray)}
+    one = ffi.sizeof(slots) + sum(a.nbytes for a in unique.values())  # (each once)
+    need = one * num_envs
+    return GameError(
+        f"num_envs={num_envs}: the environments' buffers need {need} bytes "
+        f"({need / 2**30:.1f} GiB), more than this process could allocate; "
+        f"use fewer environments"
+    )

@@ -37,7 +37,7 @@ from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed, random_seed
 from ._arguments import takes_arguments
 from ._checks import OPPONENTS as OPPONENTS  # for its users
-from ._checks import check_bot_settings
+from ._checks import buffers_error, check_bot_settings
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
 from ._guard import if_open, lock_free_view, one_thread
@@ -193,7 +193,11 @@ class VectorEnv:
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
         self.final_obs = flag(final_obs, "final_obs", GameError)
-        self._alloc()
+        try:
+            self._alloc()
+        except MemoryError:  # (named with one environment's buffers, times num_envs)
+            self._alloc(1)
+            raise buffers_error(num_envs, self._slots, vars(self)) from None
         self._bots: list[list[Any]] | None = None
         self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
         if self.opponents not in OPPONENTS:
@@ -231,8 +235,8 @@ class VectorEnv:
             )
         return c
 
-    def _alloc(self) -> None:
-        n = self.num_envs
+    def _alloc(self, n: int | None = None) -> None:
+        n = self.num_envs if n is None else n
         self.encodings = np.zeros((n, OBS_SIZE), np.uint8)
         feats = self.obs_type == "features"
         self.features = np.zeros((n if feats else 0, FEATURE_SIZE), np.float32)

@@ -92,7 +92,7 @@ class _Adapter:
         one made with); GameError before a reset."""
         return render_tables(self.render_mode, self.tables.venv)
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[np.bool_]:
         """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy);
         GameError before a reset and once closed, as its steps
         (``env_method("action_masks")`` too)."""

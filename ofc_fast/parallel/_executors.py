@@ -569,7 +569,8 @@ def _check_answers(address: str) -> None:
 class RayExecutor(Executor):
     """Ray tasks.  ``address``: ``"auto"`` (a running cluster, e.g. ``ray start
     --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
-    a local cluster; ``num_cpus`` caps it: None or an int >= 1, else ExecutorError).
+    a local cluster; ``num_cpus`` caps it: None or an int >= 1, at most as many as
+    ``workers`` may be, 4 per CPU, else ExecutorError).
     When Ray is already initialised (a test's session) it is used as it is.
     ``max_retries``: runs of a task whose worker died (an int >= 0, else
     ExecutorError when made).  At most two chunks per
@@ -592,7 +593,7 @@ class RayExecutor(Executor):
         self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 3
     ) -> None:
         if num_cpus is not None:
-            num_cpus = whole_count(num_cpus, "num_cpus")
+            num_cpus = worker_count(num_cpus, "num_cpus")  # (as workers: 4 per CPU)
         self.max_retries = whole_count(max_retries, "max_retries", least=0)
         ray = _ray()
         self.ray = ray

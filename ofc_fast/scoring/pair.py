@@ -91,6 +91,14 @@ class EvaluatedBoard:
         self.c = c  # cdata 'ofc_board_eval *'
         self.rules = as_rules(rules, "EvaluatedBoard")
 
+    def __repr__(self) -> str:
+        """The call that makes it, as :class:`~ofc_fast.board.Board`'s repr is.
+
+        >>> evaluate_for_scoring(Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"), "OFC")
+        evaluate_for_scoring(Board.parse('2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c'), rules.OFC)
+        """
+        return f"evaluate_for_scoring({self.board!r}, {self.rules!r})"
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling and copies (``copy.copy`` too): the board and rules, evaluated
         again into a C struct of the copy's own (never the pointer to this one's)."""

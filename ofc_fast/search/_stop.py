@@ -94,8 +94,12 @@ def stoppable(
         with suppress(RuntimeError):  # (interrupted before it ran: it stops at once)
             worker.join()
         raise
-    if failed:
-        raise failed[0]
+    if failed:  # (popped and let go: list, exception and frames were a cycle)
+        error = failed.pop()
+        try:
+            raise error
+        finally:
+            del error
     return out[0], why, used[0]
 
 

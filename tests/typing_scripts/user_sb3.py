@@ -32,10 +32,11 @@ def saved_model() -> None:
 
 def vec_env_arrays() -> None:
     """The SB3 adapter's arrays (README: reinforcement learning): uint8 or float32
-    observations, float32 rewards, bool dones."""
+    observations, bool action masks, float32 rewards, bool dones."""
     env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
     obs = env.reset()
     assert_type(obs, npt.NDArray[np.uint8] | npt.NDArray[np.float32])
+    assert_type(env.action_masks(), npt.NDArray[np.bool_])
     env.step_async(env.action_masks().argmax(axis=1))
     obs, rewards, dones, _ = env.step_wait()
     assert_type(rewards, npt.NDArray[np.float32])
