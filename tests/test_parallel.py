@@ -1939,3 +1939,37 @@ def test_the_next_chunk_is_taken_off_the_front_in_constant_time(
     got = dict(ex.map_unordered(abs, range(0, -20_000, -1)))
     assert taken == list(range(20_000))
     assert got == {i: i for i in range(20_000)}
+
+
+def test_a_ray_run_stopped_early_stops_a_task_its_cancel_missed() -> None:
+    """Regression: a Ray run its caller let go cancelled its chunks in flight once; a
+    cancel that reached a task as Ray handed it to its worker was lost (seen once in
+    CI, under load: the chunk ran to its end after the run was stopped).  Tasks still
+    running after the grace are cancelled again with ``force`` (their workers
+    stopped); those that stopped are left alone, with a stand-in for Ray."""
+    from ofc_fast.parallel import _executors
+
+    calls: list[tuple[str, bool]] = []
+
+    class Ray:
+        def cancel(self, ref: str, force: bool = False) -> None:
+            calls.append((ref, force))
+
+        def wait(
+            self, refs: list[str], num_returns: int, timeout: float
+        ) -> tuple[list[str], list[str]]:
+            assert num_returns == len(refs) and timeout == _executors.CANCEL_GRACE
+            return [r for r in refs if r != "missed"], [r for r in refs if r == "missed"]
+
+    ex = RayExecutor.__new__(RayExecutor)
+    ex.ray = Ray()
+    ex._cancel(["done", "missed", "stopped"])
+    assert calls == [
+        ("done", False),
+        ("missed", False),
+        ("stopped", False),
+        ("missed", True),
+    ]
+    calls.clear()
+    ex._cancel([])
+    assert calls == []

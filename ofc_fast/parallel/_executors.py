@@ -214,6 +214,10 @@ IN_FLIGHT = 2
 WINDOW = 8
 """Chunks per worker from the first chunk not yet returned: a chunk further on waits."""
 
+CANCEL_GRACE = 0.5
+"""Seconds a Ray run stopped early gives its cancelled tasks to stop before their
+workers are stopped (:meth:`RayExecutor._cancel`)."""
+
 
 def may_submit(index: int, in_flight: Collection[int], workers: int) -> bool:
     """Whether chunk ``index`` (chunks are submitted in index order) may be submitted
@@ -637,8 +641,21 @@ class RayExecutor(Executor):
                     yield refs[ref], self._result(ref, refs[ref])
                     del refs[ref]
         finally:  # stopped early (Ctrl-C, a chunk that raised, a caller that let go)
-            for ref in refs:  # its chunks in flight stop too, as the pool's workers do
-                ray.cancel(ref)
+            self._cancel(list(refs))  # its chunks in flight stop, as the pool's do
+
+    def _cancel(self, refs: list[Any]) -> None:
+        """Stop the tasks ``refs``: cancelled (a KeyboardInterrupt in each running
+        one), and those still running :data:`CANCEL_GRACE` seconds later (a cancel
+        that reached a task as it was handed to its worker is lost, seen under load)
+        cancelled again with ``force``: their workers stopped (a cancelled task is
+        never retried)."""
+        ray = self.ray
+        for ref in refs:
+            ray.cancel(ref)
+        if refs:
+            _, running = ray.wait(refs, num_returns=len(refs), timeout=CANCEL_GRACE)
+            for ref in running:
+                ray.cancel(ref, force=True)
 
     def _result(self, ref: Any, index: int) -> Any:
         """The result of chunk ``index``'s task ``ref`` (done), or ExecutorError."""
