@@ -259,7 +259,7 @@ except GameError as exc:
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS: Linux")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="run on Linux (RLIMIT_AS)")
 def test_buffers_too_big_to_allocate_are_a_game_error_naming_num_envs() -> None:
     """Regression: ``VectorEnv(num_envs=1 << 24)``, within the allowed range, needs
     tens of GiB of buffers; under a memory limit (``ulimit -v``) the user got a bare

@@ -156,6 +156,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "showdown_event": lambda r: showdown_event(0, r, result),
         "observation_record": lambda r: observation_record(r, 0, EMPTY, [1, 2, 3, 4, 5]),
         "play_run": None,  # the CLI's parallel runner: its --rules went through load_rules
+        "check_bot_count": None,  # the arena's seat check, of the RuleSet it resolved
         "HeuristicBot.warm_up": lambda r: HeuristicBot(seed=0).warm_up(r),
         "SearchBot.warm_up": lambda r: sorted(_warm_search(r)),
         "ValueBot": lambda r: ValueBot(r, seed=1).rules,
