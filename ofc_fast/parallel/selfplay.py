@@ -261,7 +261,7 @@ def shard_paths(out: str | Path, manifest: dict[str, Any]) -> list[Path]:
         raise SelfPlayError(
             f"{Path(out) / MANIFEST}: 'shards' must be a list, got {quote(listed)}"
         )
-    paths = []
+    paths, seen = [], set()
     for entry in listed:
         k = entry.get("index") if isinstance(entry, dict) else None
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
@@ -275,10 +275,10 @@ def shard_paths(out: str | Path, manifest: dict[str, Any]) -> list[Path]:
                 f"{_shard_name(k)}.npz and {_shard_name(k)}.jsonl, not "
                 f"{quote(entry.get('files'))}"
             )
-        path = Path(out) / _shard_files(k)["npz"]
-        if path in paths:  # (its rows would be read twice)
+        if k in seen:  # (its rows would be read twice)
             raise SelfPlayError(f"{Path(out) / MANIFEST}: shard {k} is listed twice")
-        paths.append(path)
+        seen.add(k)
+        paths.append(Path(out) / _shard_files(k)["npz"])
     return paths
 
 
