@@ -1106,6 +1106,34 @@ def test_gymnasium_vector_env_reset_seeds_np_random_as_gymnasium(sb3: Any) -> No
     assert env.np_random_seed == 5
 
 
+def test_gymnasium_vector_env_action_mask_info_is_int8_for_sample(sb3: Any) -> None:
+    """Regression: GymVectorEnv's ``infos["action_mask"]`` was booleans, so
+    ``single_action_space.sample(mask=infos["action_mask"][i])`` (and the batched
+    ``action_space.sample(mask=...)``) failed Gymnasium's ``mask.dtype == np.int8``
+    assertion; it is now int8, at reset, each step and in ``final_info``, as the
+    one-table env's ``obs["action_mask"]`` (``action_masks()`` stays booleans)."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    env = GymVectorEnv("pineapple", num_envs=4, opponent="random")
+    _, infos = env.reset(seed=2)
+    ended = 0
+    for _ in range(12):
+        masks = infos["action_mask"]
+        assert masks.dtype == np.int8 and np.array_equal(masks, env.action_masks())
+        assert env.action_masks().dtype == np.bool_
+        actions = np.array(
+            [env.single_action_space.sample(mask=masks[i]) for i in range(4)]
+        )
+        assert masks[np.arange(4), actions].all()
+        batched = env.action_space.sample(mask=tuple(masks))
+        assert masks[np.arange(4), batched].all()
+        _, _, term, _, infos = env.step(actions)
+        if term.any():
+            ended += 1
+            assert infos["final_info"]["action_mask"].dtype == np.int8
+    assert ended > 0
+
+
 def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
     """GymVectorEnv's same-step autoreset gives Gymnasium's SameStep keys: final_obs
     (an object array, the learner's view of the deal's end), final_info and their
@@ -1167,7 +1195,7 @@ def test_gymnasium_vector_env_is_the_same_step_sync_copies_key_by_key(sb3: Any) 
             self.action_space = self.env.action_space
 
         def _view(self, obs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-            return obs["observation"], {"action_mask": self.env.action_masks()}
+            return obs["observation"], {"action_mask": obs["action_mask"]}  # int8
 
         def reset(self, *, seed: Any = None, options: Any = None) -> Any:
             return self._view(self.env.reset(seed=seed)[0])

@@ -369,11 +369,12 @@ class VecEnv(_Adapter, _SB3VecEnv):
 class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
     """The same tables as a ``gymnasium.vector.VectorEnv`` (same-step autoreset):
     ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` (float64
-    rewards) with ``infos["action_mask"]`` and its mask ``_action_mask`` (as
-    ``reset``); :meth:`action_masks`, :meth:`set_opponent` and the arguments as in
-    :class:`VecEnv`.  As Gymnasium's ``SameStep`` mode documents, a step that ends a
-    deal somewhere adds ``infos["final_obs"]`` (an object array: the learner's view of
-    the deal's end where ``infos["_final_obs"]``, else None) and
+    rewards) with ``infos["action_mask"]`` (int8, as Gymnasium's ``sample(mask=)``
+    takes it) and its mask ``_action_mask`` (as ``reset``); :meth:`action_masks`
+    (booleans), :meth:`set_opponent` and the arguments as in :class:`VecEnv`.  As
+    Gymnasium's ``SameStep`` mode documents, a step that ends a deal somewhere adds
+    ``infos["final_obs"]`` (an object array: the learner's view of the deal's end
+    where ``infos["_final_obs"]``, else None) and
     ``infos["final_info"]`` (the ended tables' infos: an empty ``action_mask``) with
     its mask ``infos["_final_info"]``: key by key what Gymnasium's ``SyncVectorEnv``
     in that mode gives over one-table envs whose step ends a deal with its end
@@ -383,7 +384,8 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
     >>> obs, infos = env.reset(seed=0)
     >>> obs, r, term, trunc, infos = env.step(infos["action_mask"].argmax(axis=1))
     >>> obs.shape, infos["action_mask"].dtype
-    ((4, 696), dtype('bool'))
+    ((4, 696), dtype('int8'))
+    >>> action = env.single_action_space.sample(mask=infos["action_mask"][0])
     """
 
     metadata = {  # noqa: RUF012
@@ -437,10 +439,12 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         return obs.copy(), self._infos()
 
     def _infos(self) -> dict[str, Any]:
-        """Every table's ``action_mask``, with its mask ``_action_mask`` (every table
-        has one), as Gymnasium's vector envs batch a key of their envs' infos."""
+        """Every table's ``action_mask`` (int8, the dtype of Gymnasium's masks, as
+        the one-table env's ``obs["action_mask"]``), with its mask ``_action_mask``
+        (every table has one), as Gymnasium's vector envs batch a key of their envs'
+        infos."""
         return {
-            "action_mask": self.action_masks(),
+            "action_mask": self.action_masks().view(np.int8),
             "_action_mask": np.ones(self.num_envs, np.bool_),
         }
 
