@@ -1283,7 +1283,10 @@ def test_training_resume_refuses_foreign_step_files(
     (out / "cost.json").write_text('{"positions": "x"}')
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err == f"error: {out / 'cost.json'}: a damaged run file (not seconds by step)\n"
+    assert err == (
+        f"error: {out / 'cost.json'}: a damaged run file (not seconds by step); delete "
+        "it to resume (the report then lacks the earlier steps' seconds)\n"
+    )
 
 
 def test_training_resume_refuses_a_report_it_cannot_show(
@@ -1332,6 +1335,36 @@ def test_a_run_file_nested_too_deep_is_a_damaged_run_file(
     (tmp_path / name).write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(ModelError, match=rf"{name}: a damaged run file \(nested too deep"):
         Run(tmp_path, {})
+
+
+@pytest.mark.parametrize(
+    ("name", "remedy"),
+    [
+        ("config.json", "use another --out"),
+        ("cost.json", "delete it to resume"),
+        ("report.json", "delete it to make the report again"),
+    ],
+)
+def test_a_damaged_run_file_says_what_to_do(tmp_path: Path, name: str, remedy: str) -> None:
+    """Regression: a resumed training run whose config.json, cost.json or report.json
+    was cut short (not JSON) stopped with only 'a damaged run file (Expecting value
+    ...)': the user was not told what to do, where a damaged step file says
+    'delete it' (and report.json did, for a field missing alone).  Each now ends
+    with its remedy, whatever the damage."""
+    from ofc_fast.learned._report import read_report
+    from ofc_fast.learned._run import Run
+
+    Run(tmp_path, {})  # (writes config.json)
+    for damage in ("{", "[]", '{"positions": "x"}' if name == "cost.json" else "{"):
+        (tmp_path / name).write_text(damage)
+        with pytest.raises(ModelError) as info:
+            read_report(tmp_path / name) if name == "report.json" else Run(tmp_path, {})
+        message = str(info.value)
+        assert message.startswith(f"{tmp_path / name}: a damaged run file ("), message
+        assert f"); {remedy}" in message, message
+    if name == "cost.json":  # the remedy works: the run resumes without it
+        (tmp_path / name).unlink()
+        assert Run(tmp_path, {}).cost == {}
 
 
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):

@@ -8,10 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelError
 from ..files import atomic_write
 from ._fit import import_extra
-from ._run import read_json
+from ._run import damaged_run_file, read_json
 
 __all__ = ["markdown", "plot", "read_report", "report_files"]
 
@@ -44,9 +43,7 @@ def read_report(path: Path) -> dict[str, Any]:
         markdown(report)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         why = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise ModelError(
-            f"{path}: a damaged run file ({why}); delete it to make the report again"
-        ) from None
+        raise damaged_run_file(path, why) from None
     return report
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import ModelError
 from ..files import NPZ_ERRORS, atomic_write, read_npz, remove_leftovers
 
-__all__ = ["Run", "check_outputs", "read_json", "save_run_json"]
+__all__ = ["Run", "check_outputs", "damaged_run_file", "read_json", "save_run_json"]
 
 
 def save_run_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
@@ -40,17 +40,33 @@ def check_outputs(out: Path, names: Iterable[str]) -> None:
             )
 
 
+_REMEDY = {  # what the user does with a damaged run file, by its name
+    "config.json": "use another --out (the settings its saved steps were made with are lost)",
+    "cost.json": "delete it to resume (the report then lacks the earlier steps' seconds)",
+    "report.json": "delete it to make the report again",
+}
+
+
+def damaged_run_file(path: Path, why: str) -> ModelError:
+    """The ModelError of a damaged run file (``config.json``, ``cost.json``,
+    ``report.json``): its path, what is wrong and what to do about it."""
+    remedy = _REMEDY.get(path.name)
+    return ModelError(
+        f"{path}: a damaged run file ({why})" + (f"; {remedy}" if remedy else "")
+    )
+
+
 def read_json(path: Path) -> dict[str, Any]:
     """A run's JSON file, an object (ModelError naming it when it is damaged: not
     JSON, unreadable, nested deeper than the parser goes)."""
     try:
         doc = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
-        raise ModelError(f"{path}: a damaged run file ({exc})") from None
+        raise damaged_run_file(path, str(exc)) from None
     except RecursionError:  # (the parser's own limit)
-        raise ModelError(f"{path}: a damaged run file (nested too deep)") from None
+        raise damaged_run_file(path, "nested too deep") from None
     if not isinstance(doc, dict):
-        raise ModelError(f"{path}: a damaged run file (not a JSON object)")
+        raise damaged_run_file(path, "not a JSON object")
     return doc
 
 
@@ -97,7 +113,7 @@ class Run:
         cost = out / "cost.json"
         self.cost: dict[str, float] = read_json(cost) if cost.exists() else {}
         if not all(isinstance(v, (int, float)) for v in self.cost.values()):
-            raise ModelError(f"{cost}: a damaged run file (not seconds by step)")
+            raise damaged_run_file(cost, "not seconds by step")
 
     def check_rounds(self, rounds: int) -> None:
         """ModelError when the run holds steps of a round past ``rounds``
