@@ -70,6 +70,7 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
+from ._seats import seat_names, valid_text
 from ._signals import sigint_deferred
 from ._stats import PairedSums, check_t_quantile
 from ._transport import (
@@ -81,7 +82,6 @@ from ._transport import (
     TcpEndpoint,
 )
 from .client import BotClient
-from .report import bot_name_limit
 
 __all__ = ["Arena", "BotSpec", "parse_bot_spec"]
 
@@ -104,7 +104,7 @@ class BotSpec:
     @property
     def label(self) -> str:
         """``kind:target``, as the bot is named in reports."""
-        return f"{self.kind}:{self.target}"
+        return valid_text(f"{self.kind}:{self.target}")
 
 
 _SPEC_KINDS = ("builtin", "cmd", "tcp")
@@ -208,17 +208,6 @@ class _Forfeit(Exception):
 
 class _Stopped(Exception):
     """:meth:`Arena.stop` came while a bot was awaited, or before one was asked."""
-
-
-def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    out: list[str] = []
-    for i, s in enumerate(specs):
-        base = s.name or (s.target if s.kind == "builtin" else f"bot-{i + 1}")
-        name, k = base, 2
-        while name in out:
-            name, k = f"{base}-{k}", k + 1
-        out.append(name)
-    return out
 
 
 class Arena:
@@ -330,13 +319,7 @@ class Arena:
         self.connect_timeout_s = float(connect_timeout_s)
         self.bot_stderr = bot_stderr
         self.token = token
-        self.names = _unique_names(self.specs)
-        for spec, name in zip(self.specs, self.names):
-            if len(name) > bot_name_limit():  # (its report and history: unreadable)
-                raise ArenaError(
-                    f"--bot: a seat's name holds at most {bot_name_limit()} characters, "
-                    f"got {len(name)}: {quote(name)} (of {quote(spec.label)})"
-                )
+        self.names = seat_names(self.specs)
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
         """Duplicate matches: per deck not finished, each bot's points over the
