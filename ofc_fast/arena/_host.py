@@ -80,6 +80,7 @@ from ._transport import (
     InProcessEndpoint,
     ProcessEndpoint,
     TcpEndpoint,
+    check_bot_stderr,
 )
 from .client import BotClient
 
@@ -218,7 +219,9 @@ class Arena:
     most, duplicate rotations too: hand numbers are JSON ints) with the standings
     so far.  ``duplicate`` is True or False; ``connect_timeout_s``, how long a
     ``tcp:`` seat waits for its bot to join, is seconds above 0, at most a day (both
-    checked here, an ArenaError naming the argument).  :meth:`run` returns
+    checked here, an ArenaError naming the argument).  ``bot_stderr``: where the
+    ``cmd:`` bots' stderr goes, None (the arena's own), ``subprocess.DEVNULL`` or an
+    open file descriptor (checked here too).  :meth:`run` returns
     the match report (:mod:`ofc_fast.arena.report`).
 
     >>> bots = [parse_bot_spec("ann@random"), parse_bot_spec("bob@random")]
@@ -317,7 +320,7 @@ class Arena:
         self.on_progress = on_progress
         self.progress_every = int(progress_every)
         self.connect_timeout_s = float(connect_timeout_s)
-        self.bot_stderr = bot_stderr
+        self.bot_stderr = check_bot_stderr(bot_stderr)
         self.token = token
         self.names = seat_names(self.specs)
         self.records: list[BotRecord] = []

@@ -47,6 +47,7 @@ __all__ = [
     "Item",
     "ProcessEndpoint",
     "TcpEndpoint",
+    "check_bot_stderr",
 ]
 
 Item = tuple[str, Any]
@@ -309,6 +310,37 @@ def _close_quietly(stream: Any) -> None:
         stream.close()
     except OSError:
         pass
+
+
+_STDERR_WHY = {
+    subprocess.PIPE: " (a pipe the arena never reads: a bot that fills it blocks)",
+    subprocess.STDOUT: " (a bot's stdout is its answers' stream)",
+}
+
+
+def check_bot_stderr(value: object) -> int | None:
+    """Where a ``cmd:`` bot's stderr goes (``Arena(bot_stderr=...)``): None (the
+    arena's own stderr), ``subprocess.DEVNULL`` (discarded) or an open file
+    descriptor (a log file's ``fileno()``); ArenaError naming ``bot_stderr`` for
+    anything else, ``subprocess.PIPE`` and ``subprocess.STDOUT`` too."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value == subprocess.DEVNULL:
+            return subprocess.DEVNULL
+        if value >= 0:
+            try:
+                os.fstat(value)
+            except (OSError, OverflowError):
+                raise ArenaError(
+                    f"bot_stderr: {quote(value)} is no open file descriptor"
+                ) from None
+            return int(value)
+    why = _STDERR_WHY.get(value, "") if isinstance(value, int) else ""
+    raise ArenaError(
+        "bot_stderr must be None (passed through), subprocess.DEVNULL (discarded) or "
+        f"an open file descriptor, got {quote(value)}{why}"
+    )
 
 
 def _started(argv: list[str], command: str, stderr: int | None) -> subprocess.Popen[bytes]:
