@@ -1238,3 +1238,32 @@ def test_a_builtin_bot_that_cannot_play_at_the_table_is_refused_when_made() -> N
         Arena("ofc", specs, 1).run()
     report = Arena("ofc", specs[:2], 1).run()
     assert [b["faults"] for b in report["bots"]] == [0, 0]
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux", reason="needs a file name of any bytes: run on Linux"
+)
+def test_names_and_commands_of_bytes_no_utf8_decodes_make_readable_files(
+    tmp_path: Path,
+) -> None:
+    r"""Regression: a ``--bot`` typed with a byte no UTF-8 decodes (a seat's name, or a
+    ``cmd:`` bot's file named in Latin-1, ``caf\xe9.py``) played its match, but the
+    report and the history held it as a lone surrogate: ``ofc-fast report`` and
+    ``ofc-fast replay`` refused the arena's own files ("not valid Unicode")."""
+    bot = tmp_path / "caf\udce9.py"  # (the bytes b"caf\xe9.py")
+    bot.write_bytes(TINY.read_bytes())
+    rep, hist, page = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "r.html"
+    args = [
+        *(sys.executable, "-m", "ofc_fast", "arena", "--hands", "2", "--seed", "3"),
+        *("--bot", b"\xff<b>@random", "--bot", f"cmd:{sys.executable} {bot} - good"),
+        *("--json", str(rep), "--history", str(hist), "--quiet"),
+    ]
+    out = subprocess.run(args, capture_output=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert [b["name"] for b in report["bots"]] == ["\\xff<b>", "bot-2"]
+    assert report["bots"][1]["kind"].endswith("caf\\xe9.py - good")
+    assert report["bots"][1]["faults"] == 0
+    cli("replay", str(hist))
+    cli("report", str(rep), str(hist), "-o", str(page))
+    assert "\\xff&lt;b&gt;" in page.read_text(encoding="utf-8")

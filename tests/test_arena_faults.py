@@ -18,6 +18,7 @@ import pytest
 from ofc_fast.arena import Arena, parse_bot_spec
 from ofc_fast.arena.report import read_report, without_timings
 from ofc_fast.bots import register, unregister
+from ofc_fast.errors import ArenaError
 
 TINY = Path(__file__).parent / "arena_clients" / "tiny_client.py"
 
@@ -563,3 +564,44 @@ def test_a_ctrl_c_as_sigterm_as_sigint_starts_leaves_sigterm_s_default(
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+NOISY = (  # a fair bot that first writes 200 KB to its stderr (more than a pipe holds)
+    "import runpy, sys; sys.stderr.write('x' * 200000 + '\\n'); sys.stderr.flush(); "
+    f"sys.argv = ['tiny', '-', 'good']; runpy.run_path({str(TINY)!r}, run_name='__main__')"
+)
+
+
+def test_bot_stderr_is_passed_discarded_or_a_file_never_a_pipe_nobody_reads(
+    tmp_path: Path,
+) -> None:
+    """Regression: ``Arena(..., bot_stderr=subprocess.PIPE)`` gave each ``cmd:`` bot a
+    stderr pipe that nobody read: a bot writing more than the pipe holds blocked, and
+    was killed "no join in time" after 30 s; ``subprocess.STDOUT`` mixed its logs into
+    its answers (an ``overlong`` fault) and a text raised AttributeError from inside
+    subprocess.  ``bot_stderr`` is now None (passed through), ``subprocess.DEVNULL``
+    or an open file descriptor, anything else an ArenaError naming it."""
+    import os
+    import subprocess
+
+    def run(stderr: object) -> dict[str, Any]:
+        noisy = parse_bot_spec(f'noisy@cmd:{sys.executable} -c "{NOISY}"')
+        bots = [parse_bot_spec("heuristic"), noisy]
+        arena = Arena("ofc-pineapple", bots, 2, seed=21, bot_stderr=stderr)  # type: ignore[arg-type]
+        return arena.run()
+
+    for bad in (subprocess.PIPE, subprocess.STDOUT, "x", -7, True, 2**70):
+        with pytest.raises(ArenaError, match="bot_stderr"):
+            run(bad)
+    log = tmp_path / "bots.log"
+    with open(log, "wb") as f:
+        for stderr in (subprocess.DEVNULL, f.fileno()):
+            t0 = time.monotonic()
+            bot = run(stderr)["bots"][1]
+            assert bot["faults"] == 0 and bot["stopped"] is None, bot
+            assert time.monotonic() - t0 < 20
+    assert log.read_bytes() == b"x" * 200000 + b"\n"
+    closed = os.open(os.devnull, os.O_RDONLY)
+    os.close(closed)
+    with pytest.raises(ArenaError, match="bot_stderr"):
+        run(closed)

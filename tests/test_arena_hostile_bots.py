@@ -5,11 +5,13 @@ arena that hangs fails the test instead of hanging it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -279,6 +281,43 @@ def test_a_bot_whose_grandchild_holds_stdout_is_one_disconnect(
     bad = report["bots"][1]
     assert bad["fault_kinds"] == {"disconnect": 1} and bad["substituted"] == DECISIONS - 3
     assert gone
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "setsid"), reason="needs os.setsid: run on Linux or macOS"
+)
+def test_a_grandchild_out_of_the_bot_s_group_holds_no_thread_nor_pipe(
+    tmp_path: Path,
+) -> None:
+    """Regression: a bot that forked a grandchild in a session of its own (out of the
+    group the arena kills), which kept the bot's stdout open, then exited, was one
+    disconnect, but the arena's reader thread and its end of the pipe stayed for
+    the grandchild's whole life, after ``Arena.run()`` returned: a process that ran
+    many matches piled them up.  The reader now gives up once the bot has exited
+    and its grace is over."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    pid_file = tmp_path / "grandchild.pid"
+    bots = [parse_bot_spec("heuristic"), parse_bot_spec(hostile("escape", str(pid_file)))]
+    before = set(threading.enumerate())
+    fds = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else set()
+    try:
+        report = Arena("pineapple", bots, 3, seed=21, timeout_ms=ROOMY_MS).run()
+        end = time.monotonic() + 5
+        started = set(threading.enumerate()) - before
+        for t in started:
+            t.join(max(end - time.monotonic(), 0.0))
+        running = [t.name for t in started if t.is_alive()]
+        left = set(os.listdir("/proc/self/fd")) - fds if fds else set()
+    finally:
+        pid = int(pid_file.read_text())
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)  # (out of the arena's reach: its own session)
+        _gone(pid)
+    bad = report["bots"][1]
+    assert bad["fault_kinds"] == {"disconnect": 1} and bad["substituted"] == DECISIONS - 3
+    assert not running, running
+    assert not left, [os.readlink(f"/proc/self/fd/{fd}") for fd in left]
 
 
 @pytest.mark.parametrize("transport", ["stdio", "tcp"])

@@ -848,3 +848,32 @@ def test_html_report_refuses_the_deals_of_another_match(
             html_report(rep, deals_given)
         assert str(caught.value) == f"deals: not the history of the report: {said}"
     assert html_report(report, lines).startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize(
+    "where, key",
+    [("report", "schema_version"), ("history", "version"), ("history", "history.version")],
+)
+def test_a_file_of_a_newer_format_version_says_so_whatever_else_it_holds(
+    tmp_path: Path, lines: list[dict[str, Any]], where: str, key: str
+) -> None:
+    """Regression: a report or a hand history written by a later ofc-fast (a format
+    version above the one this release reads, with a field this release does not
+    know) was refused as ``'added': not a known field``, or ``version: expected 1,
+    got 2``, never saying that the file is newer than this ofc-fast: the version is
+    now read first and named as newer, with the way out (upgrade)."""
+    report, deal = copy.deepcopy(report_of(lines)), copy.deepcopy(lines[0])
+    outer = report if where == "report" else deal
+    inner = outer["history"] if key.startswith("history.") else outer
+    field = key.rsplit(".", 1)[-1]
+    inner[field] += 1
+    inner["added"] = True  # (a newer format holds fields this one does not know)
+    rep, hist = write(tmp_path, report, [deal, *lines[1:]])
+    with pytest.raises(OfcError) as err:
+        if where == "report":
+            read_report(rep)
+        else:
+            list(read_histories(hist))
+    message = str(err.value)
+    assert f"{key}: version {inner[field]} is newer than" in message, message
+    assert "pip install -U ofc-fast" in message

@@ -70,6 +70,7 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
+from ._seats import seat_names, valid_text
 from ._signals import sigint_deferred
 from ._stats import PairedSums, check_t_quantile
 from ._transport import (
@@ -79,9 +80,9 @@ from ._transport import (
     InProcessEndpoint,
     ProcessEndpoint,
     TcpEndpoint,
+    check_bot_stderr,
 )
 from .client import BotClient
-from .report import bot_name_limit
 
 __all__ = ["Arena", "BotSpec", "parse_bot_spec"]
 
@@ -104,7 +105,7 @@ class BotSpec:
     @property
     def label(self) -> str:
         """``kind:target``, as the bot is named in reports."""
-        return f"{self.kind}:{self.target}"
+        return valid_text(f"{self.kind}:{self.target}")
 
 
 _SPEC_KINDS = ("builtin", "cmd", "tcp")
@@ -210,17 +211,6 @@ class _Stopped(Exception):
     """:meth:`Arena.stop` came while a bot was awaited, or before one was asked."""
 
 
-def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    out: list[str] = []
-    for i, s in enumerate(specs):
-        base = s.name or (s.target if s.kind == "builtin" else f"bot-{i + 1}")
-        name, k = base, 2
-        while name in out:
-            name, k = f"{base}-{k}", k + 1
-        out.append(name)
-    return out
-
-
 class Arena:
     """A match of ``hands`` hands (decks) between bots, reproducible from ``seed``.
 
@@ -229,7 +219,9 @@ class Arena:
     most, duplicate rotations too: hand numbers are JSON ints) with the standings
     so far.  ``duplicate`` is True or False; ``connect_timeout_s``, how long a
     ``tcp:`` seat waits for its bot to join, is seconds above 0, at most a day (both
-    checked here, an ArenaError naming the argument).  :meth:`run` returns
+    checked here, an ArenaError naming the argument).  ``bot_stderr``: where the
+    ``cmd:`` bots' stderr goes, None (the arena's own), ``subprocess.DEVNULL`` or an
+    open file descriptor (checked here too).  :meth:`run` returns
     the match report (:mod:`ofc_fast.arena.report`).
 
     >>> bots = [parse_bot_spec("ann@random"), parse_bot_spec("bob@random")]
@@ -328,15 +320,9 @@ class Arena:
         self.on_progress = on_progress
         self.progress_every = int(progress_every)
         self.connect_timeout_s = float(connect_timeout_s)
-        self.bot_stderr = bot_stderr
+        self.bot_stderr = check_bot_stderr(bot_stderr)
         self.token = token
-        self.names = _unique_names(self.specs)
-        for spec, name in zip(self.specs, self.names):
-            if len(name) > bot_name_limit():  # (its report and history: unreadable)
-                raise ArenaError(
-                    f"--bot: a seat's name holds at most {bot_name_limit()} characters, "
-                    f"got {len(name)}: {quote(name)} (of {quote(spec.label)})"
-                )
+        self.names = seat_names(self.specs)
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
         """Duplicate matches: per deck not finished, each bot's points over the

@@ -6,7 +6,8 @@ and a small JSON Schema checker for the package's own schemas (``hand_history.sc
 ``required``, ``properties``, ``additionalProperties: false``, ``items``,
 ``prefixItems``, ``minItems``/``maxItems``, ``minimum``/``maximum``,
 ``minLength``/``maxLength``), with JSON's types: a bool is not an integer, and a
-number is finite.
+number is finite.  An integer ``const`` is a format version: a larger one, read
+before any other field, is named as a later release's (upgrade, not a broken file).
 
 It descends into a value only where the schema describes it, so its depth is the
 schema's, whatever the value's nesting; an object it descends into (a dict a caller
@@ -240,6 +241,14 @@ def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | N
     kinds = _kinds(schema)
     if kinds and not any(_is(value, k) for k in kinds):
         return f"{where}: expected {' or '.join(kinds)}, got {quote(value)}"
+    if _newer(value, schema):
+        from .. import __version__
+
+        return (
+            f"{where}: version {value} is newer than this ofc-fast ({__version__}) "
+            f"reads ({schema['const']}): written by a later release? upgrade it "
+            "(pip install -U ofc-fast)"
+        )
     if "const" in schema and not _same(value, schema["const"]):
         return f"{where}: expected {schema['const']!r}, got {quote(value)}"
     if "enum" in schema and not any(_same(value, v) for v in schema["enum"]):
@@ -264,6 +273,13 @@ def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | N
     return None
 
 
+def _newer(value: object, schema: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a format version above the one ``schema`` reads (an
+    integer ``const`` of the package's schemas is a format version)."""
+    const = schema.get("const")
+    return _is(const, "integer") and _is(value, "integer") and value > const  # type: ignore[operator]
+
+
 def _same(a: object, b: object) -> bool:
     """JSON equality: ``1 == True`` is not."""
     return type(a) is type(b) and a == b
@@ -276,10 +292,13 @@ def _object_problem(
     for key in value:  # (a dict a caller made: a JSON text's keys are all text)
         if not isinstance(key, str):
             return f"{prefix}{quote(key)}: a key that is no text (JSON's keys are)"
+    props = schema.get("properties", {})
+    for key, sub in props.items():  # a newer format's version: first, whatever else
+        if key in value and _newer(value[key], sub):
+            return problem(value[key], sub, f"{prefix}{key}")
     for key in schema.get("required", ()):
         if key not in value:
             return f"{prefix}{key}: missing"
-    props = schema.get("properties", {})
     if schema.get("additionalProperties") is False:
         extra = sorted(str(k) for k in value if k not in props)
         if extra:

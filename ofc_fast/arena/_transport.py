@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hmac
 import os
+import select
 import selectors
 import shlex
 import signal
@@ -47,6 +48,7 @@ __all__ = [
     "Item",
     "ProcessEndpoint",
     "TcpEndpoint",
+    "check_bot_stderr",
 ]
 
 Item = tuple[str, Any]
@@ -304,11 +306,52 @@ def _join_verdict(line: bytes | None, token: str | None) -> str:
     return "join"
 
 
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has something to read (its end too) within ``timeout`` seconds
+    (always True where there is no ``poll``: the read then blocks)."""
+    if not hasattr(select, "poll"):  # pragma: no cover - Windows
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(timeout * 1000))
+
+
 def _close_quietly(stream: Any) -> None:
     try:
         stream.close()
     except OSError:
         pass
+
+
+_STDERR_WHY = {
+    subprocess.PIPE: " (a pipe the arena never reads: a bot that fills it blocks)",
+    subprocess.STDOUT: " (a bot's stdout is its answers' stream)",
+}
+
+
+def check_bot_stderr(value: object) -> int | None:
+    """Where a ``cmd:`` bot's stderr goes (``Arena(bot_stderr=...)``): None (the
+    arena's own stderr), ``subprocess.DEVNULL`` (discarded) or an open file
+    descriptor (a log file's ``fileno()``); ArenaError naming ``bot_stderr`` for
+    anything else, ``subprocess.PIPE`` and ``subprocess.STDOUT`` too."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value == subprocess.DEVNULL:
+            return subprocess.DEVNULL
+        if value >= 0:
+            try:
+                os.fstat(value)
+            except (OSError, OverflowError):
+                raise ArenaError(
+                    f"bot_stderr: {quote(value)} is no open file descriptor"
+                ) from None
+            return int(value)
+    why = _STDERR_WHY.get(value, "") if isinstance(value, int) else ""
+    raise ArenaError(
+        "bot_stderr must be None (passed through), subprocess.DEVNULL (discarded) or "
+        f"an open file descriptor, got {quote(value)}{why}"
+    )
 
 
 def _started(argv: list[str], command: str, stderr: int | None) -> subprocess.Popen[bytes]:
@@ -344,6 +387,7 @@ class ProcessEndpoint(_StreamEndpoint):
         if not argv:
             raise ArenaError("cmd: needs a command")
         self.exited = threading.Event()  #: set once the process is reaped
+        self._abandoned = threading.Event()  # the reader stops waiting for the pipe
         self._reap_lock = threading.Lock()
         # a Ctrl-C as the bot starts (the bot, in a session of its own out of the
         # terminal's reach, would run on unowned; one inside Popen, which cannot name
@@ -369,9 +413,17 @@ class ProcessEndpoint(_StreamEndpoint):
             stdin.write(data)
             stdin.flush()
 
+        def read(n: int) -> bytes:
+            # the end of the stream once the bot has exited and its grace is over: a
+            # process out of its group (a session of its own) may hold the pipe open
+            while not _readable(fd, STOP_POLL_S):
+                if self._abandoned.is_set():
+                    return b""
+            return os.read(fd, n)
+
         # each thread closes its own pipe end when it ends (never under the other)
         self._start_threads(
-            lambda n: os.read(fd, n),
+            read,
             write,
             on_read_end=lambda: _close_quietly(stdout),
             on_write_end=lambda: _close_quietly(stdin),
@@ -400,6 +452,7 @@ class ProcessEndpoint(_StreamEndpoint):
             self.proc.wait()
         self._reap()
         self._reader.join(EXIT_GRACE_S)  # what the bot wrote before it went is read
+        self._abandoned.set()  # (the reader ends within STOP_POLL_S, closing the pipe)
         self._end()
 
     def _reap(self) -> None:

@@ -19,6 +19,8 @@ TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
 * ``misaddressed``: every answer names ``seat: 99, hand_no: -5``;
 * ``fork``: at its 4th act forks a grandchild that keeps stdout open (sleeping 600 s,
   its pid written to the file ARG) and exits;
+* ``escape``: as ``fork``, but the grandchild starts a session of its own (out of
+  the bot's process group, which the arena kills);
 * ``linger``: plays fair, forks a grandchild that sleeps (pid to ARG) and, at
   ``match-end``, does not exit;
 * ``cut-exit``: plays fair, then writes its 4th answer with no newline at its end
@@ -71,9 +73,11 @@ def streams(transport):
     return reader, send, token or None
 
 
-def fork_sleeper(pid_file):
+def fork_sleeper(pid_file, session=False):
     pid = os.fork()
     if pid == 0:  # the grandchild: keeps every inherited descriptor open
+        if session:
+            os.setsid()
         time.sleep(600)
         os._exit(0)
     with open(pid_file, "w") as f:
@@ -120,8 +124,8 @@ def main():
             if mode == "cut-exit" and acts == 4:
                 write(json.dumps(answer), end="")
                 return
-            if mode == "fork" and acts == 4:
-                fork_sleeper(arg)
+            if mode in ("fork", "escape") and acts == 4:
+                fork_sleeper(arg, session=mode == "escape")
                 os._exit(3)
             if mode == "row-list" and acts == 2:
                 for p in answer["action"]["placements"]:
