@@ -150,6 +150,25 @@ def test_analyze_plays_the_rule_set_an_observation_carries(api: Api) -> None:
     assert status == 200 and out["rules"] == "PINEAPPLE"
 
 
+def test_analyze_plays_a_carried_rule_set_without_the_rules_name(api: Api) -> None:
+    """Regression: an observation carrying its ``rule_set`` but no ``rules`` name (a
+    client that sent the rules once, as a whole) got a 500 "internal error" (a
+    KeyError of the name, read first); the carried rules are played, as with the
+    name, and a bad one is still a 422 naming ``observation.rule_set``."""
+    g = Game(rules.PINEAPPLE.replace(sweep_bonus=5), players=2, seed=4)
+    named = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    obs = {k: v for k, v in named.items() if k != "rules"}
+    answers = [
+        api("POST", "/v1/analyze", {"observation": o, "samples": 8, "seed": 3})
+        for o in (obs, named)
+    ]
+    assert [status for status, _ in answers] == [200, 200], answers[0]
+    assert answers[0][1]["moves"] == answers[1][1]["moves"]
+    obs["rule_set"] = {**obs["rule_set"], "front_trips": None, "sweep_bonus": -1}
+    status, out = api("POST", "/v1/analyze", {"observation": obs, "samples": 8})
+    assert (status, out["field"]) == (422, "observation.rule_set"), out
+
+
 def test_analyze_refuses_a_carried_rule_set_with_a_huge_name(api: Api) -> None:
     """A carried rule set's name is bounded as everywhere rules are read (64
     characters): a 500,000-character name is a short 422 naming the field, not a name
