@@ -4289,3 +4289,45 @@ def test_an_app_dropped_without_a_shutdown_frees_its_games_and_threads_at_once()
         gc.enable()
     assert kept == 0, f"{kept} of 20 apps dropped are kept until a full collection"
     assert started and not running, running
+
+
+def test_an_app_served_again_after_a_lifespan_shutdown_still_computes() -> None:
+    """Regression: an app whose ASGI lifespan had shut down (its server stopped, or a
+    test client's block ended) answered every computation of its next lifespan (a
+    second test's client, a server started again) with 500 "internal error": its
+    worker threads were gone for good.  Each lifespan's startup serves anew, in its
+    own event loop, requests waiting for a worker too."""
+    app = create_app(ServeConfig(workers=1))
+    cards = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
+    body = json.dumps({"cards": cards, "rules": "classic-1-6"}).encode()
+
+    async def ask() -> int:
+        messages = [{"type": "http.request", "body": body}]
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop()
+            await asyncio.Event().wait()  # (the client stays)
+            raise AssertionError  # pragma: no cover
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+        scope = {"type": "http", "method": "POST", "path": "/v1/arrange"}
+        await app({**scope, "headers": headers, "query_string": b""}, receive, send)
+        return int(sent[0]["status"])
+
+    async def lifespan() -> list[int]:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        running = asyncio.ensure_future(app({"type": "lifespan"}, inbox.get, outbox.put))
+        await inbox.put({"type": "lifespan.startup"})
+        assert (await outbox.get())["type"] == "lifespan.startup.complete"
+        statuses = await asyncio.gather(*(ask() for _ in range(3)))  # 2 wait
+        await inbox.put({"type": "lifespan.shutdown"})
+        await running
+        return list(statuses)
+
+    assert [asyncio.run(lifespan()) for _ in range(2)] == [[200] * 3] * 2

@@ -91,7 +91,8 @@ class Limiter:
         self.retry_after = retry_after
         self.pending = 0  # running + waiting (for a thread or a game)
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="ofc-serve")
-        self._slots: asyncio.Semaphore | None = None
+        self._slots: asyncio.Semaphore | None = None  # made in the serving event loop
+        self._closed = False
 
     async def run(
         self,
@@ -180,8 +181,24 @@ class Limiter:
         taking.result()
         return True
 
+    def open(self) -> None:
+        """Serve again after :meth:`close` (an ASGI lifespan's startup: an app whose
+        server stopped, served again, as a test's client does for each test): new
+        worker threads, and slots of the event loop that serves now.
+
+        >>> limiter = Limiter(1, 0)
+        >>> limiter.close(); limiter.open()
+        >>> limiter.executor.submit(sum, [1, 2]).result()
+        3
+        """
+        if self._closed:
+            self.executor = ThreadPoolExecutor(self.workers, thread_name_prefix="ofc-serve")
+            self._slots = None
+            self._closed = False
+
     def close(self) -> None:
         """Finish the running computations, drop the waiting ones."""
+        self._closed = True
         self.executor.shutdown(wait=True, cancel_futures=True)
 
 
