@@ -4291,6 +4291,46 @@ def test_an_app_dropped_without_a_shutdown_frees_its_games_and_threads_at_once()
     assert started and not running, running
 
 
+async def _ask(app: Any, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """(status, JSON body) of one request sent to ``app`` in the running event loop."""
+    messages = [
+        {"type": "http.request", "body": json.dumps(body).encode() if body else b""}
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop()
+        await asyncio.Event().wait()  # (the client stays)
+        raise AssertionError  # pragma: no cover
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+    scope = {"type": "http", "method": method, "path": path, "query_string": b""}
+    await app({**scope, "headers": headers}, receive, send)
+    return int(sent[0]["status"]), json.loads(sent[1]["body"])
+
+
+def _lifespan(app: Any, *requests: tuple[str, str, Any]) -> list[tuple[int, Any]]:
+    """The answers of ``requests`` (method, path, body), sent at once, within one ASGI
+    lifespan of ``app`` (startup, then shutdown), in an event loop of its own."""
+
+    async def serve() -> list[tuple[int, Any]]:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        running = asyncio.ensure_future(app({"type": "lifespan"}, inbox.get, outbox.put))
+        await inbox.put({"type": "lifespan.startup"})
+        assert (await outbox.get())["type"] == "lifespan.startup.complete"
+        answers = await asyncio.gather(*(_ask(app, *r) for r in requests))
+        await inbox.put({"type": "lifespan.shutdown"})
+        await running
+        return list(answers)
+
+    return asyncio.run(serve())
+
+
 def test_an_app_served_again_after_a_lifespan_shutdown_still_computes() -> None:
     """Regression: an app whose ASGI lifespan had shut down (its server stopped, or a
     test client's block ended) answered every computation of its next lifespan (a
@@ -4299,35 +4339,20 @@ def test_an_app_served_again_after_a_lifespan_shutdown_still_computes() -> None:
     own event loop, requests waiting for a worker too."""
     app = create_app(ServeConfig(workers=1))
     cards = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
-    body = json.dumps({"cards": cards, "rules": "classic-1-6"}).encode()
+    arrange = ("POST", "/v1/arrange", {"cards": cards, "rules": "classic-1-6"})
+    for _ in range(2):  # 2 of the 3 wait for the worker
+        assert [status for status, _ in _lifespan(app, *[arrange] * 3)] == [200] * 3
 
-    async def ask() -> int:
-        messages = [{"type": "http.request", "body": body}]
-        sent: list[dict[str, Any]] = []
 
-        async def receive() -> dict[str, Any]:
-            if messages:
-                return messages.pop()
-            await asyncio.Event().wait()  # (the client stays)
-            raise AssertionError  # pragma: no cover
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
-        scope = {"type": "http", "method": "POST", "path": "/v1/arrange"}
-        await app({**scope, "headers": headers, "query_string": b""}, receive, send)
-        return int(sent[0]["status"])
-
-    async def lifespan() -> list[int]:
-        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        running = asyncio.ensure_future(app({"type": "lifespan"}, inbox.get, outbox.put))
-        await inbox.put({"type": "lifespan.startup"})
-        assert (await outbox.get())["type"] == "lifespan.startup.complete"
-        statuses = await asyncio.gather(*(ask() for _ in range(3)))  # 2 wait
-        await inbox.put({"type": "lifespan.shutdown"})
-        await running
-        return list(statuses)
-
-    assert [asyncio.run(lifespan()) for _ in range(2)] == [[200] * 3] * 2
+def test_a_game_kept_across_lifespans_serves_requests_at_once() -> None:
+    """Regression: a game kept from an app's earlier lifespan (a server started again
+    on the same app, a test's next client) answered requests sent to it at once with
+    500 "internal error" (its lock, made in the earlier event loop, is bound to it:
+    "bound to a different event loop"); they are served one at a time again."""
+    app = create_app(ServeConfig(workers=1))
+    ((status, game),) = _lifespan(app, ("POST", "/v1/games", {"bots": ["random"]}))
+    assert status == 200, game
+    read = ("GET", f"/v1/games/{game['id']}", None)
+    for _ in range(2):  # the game's requests wait for each other in each loop
+        answers = _lifespan(app, *[read] * 3)
+        assert [status for status, _ in answers] == [200] * 3, answers
