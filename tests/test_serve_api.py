@@ -150,6 +150,25 @@ def test_analyze_plays_the_rule_set_an_observation_carries(api: Api) -> None:
     assert status == 200 and out["rules"] == "PINEAPPLE"
 
 
+def test_analyze_plays_a_carried_rule_set_without_the_rules_name(api: Api) -> None:
+    """Regression: an observation carrying its ``rule_set`` but no ``rules`` name (a
+    client that sent the rules once, as a whole) got a 500 "internal error" (a
+    KeyError of the name, read first); the carried rules are played, as with the
+    name, and a bad one is still a 422 naming ``observation.rule_set``."""
+    g = Game(rules.PINEAPPLE.replace(sweep_bonus=5), players=2, seed=4)
+    named = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    obs = {k: v for k, v in named.items() if k != "rules"}
+    answers = [
+        api("POST", "/v1/analyze", {"observation": o, "samples": 8, "seed": 3})
+        for o in (obs, named)
+    ]
+    assert [status for status, _ in answers] == [200, 200], answers[0]
+    assert answers[0][1]["moves"] == answers[1][1]["moves"]
+    obs["rule_set"] = {**obs["rule_set"], "front_trips": None, "sweep_bonus": -1}
+    status, out = api("POST", "/v1/analyze", {"observation": obs, "samples": 8})
+    assert (status, out["field"]) == (422, "observation.rule_set"), out
+
+
 def test_analyze_refuses_a_carried_rule_set_with_a_huge_name(api: Api) -> None:
     """A carried rule set's name is bounded as everywhere rules are read (64
     characters): a 500,000-character name is a short 422 naming the field, not a name
@@ -4270,3 +4289,70 @@ def test_an_app_dropped_without_a_shutdown_frees_its_games_and_threads_at_once()
         gc.enable()
     assert kept == 0, f"{kept} of 20 apps dropped are kept until a full collection"
     assert started and not running, running
+
+
+async def _ask(app: Any, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """(status, JSON body) of one request sent to ``app`` in the running event loop."""
+    messages = [
+        {"type": "http.request", "body": json.dumps(body).encode() if body else b""}
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop()
+        await asyncio.Event().wait()  # (the client stays)
+        raise AssertionError  # pragma: no cover
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+    scope = {"type": "http", "method": method, "path": path, "query_string": b""}
+    await app({**scope, "headers": headers}, receive, send)
+    return int(sent[0]["status"]), json.loads(sent[1]["body"])
+
+
+def _lifespan(app: Any, *requests: tuple[str, str, Any]) -> list[tuple[int, Any]]:
+    """The answers of ``requests`` (method, path, body), sent at once, within one ASGI
+    lifespan of ``app`` (startup, then shutdown), in an event loop of its own."""
+
+    async def serve() -> list[tuple[int, Any]]:
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        running = asyncio.ensure_future(app({"type": "lifespan"}, inbox.get, outbox.put))
+        await inbox.put({"type": "lifespan.startup"})
+        assert (await outbox.get())["type"] == "lifespan.startup.complete"
+        answers = await asyncio.gather(*(_ask(app, *r) for r in requests))
+        await inbox.put({"type": "lifespan.shutdown"})
+        await running
+        return list(answers)
+
+    return asyncio.run(serve())
+
+
+def test_an_app_served_again_after_a_lifespan_shutdown_still_computes() -> None:
+    """Regression: an app whose ASGI lifespan had shut down (its server stopped, or a
+    test client's block ended) answered every computation of its next lifespan (a
+    second test's client, a server started again) with 500 "internal error": its
+    worker threads were gone for good.  Each lifespan's startup serves anew, in its
+    own event loop, requests waiting for a worker too."""
+    app = create_app(ServeConfig(workers=1))
+    cards = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
+    arrange = ("POST", "/v1/arrange", {"cards": cards, "rules": "classic-1-6"})
+    for _ in range(2):  # 2 of the 3 wait for the worker
+        assert [status for status, _ in _lifespan(app, *[arrange] * 3)] == [200] * 3
+
+
+def test_a_game_kept_across_lifespans_serves_requests_at_once() -> None:
+    """Regression: a game kept from an app's earlier lifespan (a server started again
+    on the same app, a test's next client) answered requests sent to it at once with
+    500 "internal error" (its lock, made in the earlier event loop, is bound to it:
+    "bound to a different event loop"); they are served one at a time again."""
+    app = create_app(ServeConfig(workers=1))
+    ((status, game),) = _lifespan(app, ("POST", "/v1/games", {"bots": ["random"]}))
+    assert status == 200, game
+    read = ("GET", f"/v1/games/{game['id']}", None)
+    for _ in range(2):  # the game's requests wait for each other in each loop
+        answers = _lifespan(app, *[read] * 3)
+        assert [status for status, _ in answers] == [200] * 3, answers

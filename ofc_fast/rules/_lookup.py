@@ -110,10 +110,11 @@ def observation_rules(
     >>> table = OFC.replace(sweep_bonus=4)
     >>> observation_rules({"rules": "custom", "rule_set": table.to_dict()}) == table
     True
+    >>> observation_rules({"rule_set": table.to_dict()}) == table  # (no name needed)
+    True
     >>> observation_rules({"rules": "ofc"}) is OFC
     True
     """
-    name = observation["rules"]
     data = observation.get("rule_set")
     if data is not None:
         last = tuple(memo or ())  # one read: a thread sharing the memo may replace it
@@ -127,6 +128,7 @@ def observation_rules(
         if memo is not None:  # a copy: a caller that mutates the dict gets a new parse
             memo[:] = (copy.deepcopy(data), rules)
         return rules
+    name = observation["rules"]  # (none needed where the rules are carried)
     # own only when it is the rules so named: a preset's name (an edited copy of a
     # preset's rules file keeps it) names the preset, which carries no rule_set
     if own is not None and own.name == name and own is PRESETS.get(name, own):

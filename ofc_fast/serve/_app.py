@@ -471,6 +471,7 @@ class App:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                self.limiter.open()  # (after a shutdown: served again)
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.limiter.close()

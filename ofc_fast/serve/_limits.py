@@ -11,15 +11,16 @@ front of it, 503 with ``Retry-After`` beyond).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ._problems import ApiError
 
-__all__ = ["IDENTITY", "Limiter", "key_ok", "key_refusal", "read_body"]
+__all__ = ["IDENTITY", "Limiter", "PerLoop", "key_ok", "key_refusal", "read_body"]
 
 IDENTITY = "identity"
 """The one ``Content-Encoding`` a body is read in (a 415 for any other says so in
@@ -79,6 +80,30 @@ async def read_body(
             return b"".join(parts)
 
 
+class PerLoop(Generic[_T]):
+    """An asyncio lock or semaphore (``make()``) of the event loop running now: one
+    is bound to the loop it first waited in, so an app served again in another loop
+    (a lifespan after a shutdown: a server started again, a test's next client) gets
+    one made anew there, never the old loop's (a RuntimeError, a 500, under load).
+
+    >>> turn = PerLoop(asyncio.Lock)
+    >>> async def same() -> bool: return turn.get() is turn.get()
+    >>> asyncio.run(same()), asyncio.run(same())
+    (True, True)
+    """
+
+    def __init__(self, make: Callable[[], _T]) -> None:
+        self._make = make
+        self._made: tuple[asyncio.AbstractEventLoop, _T] | None = None
+
+    def get(self) -> _T:
+        """The one of the running loop (made on its first call in that loop)."""
+        loop = asyncio.get_running_loop()
+        if self._made is None or self._made[0] is not loop:
+            self._made = (loop, self._make())
+        return self._made[1]
+
+
 class Limiter:
     """Runs computations on ``workers`` threads, off the event loop; at most ``queue``
     more wait, for a thread or for their game (``turn``), and a request beyond that
@@ -91,7 +116,8 @@ class Limiter:
         self.retry_after = retry_after
         self.pending = 0  # running + waiting (for a thread or a game)
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="ofc-serve")
-        self._slots: asyncio.Semaphore | None = None
+        self._slots = PerLoop(functools.partial(asyncio.Semaphore, workers))
+        self._closed = False
 
     async def run(
         self,
@@ -116,8 +142,6 @@ class Limiter:
                 f"{self.workers} computations running and {self.queue} waiting: retry",
                 headers={"retry-after": str(self.retry_after)},
             )
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
         self.pending += 1
         try:
             if not await self._take(turn, gone):
@@ -135,19 +159,17 @@ class Limiter:
 
     async def _acquire(self, turn: asyncio.Lock | None) -> None:
         """The game's ``turn`` first, then a thread's slot: no thread held meanwhile."""
-        assert self._slots is not None
         if turn is not None:
             await turn.acquire()
         try:
-            await self._slots.acquire()
+            await self._slots.get().acquire()
         except BaseException:
             if turn is not None:
                 turn.release()
             raise
 
     def _release(self, turn: asyncio.Lock | None) -> None:
-        assert self._slots is not None
-        self._slots.release()
+        self._slots.get().release()
         if turn is not None:
             turn.release()
 
@@ -180,8 +202,24 @@ class Limiter:
         taking.result()
         return True
 
+    def open(self) -> None:
+        """Serve again after :meth:`close` (an ASGI lifespan's startup: an app whose
+        server stopped, served again, as a test's client does for each test): new
+        worker threads (the event loop that serves now has its own slots:
+        :class:`PerLoop`).
+
+        >>> limiter = Limiter(1, 0)
+        >>> limiter.close(); limiter.open()
+        >>> limiter.executor.submit(sum, [1, 2]).result()
+        3
+        """
+        if self._closed:
+            self.executor = ThreadPoolExecutor(self.workers, thread_name_prefix="ofc-serve")
+            self._closed = False
+
     def close(self) -> None:
         """Finish the running computations, drop the waiting ones."""
+        self._closed = True
         self.executor.shutdown(wait=True, cancel_futures=True)
 
 

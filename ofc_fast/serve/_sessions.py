@@ -40,6 +40,7 @@ from ._fields import (
     get_str,
 )
 from ._idempotency import Keyed, Replies
+from ._limits import PerLoop
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
 from ._sizes import RANGES, SIZES
@@ -103,7 +104,7 @@ class GameSession:
                 )
                 check_table(self.bots[seat], players)
         self.lock = threading.Lock()
-        self.turn = asyncio.Lock()
+        self._turn = PerLoop(asyncio.Lock)
         self.replies = Replies(_KEPT_REPLIES)  # of keyed moves and deals
         self.created: Keyed | None = None  # the key it was created with
         self.touched = time.monotonic()
@@ -113,6 +114,12 @@ class GameSession:
         self.last_record: dict[str, Any] | None = None
         self.game: Game = self.match.next_game()
         self._advance()
+
+    @property
+    def turn(self) -> asyncio.Lock:
+        """What the game's requests take, one at a time, on the event loop serving
+        them (see the class doc): the running loop's own (:class:`PerLoop`)."""
+        return self._turn.get()
 
     # -- play
     def _advance(self) -> None:
