@@ -13,8 +13,10 @@ one has a ``/*! ... */`` comment of its own, right before it, with
   requires that test: ``OFC_REQUIRE_CLANG=1``);
 * ``@return`` unless it returns ``void``;
 * ``@pre`` when it has a precondition it does not check: a ``*_unchecked`` or
-  ``*_inline`` function, or a ``void`` function that takes a pointer (it has no status
-  to return, so what it needs is stated).
+  ``*_inline`` function, a ``void`` function that takes a pointer (it has no status
+  to return, so what it needs is stated), or one that takes a game state or vector
+  environment slots (``ofc_game *``, ``ofc_vecenv_slot *``) and trusts them (all but
+  those that fill or check them: ``STATE_CHECKED``).
 
 Every ``@code`` ... ``@endcode`` block in a header comment (the headers mark their
 examples ``Example`` so) is a C program: a block without ``main`` is wrapped in one,
@@ -53,6 +55,11 @@ def _public_headers() -> list[Path]:
     return list(load_script(TOOL, "mkdocs_c_api").public_headers(ROOT))
 
 
+# The functions that take a game state or slots as any bytes, to fill or to check
+# them: every other one trusts the state it is given, and says so in @pre.
+STATE_CHECKED = {"ofc_game_init", "ofc_game_state_check", "ofc_vecenv_slot_check"}
+
+
 def problems(f: Function) -> list[str]:
     """What a function's doc comment lacks."""
     if not f.comment:
@@ -68,9 +75,16 @@ def problems(f: Function) -> list[str]:
     void = re.sub(r"\b(static|inline)\b", "", f.returns).strip() == "void"
     if not void and "@return" not in c:
         out.append("@return")
-    pointer_in = any("*" in p or "[" in p for p in _raw_params(f))
+    raw = _raw_params(f)
+    pointer_in = any("*" in p or "[" in p for p in raw)
+    state_in = f.name not in STATE_CHECKED and any(
+        re.search(r"\bofc_(game|vecenv_slot)\s*\*", p) for p in raw
+    )
     if (
-        "_unchecked" in f.name or f.name.endswith("_inline") or (void and pointer_in)
+        "_unchecked" in f.name
+        or f.name.endswith("_inline")
+        or (void and pointer_in)
+        or state_in
     ) and "@pre" not in c:
         out.append("@pre")
     return [f"{f.header}: {f.name} lacks {', '.join(out)}"] if out else []
@@ -193,6 +207,30 @@ def test_the_checker_finds_what_is_missing() -> None:
     assert problems(fs[2]) == [": g lacks @param x, @param n, @return"]
     assert problems(fs[3]) == [": h has no /*! ... */ doc comment of its own"]
     assert problems(fs[4]) == [": k_inline has no /*! ... */ doc comment of its own"]
+
+
+def test_a_function_trusting_its_state_says_so_in_pre() -> None:
+    """Regression: ofc_vecenv_step() reads its slots without checking them, and its
+    comment had no @pre saying so: a C program that stepped slots it had not reset
+    (malloc'd bytes, or a saved environment restored without ofc_vecenv_slot_check())
+    crashed (AddressSanitizer: a stack buffer overflow in ofc_game_apply_placement()).
+    Every public function that takes a game state or slots and trusts them (not one
+    of STATE_CHECKED) states it in @pre, the reset's slots included."""
+    found = {
+        f.name: f
+        for h in _public_headers()
+        if h.name in ("ofc_vecenv.h", "ofc_game.h")
+        for f in functions(h.read_text(encoding="utf-8"), h.name)
+    }
+    step, reset = found["ofc_vecenv_step"], found["ofc_vecenv_reset"]
+    assert problems(step) == []
+    unstated = step._replace(comment=step.comment.replace("@pre", "@note"))
+    assert problems(unstated) == ["ofc_vecenv.h: ofc_vecenv_step lacks @pre"]
+    checked = found["ofc_game_state_check"]
+    assert "@pre" not in checked.comment and problems(checked) == []
+    for f in (step, reset):
+        pre = " ".join(f.comment.split("@pre", 1)[1].split())
+        assert "ofc_vecenv_slot_check()" in pre, f.name
 
 
 def test_the_checker_refuses_a_param_clang_reads_wrong() -> None:

@@ -135,12 +135,14 @@ typedef struct ofc_heur_rows {
  * @param scores     n_moves scores.
  * @pre  m passed ofc_heur_model_check().
  * @return OFC_OK, OFC_E_RULES, OFC_E_COUNT (in_fl, n_slots, n_samples, n_fills or a
- *         row count out of range), OFC_E_VALUE (NULL pointer, optimism outside 0..1,
- *         a template byte that is neither a card nor a slot below n_slots, a row
- *         index out of range, a slot used twice in a move, scores sharing a byte
- *         with *rules, *fl, *m, the moves or the fills: nothing written), OFC_E_CARD /
- *         OFC_E_DUPLICATE (a card repeated in a move or in a fill, or a fill's card
- *         among the templates' cards); on error scores is unspecified. */
+ *         row count out of range, or counts whose product overflows: fills or moves
+ *         of SIZE_MAX bytes or more, which no array holds; nothing written),
+ *         OFC_E_VALUE (NULL pointer, optimism outside 0..1, a template byte that is
+ *         neither a card nor a slot below n_slots, a row index out of range, a slot
+ *         used twice in a move, scores sharing a byte with *rules, *fl, *m, the
+ *         moves or the fills: nothing written), OFC_E_CARD / OFC_E_DUPLICATE (a card
+ *         repeated in a move or in a fill, or a fill's card among the templates'
+ *         cards); on error scores is unspecified. */
 OFC_API int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
                                      const ofc_heur_model *m, const ofc_heur_rows *rows,
                                      const uint8_t *fills, size_t n_samples, size_t n_fills,
@@ -170,7 +172,9 @@ OFC_API int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules 
  * @param fills      n_samples x n_fills x n_slots bytes out (may be NULL when
  *                   n_fills or n_slots is 0).
  * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (unseen), OFC_E_COUNT (a count out of
- *         range or inconsistent) or OFC_E_VALUE (a needed pointer NULL). */
+ *         range or inconsistent, or counts whose product overflows: futures or
+ *         fills of SIZE_MAX bytes or more, which no array holds; nothing written) or
+ *         OFC_E_VALUE (a needed pointer NULL). */
 OFC_API int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
                                 uint32_t rounds, size_t n_slots, size_t n_samples,
                                 size_t n_fills, uint64_t seed, uint8_t *futures,

@@ -290,7 +290,10 @@ OFC_API int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c,
  *                 unfinished deal is abandoned: it earns no Fantasyland, and the
  *                 button moves on as after a deal without Fantasyland).
  * @param out      the output arrays.
- * @pre out's arrays (but legal) have c->num_envs rows.
+ * @pre out's arrays (but legal) have c->num_envs rows; with restart 0, each slot
+ *      started was left by ofc_vecenv_reset() or ofc_vecenv_step() under c, or passed
+ *      ofc_vecenv_slot_check() (its deal and next deal are read, not checked); with
+ *      restart 1 a slot may hold any bytes.
  * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_VALUE (an output array
  *         shares a byte with the slots, c, c->rules or c->ev, or a slot with c,
  *         c->rules or c->ev: nothing started or written), the error of
@@ -328,6 +331,10 @@ OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *sl
  * The output arrays may share bytes with actions, placements and active (every
  * decision is read before any output is written), not with the slots, c, c->rules or
  * c->ev.
+ * @pre each slot stepped was left by ofc_vecenv_reset() or ofc_vecenv_step() under c,
+ *      or passed ofc_vecenv_slot_check() (a saved environment restored): its state is
+ *      read, not checked (other bytes, such as slots never reset, may read and write
+ *      out of bounds); out's arrays (but legal) have c->num_envs rows.
  * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement);
  *         OFC_E_VALUE (an output array, actions, placements or active shares a byte
  *         with the slots, an output array or a slot with c, c->rules or c->ev:

@@ -304,6 +304,14 @@ static int32_t score_block(const ofc_rules *rules, const ofc_fl_rules *fl,
     return OFC_OK;
 }
 
+/* Bytes of n_samples x n_fills fills of n_slots cards, or SIZE_MAX when that product
+ * overflows: counts that describe no array, refused (OFC_E_COUNT) by the sampler that
+ * writes the fills and the scoring that reads them. */
+static size_t fills_bytes(size_t n_samples, size_t n_fills, size_t n_slots)
+{
+    return ofc_mul_sat(ofc_mul_sat(n_samples, n_fills), n_slots);
+}
+
 /* Whether the scores share a byte with what the scoring still reads while it writes
  * them, a block of moves at a time: the rules, the model, the moves and the fills
  * (their sizes saturated: counts whose product overflows describe no array). */
@@ -312,7 +320,7 @@ static int scores_over_inputs(const ofc_rules *rules, const ofc_fl_rules *fl,
                               const uint8_t *fills, size_t n_samples, size_t n_fills,
                               size_t n_slots, const double *scores)
 {
-    size_t fill_bytes = ofc_mul_sat(ofc_mul_sat(n_samples, n_fills), n_slots);
+    size_t fill_bytes = fills_bytes(n_samples, n_fills, n_slots);
     const ofc_span in[5] = {{rules, sizeof *rules},
                             {fl, sizeof *fl},
                             {m, sizeof *m},
@@ -346,7 +354,9 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_OK;
     }
     if (n_slots > OFC_HEUR_MAX_SLOTS || n_samples == 0 || n_fills == 0 ||
-        r.n_fronts > OFC_HEUR_MAX_ROWS || r.n_fives > OFC_HEUR_MAX_ROWS) {
+        r.n_fronts > OFC_HEUR_MAX_ROWS || r.n_fives > OFC_HEUR_MAX_ROWS ||
+        fills_bytes(n_samples, n_fills, n_slots) == SIZE_MAX ||
+        ofc_mul_sat(r.n_moves, 3 * sizeof *r.moves) == SIZE_MAX) {
         return OFC_E_COUNT;
     }
     if (!m || !r.fronts || !r.fives || !r.moves || !scores || (n_slots && !fills) ||
@@ -449,7 +459,9 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     if (n_future > n_unseen || n_future > OFC_HEUR_MAX_FUTURE || n_slots > n_future ||
         n_slots > OFC_HEUR_MAX_SLOTS ||
         (rounds && (n_future % 3u != 0 || n_future / 3u != rounds ||
-                    n_slots > 2u * (n_future / 3u)))) { /* no 32-bit 3 x rounds */
+                    n_slots > 2u * (n_future / 3u))) || /* no 32-bit 3 x rounds */
+        ofc_mul_sat(n_samples, n_future) == SIZE_MAX ||
+        (n_future && fills_bytes(n_samples, n_fills, n_slots) == SIZE_MAX)) {
         return OFC_E_COUNT;
     }
     if ((n_samples && n_future && !futures) || (n_fills && n_slots && !fills)) {

@@ -26,6 +26,20 @@ static ofc_heur_rows one_move(const uint8_t *fronts, const uint8_t *fives, const
     return rows;
 }
 
+/* The templates of a complete board's rows: every byte a card (no slot). */
+static void card_templates(const uint8_t cards[13], uint8_t fronts[3], uint8_t fives[10])
+{
+    size_t i;
+    for (i = 0; i < 13; i++) {
+        uint8_t t = (uint8_t)(OFC_HEUR_CARD + cards[i]);
+        if (i < 3) {
+            fronts[i] = t;
+        } else {
+            fives[i - 3] = t;
+        }
+    }
+}
+
 static void test_values(void)
 {
     uint8_t b[3 * 13];
@@ -119,16 +133,8 @@ static void test_scores_without_slots(void)
     uint16_t moves[3] = {0, 0, 1};
     ofc_heur_rows rows;
     double score = 0, v = 1;
-    size_t i;
     board("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", cards);
-    for (i = 0; i < 13; i++) {
-        uint8_t t = (uint8_t)(OFC_HEUR_CARD + cards[i]);
-        if (i < 3) {
-            fronts[i] = t;
-        } else {
-            fives[i - 3] = t;
-        }
-    }
+    card_templates(cards, fronts, fives);
     rows = one_move(fronts, fives, moves);
     CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, NULL, 2, 3, 0, 0, 0.5, &score),
              OFC_OK);
@@ -183,6 +189,45 @@ static void test_sample_rounds_overflow(void)
     CHECK_EQ(ofc_heur_sample(unseen, 10, 3, 0x55555556u, 1, 1, 2, 7, fut, fills),
              OFC_E_COUNT);
     CHECK_EQ(ofc_heur_sample(unseen, 10, 3, 1u, 1, 1, 2, 7, fut, fills), OFC_OK);
+}
+
+/* Regression: counts whose product overflows size_t (n_samples x n_future for the
+ * futures, n_samples x n_fills x n_slots for the fills) describe no array, yet the
+ * sampler wrote futures and fills past the caller's buffers until it crashed, and the
+ * scoring read fills past them; now both refuse them with OFC_E_COUNT, writing
+ * nothing. */
+static void test_counts_overflow(void)
+{
+    const size_t half = (size_t)-1 / 2 + 1; /* 2 x half wraps to 0 */
+    uint8_t unseen[10], fut[8], fills[8], fronts[3], fives[10], cards[13];
+    uint16_t moves[3] = {0, 0, 1};
+    ofc_heur_rows rows;
+    double score = 7;
+    size_t i;
+    for (i = 0; i < 10; i++) {
+        unseen[i] = (uint8_t)i;
+    }
+    memset(fut, 0xEE, sizeof fut);
+    memset(fills, 0xEE, sizeof fills);
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 2, 0, 1, half, 0, 7, fut, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 2, 0, 2, 1, half, 7, fut, fills), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 2, 0, 2, half, 2, 7, fut, fills), OFC_E_COUNT);
+    CHECK(fut[0] == 0xEE && fills[0] == 0xEE); /* nothing written */
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 0, 0, 0, (size_t)-1, 0, 7, NULL, NULL), OFC_OK);
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 2, 0, 2, 2, 2, 7, fut, fills), OFC_OK);
+    board("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", cards);
+    card_templates(cards, fronts, fives);
+    fronts[2] = 0; /* slot 0 */
+    rows = one_move(fronts, fives, moves);
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, half, 1, 0, 0.5,
+                                  &score), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, half, 2, 1, 0, 0.5,
+                                  &score), OFC_E_COUNT);
+    CHECK(score == 7);
+    rows.n_moves = (size_t)-1 / 3 + 1; /* 3 row indices each: no array */
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 2, 1, 0, 0.5,
+                                  &score), OFC_E_COUNT);
+    CHECK(score == 7);
 }
 
 static void test_model_check(void)
@@ -249,6 +294,7 @@ int main(void)
     test_scores_without_slots();
     test_sample();
     test_sample_rounds_overflow();
+    test_counts_overflow();
     test_model_check();
     test_model_check_reserved();
     test_fl_best_threshold();
