@@ -677,6 +677,22 @@ def test_play_refuses_show_where_nothing_is_printed(
     assert code == 0 and "Deal 1: PINEAPPLE" in out
 
 
+def test_bench_refuses_a_huge_reps(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``ofc-fast bench --reps 1180591620717411303424`` (a mistyped
+    ``--reps``) was taken and timed on for ever, with no word; it is refused, one
+    line naming ``--reps`` and its limit, exit status 2, as ``--n`` is."""
+    monkeypatch.setattr(timing, "time_runner", lambda *a: pytest.fail("it was timed"))
+    code = cli.main(["bench", "--quick", "--reps", str(2**70)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == (
+        f"ofc-fast: error: --reps: must be at most {timing.MAX_REPS}, got {2**70} "
+        "(more is no steadier)\n"
+    )
+
+
 def test_bench_refuses_quick_with_both_n_and_reps(capsys: pytest.CaptureFixture) -> None:
     """``ofc-fast bench --quick --n 200000 --reps 7`` ignored ``--quick`` (it only
     sets the defaults of ``--n`` and ``--reps``) while its JSON recorded ``"quick":
