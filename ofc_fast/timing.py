@@ -100,6 +100,10 @@ MAX_N = 10_000_000
 """The most hands ``--n`` takes: the run holds them as arrays and as Python lists
 (some GB at this size); more ended in a NumPy MemoryError traceback."""
 
+MAX_REPS = 1_000
+"""The most ``--reps`` takes: a median of more repetitions is no steadier, and
+``--reps 2**70`` (a mistyped count) timed on, for ever, with no word."""
+
 
 def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.ndarray:
     """``n`` random deals of ``k`` distinct cards each, as uint8 (n, k), C-contiguous:
@@ -547,7 +551,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--reps",
         type=int,
         default=None,
-        help="repetitions per row, median and min reported (default 7; --quick 3)",
+        help="repetitions per row, median and min reported (default 7; --quick 3; "
+        f"at most {MAX_REPS:,})",
     )
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument(
@@ -598,7 +603,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.reps is None:
         args.reps = 3 if args.quick else 7
     check_count("--n", args.n, 1, MAX_N, OfcError, "the hands are held in memory")
-    check_count("--reps", args.reps, 1, error=OfcError)
+    check_count("--reps", args.reps, 1, MAX_REPS, OfcError, "more is no steadier")
     check_seed(args.seed, "--seed")
     check_output("--json", args.json, standard_output=True)
     return args

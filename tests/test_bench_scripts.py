@@ -727,10 +727,10 @@ def test_workers_beyond_the_cap_of_the_ofc_fast_commands_are_refused(
     """``--workers 100000`` (a typo) started a process pool of 100,000 forked
     processes, each loading its own bots; the scripts take at most what the
     ``ofc-fast`` commands take (4 per CPU) and refuse more before the run."""
-    from ofc_fast.parallel import cli
+    from ofc_fast.parallel import _counts
 
     module = checkout_script(f"benchmarks/{script}")
-    monkeypatch.setattr(cli, "cpu_count", lambda: 2)  # the CPUs this process may use
+    monkeypatch.setattr(_counts, "cpu_count", lambda: 2)  # the CPUs this process may use
 
     def no_pool(workers: int) -> None:
         raise AssertionError(f"a pool of {workers} processes was started")
@@ -744,10 +744,10 @@ def test_fl_study_refuses_workers_beyond_the_cap(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     """``tools/fl_study.py --workers 100000`` forked a pool of 100,000 processes."""
-    from ofc_fast.parallel import cli
+    from ofc_fast.parallel import _counts
 
     module = checkout_script("tools/fl_study.py")
-    monkeypatch.setattr(cli, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_counts, "cpu_count", lambda: 2)
     monkeypatch.setattr(module, "study", lambda *a: pytest.fail("a study started"))
     out, err = usage_error(capsys, module.main, ["--deals", "1", "--workers", "9"])
     assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err

@@ -17,10 +17,10 @@ def test_workers_beyond_the_servers_cap_are_refused(
     """``bench_serve.py --workers 100000`` started ``ofc-fast serve``, which refused
     it, and ended with "the server did not start", exit status 1; it is refused as
     ``ofc-fast serve`` refuses it (4 per CPU), before the server starts."""
-    from ofc_fast.parallel import cli
+    from ofc_fast.parallel import _counts
 
     module = checkout_script("benchmarks/bench_serve.py")
-    monkeypatch.setattr(cli, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_counts, "cpu_count", lambda: 2)
     monkeypatch.setattr(module, "start_server", lambda *a: pytest.fail("it started"))
     monkeypatch.setattr(sys, "argv", ["bench_serve.py", "--workers", "9"])
     out, err = usage_error(capsys, module.main)

@@ -677,6 +677,22 @@ def test_play_refuses_show_where_nothing_is_printed(
     assert code == 0 and "Deal 1: PINEAPPLE" in out
 
 
+def test_bench_refuses_a_huge_reps(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``ofc-fast bench --reps 1180591620717411303424`` (a mistyped
+    ``--reps``) was taken and timed on for ever, with no word; it is refused, one
+    line naming ``--reps`` and its limit, exit status 2, as ``--n`` is."""
+    monkeypatch.setattr(timing, "time_runner", lambda *a: pytest.fail("it was timed"))
+    code = cli.main(["bench", "--quick", "--reps", str(2**70)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == (
+        f"ofc-fast: error: --reps: must be at most {timing.MAX_REPS}, got {2**70} "
+        "(more is no steadier)\n"
+    )
+
+
 def test_bench_refuses_quick_with_both_n_and_reps(capsys: pytest.CaptureFixture) -> None:
     """``ofc-fast bench --quick --n 200000 --reps 7`` ignored ``--quick`` (it only
     sets the defaults of ``--n`` and ``--reps``) while its JSON recorded ``"quick":
@@ -746,6 +762,39 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(
     lines = hist.read_text().splitlines()
     assert len(lines) == played and json.loads(lines[-1])
     assert sorted(os.listdir(tmp_path)) == ["deals.jsonl", "result.json"]
+
+
+def test_kill_while_play_writes_its_files_leaves_no_temporary_file(
+    tmp_path: Path,
+) -> None:
+    """Regression: SIGTERM (``kill``; the second of two, or one that came as the last
+    deal ended) while ``play`` printed its summary and wrote ``--history`` ended the
+    process at once (exit by signal 15): the deals played lost, a hidden
+    ``.deals.jsonl.PID....tmp`` left beside them.  It is a Ctrl-C there too: one line,
+    exit status 130, the history written whole, no temporary file."""
+    script = (
+        "import os, signal, sys\n"
+        "from ofc_fast.cli import _play, main\n"
+        "speed = _play.print_speed\n"
+        "def kill_then_print(*args):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    speed(*args)\n"
+        "_play.print_speed = kill_then_print\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = ["play", "--hands", "3", "--seed", "5", "--history", "deals.jsonl"]
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=package_env(),
+        timeout=120,
+    )
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr.splitlines()[-1] == "ofc-fast: interrupted", proc.stderr
+    assert os.listdir(tmp_path) == ["deals.jsonl"]
+    assert len((tmp_path / "deals.jsonl").read_text().splitlines()) == 3
 
 
 def test_ctrl_c_while_the_command_line_starts_is_one_line(

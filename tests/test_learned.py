@@ -972,13 +972,13 @@ def test_training_caps_workers_as_every_command_does(
     """``python -m ofc_fast.learned.train --workers 9999`` started a pool of 9999
     processes, where ``ofc-fast play`` and ``selfplay`` refuse more than 4 per CPU."""
     from ofc_fast.learned import train as train_mod
-    from ofc_fast.parallel import cli as parallel_cli
+    from ofc_fast.parallel import _counts as parallel_counts
 
     def no_pool(*args: Any) -> None:
         raise AssertionError("a pool was started")
 
     monkeypatch.setattr(train_mod, "make_executor", no_pool)
-    monkeypatch.setattr(parallel_cli, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parallel_counts, "cpu_count", lambda: 2)
     out = tmp_path / "run"
     assert train_mod.main(["--out", str(out), "--workers", "9999", "--quiet"]) == 2
     err = capsys.readouterr().err
@@ -2944,9 +2944,9 @@ def test_a_workers_count_past_one_cpu_s_most_says_one_cpu(
 ) -> None:
     """``--workers 9`` on one CPU said "(4 per CPU, 1 CPUs here)"."""
     from ofc_fast.learned import train as train_mod
-    from ofc_fast.parallel import cli as parallel_cli
+    from ofc_fast.parallel import _counts as parallel_counts
 
-    monkeypatch.setattr(parallel_cli, "cpu_count", lambda: 1)
+    monkeypatch.setattr(parallel_counts, "cpu_count", lambda: 1)
     assert (
         train_mod.main(["--out", str(tmp_path / "run"), "--workers", "9", "--quiet"]) == 2
     )

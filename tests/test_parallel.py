@@ -1407,6 +1407,33 @@ def test_selfplay_checks_its_counts_before_touching_out(
     assert len(doc["shards"]) == 1
 
 
+@pytest.mark.parametrize("workers", [0, -1, 2**70, "cpus", "over"])
+def test_workers_is_one_check_on_the_command_line_and_in_the_executor(
+    workers: int | str,
+) -> None:
+    """Regression: ``--workers`` was checked twice, by the command line
+    (``check_workers``) and by ``ProcessExecutor``'s ``worker_count``, two checks
+    that shared only their bound: ``ofc-fast play --workers 0`` said ``must be at
+    least 1`` where ``ProcessExecutor(workers=0)`` said ``must be an int >= 1``, and
+    a change to one would not have reached the other.  Now the command line calls
+    the executors' check: the same counts are refused, in the same words."""
+    from ofc_fast.errors import ExecutorError
+    from ofc_fast.parallel._counts import worker_count, workers_most
+    from ofc_fast.parallel.cli import check_workers
+
+    most = workers_most()[0]
+    n = {"cpus": most, "over": most + 1}.get(str(workers), workers)
+    assert isinstance(n, int)
+    try:
+        worker_count(n, "--workers")
+    except ExecutorError as exc:
+        with pytest.raises(ExecutorError) as caught:
+            check_workers(n)
+        assert str(caught.value) == str(exc)
+    else:
+        check_workers(n)  # (a count the executor takes: the command line too)
+
+
 def test_bad_parallel_options_exit_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

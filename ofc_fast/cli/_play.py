@@ -144,9 +144,9 @@ def run_play(args: argparse.Namespace) -> int:
     # the bots' seeds derive from the match seed, the one printed: it replays the match
     # (make_bots refuses a bot that cannot play these seats: before any deal)
     bots = named("--bots", make_bots, names, players, preset, seed=match.seed)
-    if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
-        from ..arena import sigterm_as_sigint
+    from ..arena import sigterm_as_sigint
 
+    if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
         with sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
             return play_parallel(args, preset, players, names, match.seed, stacks)
     names = names * players if len(names) == 1 else names
@@ -156,7 +156,9 @@ def run_play(args: argparse.Namespace) -> int:
         if args.show is not None
         else (args.hands if args.hands <= SHOW_DEALS else 0)
     )
-    with contextlib.ExitStack() as files:  # (closed however the match ends)
+    # kill: stopped as by Ctrl-C, and a second kill while the files are written is a
+    # second Ctrl-C (not SIGTERM's default: the history left in its temporary file)
+    with sigterm_as_sigint(), contextlib.ExitStack() as files:  # (closed however it ends)
         # each deal is written as it ends (--json: to a temporary file until the summary
         # is known), none is kept: a long match's memory does not grow with --hands
         head = {"rules": preset.name, "players": players, "seed": match.seed, "bots": names}
@@ -186,13 +188,12 @@ def run_play(args: argparse.Namespace) -> int:
                 print_deal(i, game, result, names)
             advance()
 
-        from ..arena import sigterm_as_sigint
         from ..parallel import finish_naming
 
         t0 = time.perf_counter()
         stop = StopOnSigint()
         try:
-            with stop, sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
+            with stop:  # (kill too: sigterm_as_sigint, above)
                 match.play(  # deal by deal: Ctrl-C stops between two deals
                     bots,
                     args.hands,

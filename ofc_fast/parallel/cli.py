@@ -20,11 +20,11 @@ from ..cli.options import (
     named,
     split_list,
 )
-from ..errors import ExecutorError, GameError, OfcError
+from ..errors import GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_fantasyland, check_players, check_seed
 from ._counts import MAX_WORKERS_PER_CPU as MAX_WORKERS_PER_CPU  # (serve reads it here)
-from ._counts import cpu_count, workers_most
+from ._counts import worker_count
 from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
 if TYPE_CHECKING:  # (the executors, multiprocessing among them: when a run starts)
@@ -82,10 +82,12 @@ back, and keeps none)."""
 
 def check_workers(workers: int | None) -> None:
     """``--workers``: 1 to :data:`MAX_WORKERS_PER_CPU` per CPU (None: not given), for
-    every command that takes it (``python -m ofc_fast.learned.train`` too)."""
+    every command that takes it (``python -m ofc_fast.learned.train`` too): the
+    executors' own check (:func:`~ofc_fast.parallel._counts.worker_count`), so the
+    command line and ``ProcessExecutor(workers=N)`` refuse the same counts, in the
+    same words."""
     if workers is not None:
-        most, why = workers_most(cpu_count())
-        check_count("--workers", workers, 1, most, error=ExecutorError, why=why)
+        worker_count(workers, "--workers")
 
 
 def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
