@@ -6,8 +6,13 @@ errors are not the user's: ``mypy --strict ofc_fast`` checks those)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
+import inspect
+import pkgutil
 import re
+import typing
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -229,3 +234,72 @@ def test_sb3_adapter_arrays_are_typed_with_their_dtype(
     encodings or float32 features, rewards float32, dones bool."""
     _skip_without_extra("user_sb3.py")
     assert _errors_in(mypy_errors, "user_sb3.py", "vec_env_arrays") == []
+
+
+def _public_modules() -> list[str]:
+    """Every public module of the package (no ``_``-named part), the package first."""
+    return ["ofc_fast"] + [
+        m.name
+        for m in pkgutil.walk_packages(ofc_fast.__path__, "ofc_fast.")
+        if not any(part.startswith("_") for part in m.name.split(".")[1:])
+    ]
+
+
+def _hint_targets(module: str) -> Iterator[tuple[str, object]]:
+    """The functions and classes of ``module``'s ``__all__``, and each such class's
+    own methods, ``__init__`` and property getters: what ``get_type_hints`` reads."""
+    mod = importlib.import_module(module)
+    for name in getattr(mod, "__all__", ()):
+        obj = getattr(mod, name)
+        if not (inspect.isclass(obj) or inspect.isroutine(obj)):
+            continue
+        yield f"{module}.{name}", obj
+        if inspect.isclass(obj):
+            for key, value in vars(obj).items():
+                member = value.fget if isinstance(value, property) else value
+                member = getattr(member, "__func__", member)  # class- and staticmethods
+                if inspect.isfunction(member) and (key == "__init__" or key[0] != "_"):
+                    yield f"{module}.{name}.{key}", member
+
+
+def _upstream_base_fails(cls: type) -> bool:
+    """Whether a base of ``cls`` from another package fails ``get_type_hints`` on its
+    own (gymnasium's ``Env``: its ``spec: EnvSpec`` names a TYPE_CHECKING import)."""
+    for base in cls.__mro__[1:]:
+        if base.__module__.split(".")[0] in ("ofc_fast", "builtins", "typing"):
+            continue
+        try:
+            typing.get_type_hints(base)
+        except NameError:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("module", _public_modules())
+def test_type_hints_resolve_at_run_time(module: str) -> None:
+    """Regression: ``typing.get_type_hints(ofc_fast.env.sb3.load_ppo)`` (and of
+    ``Match.play``, ``play_out``, ``replay``, ``Settlement``, ``match_report``,
+    ``pettingzoo_env``) raised NameError, their annotations naming a TYPE_CHECKING
+    import, so pydantic, typer, sphinx-autodoc and beartype failed on them; every
+    public function and class of every public module resolves its hints (an extra a
+    hint names is imported then, not when the module is)."""
+    try:
+        targets = list(_hint_targets(module))
+    except ModuleNotFoundError as exc:  # an optional extra's module
+        pytest.skip(f"{module} needs {exc.name}: pip install {exc.name}")
+    problems = []
+    for name, obj in targets:
+        try:
+            typing.get_type_hints(obj)
+        except NameError:
+            if isinstance(obj, type) and _upstream_base_fails(obj):
+                own = inspect.get_annotations(obj)
+                shell = type(obj.__name__, (), {"__annotations__": own})
+                shell.__module__ = obj.__module__
+                try:  # (its own annotations still resolve)
+                    typing.get_type_hints(shell)
+                    continue
+                except NameError as own_exc:
+                    exc = own_exc
+            problems.append(f"{name}: {exc}")
+    assert problems == []
