@@ -303,3 +303,11 @@ def test_type_hints_resolve_at_run_time(module: str) -> None:
                     exc = own_exc
             problems.append(f"{name}: {exc}")
     assert problems == []
+
+
+def test_carried_rule_set_is_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: an observation's ``rule_set`` (a game of rules that are not
+    exactly a preset) was typed ``dict[str, Any]``, so every rule a user read from it
+    went unchecked; it is a :class:`~ofc_fast.game.RuleSetDict`, typed field by
+    field (its parts too)."""
+    assert _errors_in(mypy_errors, "user_api.py", "carried_rule_set") == []
