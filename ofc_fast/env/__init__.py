@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lazy import lazy_module
 from ..rules import RulesLike
+from ._infos import VectorInfos
 from ._vector import FANTASYLAND_MODES, OBS_TYPES, OPPONENTS, VectorEnv, env_seed
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "OBS_TYPES",
     "OPPONENTS",
     "VectorEnv",
+    "VectorInfos",
     "env_seed",
     "pettingzoo_env",
     "register_gymnasium",
