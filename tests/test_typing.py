@@ -319,3 +319,10 @@ def test_vector_env_infos_are_typed(mypy_errors: dict[str, list[str]]) -> None:
     loop picked from ``infos["legal_actions"]`` and a misspelt key went unchecked;
     the infos are a :class:`~ofc_fast.env.VectorInfos` of typed arrays."""
     assert _errors_in(mypy_errors, "user_numpy.py", "vector_env_infos") == []
+
+
+def test_made_observation_is_typed(mypy_errors: dict[str, list[str]]) -> None:
+    """Regression: ``ofc_fast.search.make_observation()`` was typed as returning
+    ``dict[str, Any]``, so every field a user read from the position went unchecked;
+    it returns an :class:`~ofc_fast.game.Observation`, as a game's."""
+    assert _errors_in(mypy_errors, "user_api.py", "made_position") == []

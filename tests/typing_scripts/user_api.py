@@ -16,6 +16,7 @@ from ofc_fast.env import pettingzoo_env
 from ofc_fast.env.aec import OfcAECEnv
 from ofc_fast.game import Move, RuleSetDict
 from ofc_fast.learned import ModelSpec, shipped_model
+from ofc_fast.search import make_observation
 
 
 def cards_and_ranks() -> None:
@@ -119,3 +120,14 @@ def carried_rule_set() -> None:
     assert fantasyland is not None
     assert_type(fantasyland["stay_back"], str | None)
     assert ofc.RuleSet.from_dict(dict(rule_set)) == rules
+
+
+def made_position() -> None:
+    """A position without a game (docs: the search): the observation a game gives,
+    typed field by field."""
+    obs = make_observation(
+        "pineapple", "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"]
+    )
+    assert_type(obs, ofc.game.Observation)
+    assert_type(obs["future_cards"], int)
+    assert_type(ofc.advise(obs, samples=2, seed=1)[0].ev, float)
