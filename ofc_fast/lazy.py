@@ -20,6 +20,18 @@ lacks)::
         __getattr__, __dir__ = lazy_exports(globals(), {"._config": ("ServeConfig",)})
 
 ``tests/test_lazy_exports.py`` checks that the two lists name the same objects.
+
+An annotation naming what a module may not import when it loads (an optional extra:
+``sb3_contrib``; a module that imports this one) names it through a
+:func:`lazy_module` of the module that defines it, so that ``typing.get_type_hints``
+(pydantic, typer, sphinx-autodoc, beartype) resolves it, importing it then::
+
+    if TYPE_CHECKING:
+        import sb3_contrib as _sb3_contrib
+    else:
+        _sb3_contrib = lazy_module("sb3_contrib")
+
+    def load_ppo(path: str) -> _sb3_contrib.MaskablePPO: ...
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["lazy_exports", "lazy_module"]
 
 
 def lazy_exports(
@@ -69,3 +81,32 @@ def lazy_exports(
         return sorted(set(namespace) | set(module_of))
 
     return __getattr__, __dir__
+
+
+class _LazyModule:
+    """A stand-in for module ``name``, imported at the first attribute asked of it."""
+
+    def __init__(self, name: str) -> None:
+        self._lazy_name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):  # (what inspect, doctest and copy probe: not a name)
+            raise AttributeError(attr)
+        return getattr(importlib.import_module(self._lazy_name), attr)
+
+    def __repr__(self) -> str:
+        return f"<module {self._lazy_name!r} (imported when first used)>"
+
+
+def lazy_module(name: str) -> Any:
+    """Module ``name`` (absolute), imported when an attribute is first asked of it:
+    what the annotations of a module name a class through, which that module may not
+    import when it loads (see the module's text).
+
+    >>> json = lazy_module("json")
+    >>> json
+    <module 'json' (imported when first used)>
+    >>> json.loads("[1]")
+    [1]
+    """
+    return _LazyModule(name)

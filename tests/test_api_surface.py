@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import importlib
 import inspect
+import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -419,3 +421,34 @@ def test_an_enum_lookup_takes_what_it_takes_on_every_cpython() -> None:
     for args in ((1, 2), ("Sub", "A B")):
         with pytest.raises(ofc.BoardError, match="Row takes one value, not 2 arguments"):
             ofc.Row(*args)  # type: ignore[call-overload]
+
+
+def _inner(hint: object, kind: Callable[[object], bool]) -> Any:
+    """The first type in ``hint`` (through unions, lists and tuples) that ``kind``
+    accepts, else None."""
+    if kind(hint):
+        return hint
+    for arg in typing.get_args(hint):
+        found = _inner(arg, kind)
+        if found is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize(
+    ("typed", "data"), [(ofc.game.RuleSetDict, rules.RuleSet)], ids=["RuleSetDict"]
+)
+def test_rule_set_dict_names_every_rule(typed: Any, data: type) -> None:
+    """Regression: an observation's ``rule_set`` was typed ``dict[str, Any]``; its
+    :class:`~ofc_fast.game.RuleSetDict` (and each part's) names every field of
+    :class:`RuleSet` (and of that part), so that a new rule is typed where users read
+    it."""
+    hints = typing.get_type_hints(typed)
+    fields = typing.get_type_hints(data)
+    assert list(hints) == [f.name for f in dataclasses.fields(data)]
+    for name, hint in hints.items():
+        part = _inner(hint, typing.is_typeddict)
+        rule_part = _inner(fields[name], dataclasses.is_dataclass)
+        assert (part is None) == (rule_part is None), name
+        if part is not None:
+            test_rule_set_dict_names_every_rule(part, rule_part)

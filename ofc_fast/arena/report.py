@@ -17,12 +17,15 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArenaError, quote, quote_path, shown_path
 from ..files import open_input
+from ..lazy import lazy_module
 from ._schema import parse, problem
 from ._stats import counted, int_half_width, latency_summary
 from .history import FORMAT as HISTORY_FORMAT
 
-if TYPE_CHECKING:
-    from ._host import Arena, BotRecord
+if TYPE_CHECKING:  # (the host imports this module)
+    from .. import arena as _arena
+else:
+    _arena = lazy_module("ofc_fast.arena")
 
 __all__ = [
     "MAX_REPORT_BYTES",
@@ -249,7 +252,7 @@ def _history(data: bytes) -> str:
     return ""
 
 
-def _bot_entry(rec: BotRecord) -> dict[str, Any]:
+def _bot_entry(rec: _arena.BotRecord) -> dict[str, Any]:
     n = len(rec.points)  # (its sums kept as they came: no pass over a long match's)
     return {
         "name": rec.name,
@@ -270,7 +273,7 @@ def _bot_entry(rec: BotRecord) -> dict[str, Any]:
     }
 
 
-def duplicate_summary(arena: Arena) -> dict[str, Any]:
+def duplicate_summary(arena: _arena.Arena) -> dict[str, Any]:
     """Per deck, each bot's points summed over the seat rotations; the mean per deck
     with its interval, and for each pair of bots the mean paired difference per deck
     with its interval (the variance reduction of duplicate play)."""
@@ -296,7 +299,7 @@ def duplicate_summary(arena: Arena) -> dict[str, Any]:
     return {"decks": n, "rotations": arena.players, "bots": bots, "pairs": pairs}
 
 
-def match_report(arena: Arena) -> dict[str, Any]:
+def match_report(arena: _arena.Arena) -> dict[str, Any]:
     """The report of a finished (or forfeited, or interrupted: :meth:`Arena.stop`)
     match (what :meth:`Arena.run` returns).
 
@@ -332,7 +335,7 @@ def match_report(arena: Arena) -> dict[str, Any]:
     return report
 
 
-def progress_line(arena: Arena, total: int) -> dict[str, Any]:
+def progress_line(arena: _arena.Arena, total: int) -> dict[str, Any]:
     """The standings so far, from the sums each bot's record keeps as the hands end
     (a line takes the same time whatever the hands played)."""
     return {

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..lazy import lazy_module
 from ..rules import RulesLike
+from ._infos import VectorInfos
 from ._vector import FANTASYLAND_MODES, OBS_TYPES, OPPONENTS, VectorEnv, env_seed
 
 __all__ = [
@@ -26,13 +28,16 @@ __all__ = [
     "OBS_TYPES",
     "OPPONENTS",
     "VectorEnv",
+    "VectorInfos",
     "env_seed",
     "pettingzoo_env",
     "register_gymnasium",
 ]
 
 if TYPE_CHECKING:  # (PettingZoo loads when an environment is made)
-    from .aec import OfcAECEnv
+    from . import aec as _aec
+else:
+    _aec = lazy_module("ofc_fast.env.aec")
 
 GYM_IDS = {
     "ofc_fast/OFC-v0": "OFC",
@@ -69,7 +74,7 @@ def register_gymnasium() -> bool:
 
 def pettingzoo_env(
     rules: RulesLike = "pineapple", players: int = 2, **kwargs: Any
-) -> OfcAECEnv:
+) -> _aec.OfcAECEnv:
     """A PettingZoo AEC environment (:class:`ofc_fast.env.aec.OfcAECEnv`) of ``rules``
     for ``players`` seats; needs PettingZoo (the ``rl`` extra).
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, TypeAlias
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,7 @@ from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
 from ._guard import if_open, lock_free_view, one_thread
 from ._guard import require_started as require_started  # for its users
+from ._infos import Observations, VectorInfos
 from ._restore import (
     STATE_ARRAYS,
     restore_arrays,
@@ -70,9 +71,6 @@ OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 _NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
-Observations: TypeAlias = "npt.NDArray[np.uint8] | npt.NDArray[np.float32]"
-"""The observation rows of a VectorEnv: the uint8 encodings, or with
-``obs_type="features"`` the float32 features."""
 
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
@@ -320,7 +318,7 @@ class VectorEnv:
         self,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[Observations, dict[str, Any]]:
+    ) -> tuple[Observations, VectorInfos]:
         """Start every environment's match again (from ``seed`` when given, else the
         seeds of the last reset), up to its first agent decision; bot opponents are
         made again from that seed, so a match replays whole (a ``"search"`` bot's
@@ -420,13 +418,13 @@ class VectorEnv:
 
     @one_thread
     def step(
-        self, actions: Any, placements: Any | None = None
+        self, actions: npt.ArrayLike, placements: npt.ArrayLike | None = None
     ) -> tuple[
         Observations,
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
-        dict[str, Any],
+        VectorInfos,
     ]:
         """Play one decision in every environment: ``actions[i]`` an action id of the
         pending decision, or -1 to play ``placements[i]`` (one destination per dealt
@@ -486,7 +484,13 @@ class VectorEnv:
             self.deals_finished += self.terminations
 
     @one_thread
-    def step_active(self, actions: Any, active: Any, *, ended: Any = None) -> None:
+    def step_active(
+        self,
+        actions: npt.ArrayLike,
+        active: npt.ArrayLike,
+        *,
+        ended: npt.ArrayLike | None = None,
+    ) -> None:
         """:meth:`step` for the environments where ``active`` (num_envs booleans) is
         True only; the others are left as they are, and so are their rows of the
         arrays (read only the active rows; the results are in the arrays, as after
@@ -621,11 +625,8 @@ class VectorEnv:
 
     # -- views
     @if_open
-    def infos(self) -> dict[str, Any]:
-        """``seat`` (the seat to decide next, -1 when a deal ended without autoreset),
-        ``action_mask``, ``legal_actions`` / ``legal_count`` (the legal ids, increasing,
-        in the first ``legal_count`` entries), ``full_set``, ``final_rewards`` (per
-        seat, at a deal end)."""
+    def infos(self) -> VectorInfos:
+        """The :class:`~ofc_fast.env.VectorInfos` of the last step: its arrays."""
         return {
             "seat": self.seats,
             "action_mask": self.action_masks,
@@ -636,7 +637,7 @@ class VectorEnv:
         }
 
     @if_open
-    def final_observations(self, envs: Any) -> Observations:
+    def final_observations(self, envs: npt.ArrayLike) -> Observations:
         """The terminal observations of environments ``envs`` (indices, or a mask such
         as ``terminations``) whose deal the last step ended: ``final_encodings`` rows,
         or with ``obs_type="features"`` their features, computed now (a new array, one

@@ -40,6 +40,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 from ..bots.policy import SB3_META, MlpPolicy, load_sb3
 from ..errors import GameError, RulesError, quote
 from ..files import atomic_write
+from ..lazy import lazy_module
 from ..learned.model import rules_hash, rules_mismatch
 from ..rules import RuleSet, as_rules
 from ..search import flag
@@ -54,7 +55,9 @@ from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_fini
 from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
 
 if TYPE_CHECKING:  # (the rl-train extra has it; load_ppo imports it when called)
-    from sb3_contrib import MaskablePPO
+    import sb3_contrib as _sb3_contrib
+else:
+    _sb3_contrib = lazy_module("sb3_contrib")
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "load_ppo"]
 
@@ -647,7 +650,7 @@ def export_policy(model: BaseAlgorithm, path: str, **meta: Any) -> str:
 
 def load_ppo(
     path: str | os.PathLike[str], env: GymEnv | None = None, **kwargs: Any
-) -> MaskablePPO:
+) -> _sb3_contrib.MaskablePPO:
     """``MaskablePPO.load(path, env, **kwargs)`` that keeps, beside the model, the rules
     (and the other texts) :func:`export_policy`'s ``.zip`` records
     (:data:`~ofc_fast.bots.policy.SB3_META`): a model it reads without an env

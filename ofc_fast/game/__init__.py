@@ -33,7 +33,7 @@ from .moves import (
     moves_for,
     random_move,
 )
-from .observation import Observation, ObservationResult
+from .observation import Observation, ObservationResult, RuleSetDict
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
 
@@ -51,6 +51,7 @@ __all__ = [
     "MoveError",
     "Observation",
     "ObservationResult",
+    "RuleSetDict",
     "SeatStats",
     "action_for_move",
     "actions_for",

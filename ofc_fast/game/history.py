@@ -24,13 +24,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..cards import is_many
 from ..errors import GameError, HistoryError, MoveError, OfcError, quote
+from ..lazy import lazy_module
 from ..rules import RuleSet
 from ..table import check_fantasyland, check_players, check_seat, check_seed, check_stacks
 from ._engine import deck_cards, deck_of_seed, resolve_rules
 from .moves import Move
 
 if TYPE_CHECKING:
-    from .state import Game
+    from . import state as _state
+else:
+    _state = lazy_module("ofc_fast.game.state")
 
 __all__ = ["HISTORY_VERSION", "replay"]
 
@@ -53,7 +56,7 @@ _KEYS = {
 }
 
 
-def history_of(game: Game) -> dict[str, Any]:
+def history_of(game: _state.Game) -> dict[str, Any]:
     """The JSON-able history of a game (see :meth:`Game.history`)."""
     h: dict[str, Any] = {
         "version": HISTORY_VERSION,
@@ -72,7 +75,7 @@ def history_of(game: Game) -> dict[str, Any]:
     return h
 
 
-def _recorded(game: Game) -> dict[str, Any]:
+def _recorded(game: _state.Game) -> dict[str, Any]:
     r = game.result()
     return {**r.summary(), "boards": [str(b) for b in r.boards]}
 
@@ -89,7 +92,7 @@ def _rules_of(data: object) -> RuleSet:
         raise HistoryError(f"rules: {exc}", "rules") from None
 
 
-def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
+def replay(cls: type[_state.Game], history: Mapping[str, Any]) -> _state.Game:
     """Rebuild a game from its history, checking every recorded field (what
     :meth:`Game.replay` calls).
 
@@ -207,7 +210,7 @@ def _same_deck(recorded: object, dealt: Sequence[int]) -> bool:
     return True
 
 
-def _check_result(g: Game, recorded: object) -> None:
+def _check_result(g: _state.Game, recorded: object) -> None:
     if not g.is_over:
         raise HistoryError(
             "result: the history records a result but its moves do not finish the deal",

@@ -36,6 +36,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, OfcError, RulesError, TableError, quote, truth
+from ..lazy import lazy_module
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
@@ -55,7 +56,9 @@ from .state import Game, cards_per_seat, finish
 from .threads import consistent
 
 if TYPE_CHECKING:  # (bots imports game)
-    from ..bots.base import Bot
+    from ..bots import base as _bots
+else:
+    _bots = lazy_module("ofc_fast.bots.base")
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
@@ -520,7 +523,7 @@ class Match:
         )
         return r
 
-    def play_hand(self, bots: Sequence[Bot]) -> GameResult:
+    def play_hand(self, bots: Sequence[_bots.Bot]) -> GameResult:
         """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
         Move``) and book it."""
         check_bots(bots, self.players)
@@ -528,8 +531,8 @@ class Match:
 
     def _play_deal(
         self,
-        bots: Sequence[Bot],
-        finish_deal: Callable[[Game, Sequence[Bot], int], None] | None,
+        bots: Sequence[_bots.Bot],
+        finish_deal: Callable[[Game, Sequence[_bots.Bot], int], None] | None,
     ) -> tuple[Game, GameResult]:
         """The next deal played out (``finish_deal``: see :meth:`play`) and booked."""
         g = self.next_game()
@@ -541,12 +544,12 @@ class Match:
 
     def play(
         self,
-        bots: Sequence[Bot],
+        bots: Sequence[_bots.Bot],
         hands: int = 1,
         on_deal: Callable[[Game, GameResult], None] | None = None,
         *,
         stop: Callable[[], bool] | None = None,
-        finish_deal: Callable[[Game, Sequence[Bot], int], None] | None = None,
+        finish_deal: Callable[[Game, Sequence[_bots.Bot], int], None] | None = None,
     ) -> list[SeatStats]:
         """Play up to ``hands`` deals (fewer when the chips run out, or once
         ``stop()``, asked before each deal, is true: ``ofc-fast play``'s Ctrl-C);

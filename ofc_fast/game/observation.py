@@ -29,7 +29,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
@@ -47,7 +47,7 @@ from ..rules.presets import RulesLike
 from ..table import as_int, check_fantasyland
 from .moves import ACTION_SPACE
 
-__all__ = ["Observation", "ObservationResult"]
+__all__ = ["Observation", "ObservationResult", "RuleSetDict"]
 
 
 class ObservationResult(TypedDict):
@@ -68,6 +68,93 @@ class ObservationResult(TypedDict):
     fantasyland: list[int]
     declared: dict[str, str]
     surrendered: list[int]
+
+
+class _ScheduleDict(TypedDict):
+    """A royalty or win-bonus schedule (:class:`~ofc_fast.rules.model.Schedule`)."""
+
+    front_pair: list[int]
+    front_trips: list[int]
+    middle: list[int]
+    back: list[int]
+
+
+class _NaturalDict(TypedDict):
+    """A natural (:class:`~ofc_fast.rules.model.Natural`)."""
+
+    name: str
+    units: int
+
+
+class _LowballDict(TypedDict):
+    """A 2-7 middle (:class:`~ofc_fast.rules.model.Lowball`)."""
+
+    limit: int
+    royalties: list[int]
+    nuts: int
+
+
+class _FantasylandDict(TypedDict):
+    """Fantasyland (:class:`~ofc_fast.rules.model.Fantasyland`); hand categories by
+    name (``"QUADS"``), each entry a ``[front, cards]`` pair (``["QQ", 14]``)."""
+
+    entry: list[list[str | int]]
+    lowball_entry: int
+    lowball_both: int
+    stay_front: str | None
+    stay_middle: str | None
+    stay_back: str | None
+    stay_cards: int | Literal["entry", "same"]
+    button_frozen: bool
+
+
+class _PoolDict(TypedDict):
+    """A pool (:class:`~ofc_fast.rules.model.Pool`)."""
+
+    ante: int
+    sweep_extra: int
+
+
+class RuleSetDict(TypedDict):
+    """A rule set as the plain dict a rules file holds (:meth:`RuleSet.to_dict`;
+    :meth:`RuleSet.from_dict` reads it): an observation's ``rule_set``.  Enums are
+    their values (``"pineapple"``), tuples lists, the parts dicts or None.
+
+    >>> from ofc_fast.game import Game
+    >>> from ofc_fast.rules import OFC
+    >>> g = Game(OFC.replace(sweep_bonus=4), players=2, seed=1)
+    >>> rule_set = g.observation(0)["rule_set"]
+    >>> rule_set["sweep_bonus"], rule_set["game"], rule_set["royalties"]["back"][-1]
+    (4, 'ofc', 25)
+    """
+
+    name: str
+    description: str
+    game: str
+    max_players: int
+    face_down_final: int
+    sweep_bonus: int
+    majority_bonus: int
+    majority_rule: str
+    overall_bonus: int
+    sweep_multiplier: int
+    sweep_all_multiplier: int
+    sweep_all_bonus: int
+    royalties: _ScheduleDict
+    win_bonus: _ScheduleDict
+    lowball: _LowballDict | None
+    order: str
+    foul_pays_sweep: bool
+    house: bool
+    pool: _PoolDict | None
+    single_winner: int
+    surrender_cost: int | None
+    aces_bet: list[int] | None
+    naturals: list[_NaturalDict]
+    naturals_rule: str
+    stakes: str
+    settlement_start: str
+    fantasyland: _FantasylandDict | None
 
 
 class _ObservationBase(TypedDict):
@@ -106,7 +193,7 @@ class Observation(_ObservationBase, total=False):
     result: ObservationResult  #: present once the deal is over
     #: present when the rules are not exactly a preset (named by ``rules``): the rule
     #: set as the dict a rules file holds (``RuleSet.from_dict`` reads it)
-    rule_set: dict[str, Any]
+    rule_set: RuleSetDict
 
 
 def template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:

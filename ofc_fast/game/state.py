@@ -47,6 +47,7 @@ from .._native._fast import place as _place
 from ..board import Board
 from ..cards import cards_str
 from ..errors import GameError, MoveError, quote
+from ..lazy import lazy_module
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table, random_seed
@@ -57,7 +58,9 @@ from ._pickle import own_attributes
 from ._refusal import Illegal, refusal_detail, seat_named
 
 if TYPE_CHECKING:  # (bots imports game)
-    from ..bots.base import Bot
+    from ..bots import base as _bots
+else:
+    _bots = lazy_module("ofc_fast.bots.base")
 from .moves import (
     Move,
     destinations_of,
@@ -731,7 +734,7 @@ class Game:
         return "\n".join(lines)
 
 
-def play_out(game: Game, bots: Sequence[Bot]) -> GameResult:
+def play_out(game: Game, bots: Sequence[_bots.Bot]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
     deal; returns its result (GameError for a ``game`` that is no Game, or that another
     thread moved while a bot chose; TableError for bots not one per seat; a MoveError
@@ -750,7 +753,7 @@ def play_out(game: Game, bots: Sequence[Bot]) -> GameResult:
     return game.result()
 
 
-def finish(game: Game, bots: Sequence[Bot], illegal: Illegal | None = None) -> None:
+def finish(game: Game, bots: Sequence[_bots.Bot], illegal: Illegal | None = None) -> None:
     """:func:`play_out` without the result (a match books it once: ``record``);
     ``illegal(seat, error)`` makes the error raised for a seat's illegal move from the
     bot's own MoveError (default: "seat S (its bot's class): " and the move's words)."""

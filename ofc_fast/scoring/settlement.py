@@ -22,7 +22,7 @@ import struct
 from collections.abc import ItemsView, Mapping, Sequence, Sized
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -34,10 +34,8 @@ from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
 from ..table import as_int, check_players, check_seat, check_stacks, per_seat
+from .naturals import NaturalHand
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
-
-if TYPE_CHECKING:
-    from .naturals import NaturalHand
 
 __all__ = ["Settlement", "SettlementItem", "apply_stakes", "settle", "settlement_order"]
 
@@ -323,8 +321,6 @@ def _error(
 
 
 def _naturals(out: Any, rules: RuleSet, n: int) -> dict[int, NaturalHand]:  # cdata
-    from .naturals import NaturalHand
-
     units = {nat.name: nat.units for nat in rules.naturals}
     found = {}
     for seat in range(n):

@@ -15,6 +15,7 @@ from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game, actions_for
 from ..game.observation import (
+    Observation,
     observation_record,
     plain_observation,
     read_observation,
@@ -440,8 +441,9 @@ def make_observation(
     dead: CardsLike = (),
     *,
     fantasyland: int = 0,
-) -> dict[str, Any]:
-    """An observation for :func:`advise` without a Game: seat 0 holds ``board`` and
+) -> Observation:
+    """An observation (:class:`~ofc_fast.game.Observation`) for :func:`advise`
+    without a Game: seat 0 holds ``board`` and
     must place ``dealt`` (OFC / Pineapple: 5 cards onto an empty board, else 1 card /
     3 cards keeping 2); ``opponents``: the other seats' visible boards (their
     missing cards still to come); ``dead``: any other cards known to be out (own
@@ -498,7 +500,7 @@ def make_observation(
             f"make_observation: dead holds {cards_str(twice)}, a card shown twice"
         )
     obs["discards"] = out
-    return dict(obs)
+    return obs.copy()
 
 
 def game_observation(

@@ -216,7 +216,7 @@ def _text_observation(
     with at_field("dead"):
         out = parse_cards(dead)
     with at_field(sent[0], text=sent):  # the part it names, else the whole position
-        return make_observation(rules, own, cards, others, out)
+        return dict(make_observation(rules, own, cards, others, out))  # (the body's type)
 
 
 def analyze(

@@ -14,8 +14,9 @@ import ofc_fast as ofc
 from ofc_fast.bots import Bot, HeuristicBot, RandomBot, SearchBot, ValueBot, make_bot
 from ofc_fast.env import pettingzoo_env
 from ofc_fast.env.aec import OfcAECEnv
-from ofc_fast.game import Move
+from ofc_fast.game import Move, RuleSetDict
 from ofc_fast.learned import ModelSpec, shipped_model
+from ofc_fast.search import make_observation
 
 
 def cards_and_ranks() -> None:
@@ -103,3 +104,30 @@ def model_settings() -> None:
     if TYPE_CHECKING:  # (not run: each raises BotError)
         ValueBot("pineapple", model=1)  # type: ignore[arg-type]
         SearchBot("pineapple", model=["auto"])  # type: ignore[arg-type]
+
+
+def carried_rule_set() -> None:
+    """A game of house rules: its observation carries them under ``rule_set``, the
+    dict a rules file holds, typed field by field (``RuleSetDict``)."""
+    rules = ofc.rules.PINEAPPLE.replace(name="Thursday game", overall_bonus=1)
+    observation = ofc.Game(rules, players=2, seed=1).observation(0)
+    assert_type(observation.get("rule_set"), RuleSetDict | None)
+    rule_set = observation["rule_set"]
+    assert_type(rule_set["overall_bonus"], int)
+    assert_type(rule_set["royalties"]["back"], list[int])
+    assert_type(rule_set["surrender_cost"], int | None)
+    fantasyland = rule_set["fantasyland"]
+    assert fantasyland is not None
+    assert_type(fantasyland["stay_back"], str | None)
+    assert ofc.RuleSet.from_dict(dict(rule_set)) == rules
+
+
+def made_position() -> None:
+    """A position without a game (docs: the search): the observation a game gives,
+    typed field by field."""
+    obs = make_observation(
+        "pineapple", "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"]
+    )
+    assert_type(obs, ofc.game.Observation)
+    assert_type(obs["future_cards"], int)
+    assert_type(ofc.advise(obs, samples=2, seed=1)[0].ev, float)

@@ -15,7 +15,7 @@ from typing_extensions import assert_type
 import ofc_fast as ofc
 from ofc_fast import encoding
 from ofc_fast.bots.policy import MlpPolicy, PolicyBot, load_policy
-from ofc_fast.env import VectorEnv
+from ofc_fast.env import VectorEnv, VectorInfos
 from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
 
 
@@ -112,3 +112,20 @@ def gymnasium_envs() -> None:
     single = OfcEnv("pineapple", players=2)
     single.reset(seed=0)
     assert_type(single.action_masks(), npt.NDArray[np.bool_])
+
+
+def vector_env_infos() -> None:
+    """The vector environment's ``infos``: each key an array of its dtype, what a
+    training loop picks its actions from; a key it lacks is the checker's error."""
+    env = VectorEnv("pineapple", num_envs=2, players=2, seed=0)
+    _, infos = env.reset()
+    assert_type(infos, VectorInfos)
+    assert_type(infos["legal_actions"], npt.NDArray[np.uint8])
+    assert_type(infos["action_mask"], npt.NDArray[np.bool_])
+    assert_type(infos["seat"], npt.NDArray[np.int8])
+    assert_type(
+        env.step(infos["legal_actions"][:, 0])[4]["legal_count"], npt.NDArray[np.int16]
+    )
+    assert_type(env.infos()["final_rewards"], npt.NDArray[np.float32])
+    if TYPE_CHECKING:  # (not run: a KeyError)
+        infos["legal_action"]  # type: ignore[typeddict-item]
