@@ -2980,3 +2980,17 @@ def test_a_ctrl_c_as_a_fit_sets_torch_to_one_thread_sets_it_back(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         fitting.fit(x, y, seed=1)
     assert counts[-1] == 8, counts
+
+
+def test_a_value_model_compares_by_identity_as_documented() -> None:
+    """Regression: ``ValueModel`` compares by identity, undocumented: an unpickled
+    model being ``!=`` its original looked like a bug.  The docstring now says so
+    (no cache keys on a model; each owns its C struct and caches; a name or path is no
+    part of the nets) and that ``checksum`` and ``rules_hash`` say the nets match."""
+    import pickle
+
+    model = load_model(MODEL_DIR / "pineapple-2p.ofcvm")
+    again = pickle.loads(pickle.dumps(model))
+    assert again != model and again.c != model.c  # a struct of its own
+    assert (again.checksum, again.rules_hash) == (model.checksum, model.rules_hash)
+    assert "Equality is identity" in (ValueModel.__doc__ or "")

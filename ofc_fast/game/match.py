@@ -317,7 +317,6 @@ def _restored(
     rules: RuleSet | str,
     data: Mapping[str, Any],
     what: str,
-    keep_nets: bool = False,
 ) -> Match:
     """The match of saved fields (named as :meth:`Match.to_dict` names them), each
     checked as :class:`Match` checks its arguments, and the books against each other:
@@ -332,7 +331,7 @@ def _restored(
         data.get("stacks"),
         button=data.get("button", 0),
         fantasyland=data.get("fantasyland"),
-        keep_nets=keep_nets,
+        keep_nets=data.get("keep_nets", False),  # False: a file from before it was saved
     )
     m.hands_played = check_seed(data["hands"], f"{what}: hands")  # a deal index
     start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
@@ -613,6 +612,7 @@ class Match:
             "fantasyland": list(self.fantasyland),
             "stacks": None if self.stacks is None else list(self.stacks),
             "start_stacks": None if self.start_stacks is None else list(self.start_stacks),
+            "keep_nets": self.keep_nets,
             "seats": self.summary(),
         }
 
@@ -621,8 +621,10 @@ class Match:
         """The match :meth:`to_dict` saved, to play on from where it stopped (the same
         deals as the match that was never stopped): its rules (the ``rule_set`` it
         carries, else the preset named by ``rules``: a file with a name alone is a
-        preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
-        seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
+        preset's), seats, seed, deals played, totals, button, Fantasyland, stacks,
+        ``keep_nets`` (False when the file has none) and seat figures (the nets of
+        the deals played, ``SeatStats.net``, are not saved: a ``keep_nets`` match
+        keeps those of the deals it plays on).  GameError (RulesError for a
         bad rule set, TableError for the table) naming the field otherwise: also
         ``start_stacks`` without ``stacks``, ``totals`` that are not the seats'
         totals or do not sum to 0, ``stacks`` that are not each seat's start stack
@@ -665,11 +667,11 @@ class Match:
             raise GameError(f"{PICKLED}: stats must be a list of SeatStats")
         data = {
             **{k: state[k] for k in ("players", "seed", "totals", "button")},
-            **{k: state[k] for k in ("fantasyland", "stacks", "start_stacks")},
+            **{k: state[k] for k in ("fantasyland", "stacks", "start_stacks", "keep_nets")},
             "hands": state["hands_played"],
             "seats": [vars(x) for x in stats],
         }
-        m = _restored(Match, rules, data, PICKLED, state["keep_nets"])
+        m = _restored(Match, rules, data, PICKLED)
         for s, x in enumerate(stats):
             nets = x.net if isinstance(x.net, list) else None
             if nets is None or any(as_int(n) is None for n in nets) or len(nets) > x.deals:

@@ -146,6 +146,10 @@ class ValueModel:
     ``players`` (0: any), ``cards`` (the board sizes it has a net for), ``checksum``
     (FNV-1a 64 of the payload) and ``c`` (the C ``ofc_vmodel *``, read-only).
 
+    Equality is identity (each model owns its C struct and caches; no cache keys on
+    a model; a name or path is no part of the nets): an unpickled or re-read model
+    is ``!=`` its original; compare ``checksum`` and ``rules_hash`` for the nets.
+
     >>> from ofc_fast import rules
     >>> m = shipped_model(rules.PINEAPPLE, 2)
     >>> m.players, m.cards
