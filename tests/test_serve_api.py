@@ -4356,3 +4356,17 @@ def test_a_game_kept_across_lifespans_serves_requests_at_once() -> None:
     for _ in range(2):  # the game's requests wait for each other in each loop
         answers = _lifespan(app, *[read] * 3)
         assert [status for status, _ in answers] == [200] * 3, answers
+
+
+def test_a_request_after_the_lifespan_shutdown_is_refused_503() -> None:
+    """Regression: a computation that reached an app after its ASGI lifespan had shut
+    down (and no new startup: a request still arriving as the server stops) answered
+    500 "internal error" (its worker threads were gone); it is refused 503, a problem
+    document with Retry-After, as the other refusals of a busy server."""
+    app = create_app(ServeConfig(workers=1))
+    _lifespan(app)  # startup, then shutdown
+    cards = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
+    arrange = {"cards": cards, "rules": "classic-1-6"}
+    status, problem = asyncio.run(_ask(app, "POST", "/v1/arrange", arrange))
+    assert status == 503, problem
+    assert problem["status"] == 503 and "shutting down" in problem["detail"], problem

@@ -147,8 +147,7 @@ class Limiter:
             if not await self._take(turn, gone):
                 raise ApiError(400, None, "the client went away")
             try:
-                loop = asyncio.get_running_loop()
-                work = loop.run_in_executor(self.executor, fn, *args)
+                work = self._submit(fn, *args)
                 if stop is not None and gone is not None:
                     await _stop_when(work, gone, stop)
                 return await work
@@ -156,6 +155,19 @@ class Limiter:
                 self._release(turn)
         finally:
             self.pending -= 1
+
+    def _submit(self, fn: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
+        """``fn(*args)`` started on a worker thread; 503 with ``Retry-After`` where the
+        limiter is closed (the app's lifespan shut down, not started again): its
+        threads are gone (a RuntimeError there, which was answered 500)."""
+        if self._closed:
+            raise ApiError(
+                503,
+                None,
+                "the server is shutting down (its lifespan ended): retry",
+                headers={"retry-after": str(self.retry_after)},
+            )
+        return asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     async def _acquire(self, turn: asyncio.Lock | None) -> None:
         """The game's ``turn`` first, then a thread's slot: no thread held meanwhile."""

@@ -104,7 +104,8 @@ TITLES: dict[int, ProblemType] = {
         "busy",
         "The server is at its concurrency limit",
         "every worker and place in the queue is taken, or a new game would drop a "
-        "game whose request is running (Retry-After: when to try again)",
+        "game whose request is running, or the server is shutting down (Retry-After: "
+        "when to try again)",
     ),
 }
 """Every problem type the server gives, by status: the one table of them (a 400 is
