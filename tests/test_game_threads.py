@@ -1062,17 +1062,24 @@ def test_reads_racing_a_mover_thread_are_each_a_state_the_game_had() -> None:
             _reads_racing_a_mover(seed)
 
 
+def _guarded(read: Any) -> Any:
+    """The code of the method a read's guard wraps (a property's getter's)."""
+    return getattr(read, "fget", read).__wrapped__.__code__
+
+
 _READS: dict[str, Any] = {
-    "legal_moves": Game.legal_moves,
-    "legal_move_count": Game.legal_move_count,
-    "boards": Game.boards.fget,  # type: ignore[attr-defined]
-    "moves": Game.moves.fget,  # type: ignore[attr-defined]
-    "copy": Game.copy,
-    "random_move": Game._decision,
-    "__str__": Game.__str__,
-    "result": Game.result,
-    "history": Game.history,
+    "legal_moves": _guarded(Game.legal_moves),
+    "legal_move_count": _guarded(Game.legal_move_count),
+    "boards": Game._boards.__code__,  # (the property is a call of it)
+    "moves": _guarded(Game.moves),
+    "copy": _guarded(Game.copy),
+    "random_move": _guarded(Game._decision),
+    "__str__": _guarded(Game.__str__),
+    "result": _guarded(Game.result),
+    "history": _guarded(Game.history),
 }
+"""Each read (by the name :func:`_read` reads it) and the code whose opcodes a move
+lands between."""
 
 
 def _read(name: str, g: Game) -> Any:
@@ -1098,7 +1105,7 @@ def test_a_move_at_any_opcode_of_a_read_leaves_it_the_game_before_or_after(
     standing for another thread's move landing there (at the last decision, so that
     ``result()`` and the over-game errors are read too); each read is the game's
     before the move or after it."""
-    code = _READS[name].__wrapped__.__code__
+    code = _READS[name]
     landed = 0
     for k in range(10_000):
         g = Game("pineapple", players=2, seed=9)

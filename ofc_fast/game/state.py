@@ -250,11 +250,16 @@ class Game:
     @lock_free
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
-        players = self.players
-        cells = tuple(self._buf[_BOARD : _BOARD + 13 * players])
-        counts = self._buf[_COUNT : _COUNT + 3 * players]
+        return self._boards(0, self.players)
+
+    def _boards(self, first: int, end: int) -> tuple[Board, ...]:
+        """The boards of seats ``first`` to ``end - 1`` as they stand (a read: its
+        caller's guard)."""
+        buf = self._buf
+        cells = tuple(buf[_BOARD + 13 * first : _BOARD + 13 * end])
+        counts = buf[_COUNT + 3 * first : _COUNT + 3 * end]
         out = []
-        for s in range(players):
+        for s in range(end - first):
             b, c = 13 * s, 3 * s
             out.append(
                 Board.from_ids(
@@ -405,7 +410,7 @@ class Game:
         if (step := len(self._moves)) >= len(self._steps):
             raise MoveError("the deal is over", "game_over")
         seat, start, n, k = self._steps[step][:4]
-        return self._deck[start : start + n], self.boards[seat].rows, k
+        return self._deck[start : start + n], self._boards(seat, seat + 1)[0].rows, k
 
     # -- playing
     @one_mover
