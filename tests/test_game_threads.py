@@ -23,6 +23,7 @@ import ofc_fast.encoding as encoding
 import ofc_fast.game.state as game_state
 from ofc_fast import Game, rules
 from ofc_fast._native import _portable, ffi, lib
+from ofc_fast._native._fast import ATOMIC_READS
 from ofc_fast.bots import make_bot
 from ofc_fast.encoding import encode_game
 from ofc_fast.errors import GameError, MoveError, SearchError
@@ -935,6 +936,11 @@ def test_a_ctrl_c_at_any_opcode_of_a_move_books_it_whole_or_not_at_all(method: s
     assert positions > 20, positions  # the trace did land inside the move
 
 
+@pytest.mark.skipif(
+    not ATOMIC_READS,
+    reason="reads hold the lock without the builtins under the GIL: run on CPython "
+    "with the GIL, OFC_FAST_PORTABLE unset",
+)
 def test_a_read_takes_no_lock_while_no_move_is_in_progress() -> None:
     """Regression: every read of a Game (``legal_moves()``, ``boards``, ``moves``,
     ``copy()``, ``random_move()``, ``result()``...) took the game's lock, a third of a
@@ -1094,6 +1100,11 @@ def _read(name: str, g: Game) -> Any:
     return value._state_bytes() if name == "copy" else value
 
 
+@pytest.mark.skipif(
+    not ATOMIC_READS,
+    reason="reads hold the lock without the builtins under the GIL: run on CPython "
+    "with the GIL, OFC_FAST_PORTABLE unset",
+)
 @pytest.mark.parametrize("name", sorted(_READS))
 def test_a_move_at_any_opcode_of_a_read_leaves_it_the_game_before_or_after(
     name: str,
