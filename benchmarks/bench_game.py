@@ -3,6 +3,7 @@
     python benchmarks/bench_game.py                 # default set, 5 repetitions
     python benchmarks/bench_game.py --quick         # a few seconds
     python benchmarks/bench_game.py --json out.json
+    python benchmarks/bench_game.py --reads         # lock-free reads vs locked, A/B
 
 A decision is one move of one seat (a 5-card opening, a Pineapple round, one OFC
 card, a Fantasyland or classic set).  Each row times complete deals through
@@ -39,6 +40,7 @@ from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.cli.options import write_whole
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, Match
+from ofc_fast.game.threads import consistent
 from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import (
     ScriptHelp,
@@ -133,6 +135,82 @@ def _observation_run(
     return calls, time.perf_counter() - t
 
 
+READS: dict[str, Callable[[Game, random.Random], Any]] = {
+    "legal_moves()": lambda g, rng: g.legal_moves(),
+    "legal_move_count()": lambda g, rng: g.legal_move_count(),
+    "boards": lambda g, rng: g.boards,
+    "moves": lambda g, rng: g.moves,
+    "copy()": lambda g, rng: g.copy(),
+    "random_move(rng)": lambda g, rng: g.random_move(rng),
+}
+"""The reads ``--reads`` times (pineapple 3p, every state of random deals)."""
+
+
+def _locked_game() -> type[Game]:
+    """A Game whose reads each hold the game's lock, as every read did before they
+    were lock-free (the baseline of ``--reads``): the same methods, guarded by
+    :func:`~ofc_fast.game.threads.consistent` instead."""
+    ns: dict[str, Any] = {"__slots__": ()}
+    for name in LOCK_FREE:
+        attr = vars(Game)[name]
+        if isinstance(attr, property):
+            ns[name] = property(consistent(attr.fget.__wrapped__))  # type: ignore[union-attr]
+        else:
+            ns[name] = consistent(attr.__wrapped__)
+    return type("LockedGame", (Game,), ns)
+
+
+LOCK_FREE = ("boards", "moves", "legal_move_count", "legal_moves", "_decision", "copy")
+"""The lock-free reads of :data:`READS` (``_decision``: ``random_move``'s)."""
+
+
+def reads_ab(deals: int, rounds: int, seed: int) -> list[dict[str, Any]]:
+    """Each of :data:`READS` over every state of ``deals`` random pineapple 3p deals,
+    lock-free (B) and locked (A, :func:`_locked_game`) in turn, ``rounds`` times:
+    per read, the median ns a call of each and their ratio B/A."""
+    locked_cls = _locked_game()
+    states: dict[str, list[Game]] = {"A": [], "B": []}
+    rng = random.Random(seed)
+    for i in range(deals):
+        a = locked_cls(rules.PINEAPPLE, 3, seed=seed_offset(seed, i))
+        b = Game(rules.PINEAPPLE, 3, seed=seed_offset(seed, i))
+        while not b.is_over:
+            states["A"].append(a.copy())
+            states["B"].append(b.copy())
+            action = rng.choice(b.legal_actions())
+            a.play_action(action)
+            b.play_action(action)
+    times: dict[str, dict[str, list[float]]] = {n: {"A": [], "B": []} for n in READS}
+    for _ in range(rounds):
+        for name, read in READS.items():
+            for side in ("A", "B") if rng.random() < 0.5 else ("B", "A"):
+                games, r = states[side], random.Random(seed)
+                t = time.process_time()  # (CPU time: a loaded machine's waits left out)
+                for g in games:
+                    read(g, r)
+                times[name][side].append((time.process_time() - t) / len(games) * 1e9)
+    out = []
+    for name, t in times.items():
+        a, b = statistics.median(t["A"]), statistics.median(t["B"])
+        out.append({"read": name, "locked_ns": a, "lock_free_ns": b, "ratio": b / a})
+    return out
+
+
+def _print_reads(args: Any) -> None:
+    """``--reads``: :func:`reads_ab`'s table."""
+    deals, rounds = (20, 5) if args.quick else (200, 21)
+    print(
+        f"reads of pineapple 3p games ({deals} deals, every state): median ns a call "
+        f"over {rounds} rounds, locked (A) and lock-free (B) in turn\n"
+    )
+    print(f"{'read':20s} {'locked':>10s} {'lock-free':>10s} {'B/A':>7s}")
+    for row in reads_ab(deals, rounds, args.seed):
+        print(
+            f"{row['read']:20s} {row['locked_ns']:10,.0f} {row['lock_free_ns']:10,.0f} "
+            f"{row['ratio']:7.2f}"
+        )
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -199,6 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="small run (smoke test)")
     p.add_argument("--only", default="", help="run rows whose label contains this")
     p.add_argument(
+        "--reads",
+        action="store_true",
+        help="time Game's reads lock-free against each holding the game's lock (A/B)",
+    )
+    p.add_argument(
         "--json", type=output_path, metavar="PATH", help="write the figures as JSON"
     )
     p.add_argument(
@@ -207,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"exit 2 when random-bot rows miss {TARGET:,} decisions/s",
     )
     args = p.parse_args(argv)
+    if args.reads:
+        _print_reads(args)
+        return 0
     labels = [*C_LABELS, *(case[0] for case in CASES)]
     if not any(args.only in label for label in labels):
         p.error(f"--only: no row's label contains {args.only!r}")

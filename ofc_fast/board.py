@@ -47,20 +47,28 @@ class Row(IntEnum, metaclass=NamedLookup, error=BoardError):
     def parse(cls, value: int | str | Row) -> Row:
         """A row from its index or name (``"front"``, ``"top"``, ``"bottom"`` ...),
         read as every text choice is (:func:`~ofc_fast.errors.match_choice`)."""
+        if type(value) is cls:
+            return value
         if isinstance(value, str):
             word = match_choice(value, _ROW_WORDS)
             if word is None:
                 raise BoardError(f"bad row {quote(value)}: expected front, middle or back")
-            return cls(_ROW_WORDS[word])
+            return _ROWS[_ROW_WORDS[word]]
         try:
             if isinstance(value, bool):  # True is not a row (as a card id is no bool)
                 raise TypeError
-            return cls(index(value))
-        except (TypeError, ValueError):  # index(): no int (1.0, None); cls(): not 0..2
-            raise BoardError(
-                f"bad row {quote(value)}: expected 0 (front), 1 (middle) or 2 (back)"
-            ) from None
+            r = index(value)
+        except (TypeError, ValueError):  # no int (1.0, None)
+            r = -1
+        if 0 <= r <= 2:
+            return _ROWS[r]  # (the members by index: no enum lookup)
+        raise BoardError(
+            f"bad row {quote(value)}: expected 0 (front), 1 (middle) or 2 (back)"
+        )
 
+
+_ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
+"""The rows by index."""
 
 _ROW_WORDS = {
     **dict.fromkeys(("front", "top", "f", "t"), 0),

@@ -416,6 +416,8 @@ def match_choice(value: object, options: Iterable[str]) -> str | None:
     if isinstance(value, str):
         words = options if isinstance(options, Collection) else tuple(options)
         key = value.strip().casefold()
+        if key in words:  # spelled as an option is: a lookup (a dict's, a set's)
+            return key
         for option in words:  # the word as an option spells it: the common case
             if option.casefold() == key:
                 return option

@@ -5,13 +5,16 @@ single-threaded answers."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import inspect
 import pickle
 import random
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,9 +23,10 @@ import ofc_fast.encoding as encoding
 import ofc_fast.game.state as game_state
 from ofc_fast import Game, rules
 from ofc_fast._native import _portable, ffi, lib
+from ofc_fast._native._fast import ATOMIC_READS
 from ofc_fast.bots import make_bot
 from ofc_fast.encoding import encode_game
-from ofc_fast.errors import GameError, SearchError
+from ofc_fast.errors import GameError, MoveError, SearchError
 from ofc_fast.game import Match, Move, play_out
 from ofc_fast.game.match import SeatStats
 from ofc_fast.search import advise
@@ -107,12 +111,8 @@ def test_racing_moves_leave_a_game_its_moves_make(monkeypatch: pytest.MonkeyPatc
     # moves are the portable twin's (cffi lets the GIL go in it, as on PyPy), and
     # threads switch often: the moves truly overlap.
     monkeypatch.setattr(game_state, "_act", _portable.act)
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
+    with _switching_often():
         _race(60)
-    finally:
-        sys.setswitchinterval(interval)
 
 
 def _race(deals: int) -> None:
@@ -226,11 +226,18 @@ def test_reads_racing_moves_on_the_portable_path_raise_nothing(
     for name in ("_act", "_legal_actions", "_observe"):
         monkeypatch.setattr(game_state, name, getattr(_portable, name[1:]))
     monkeypatch.setattr(game_state, "_NATIVE", False)  # (as the twins serve there)
+    with _switching_often():
+        for seed in range(30):
+            _read_while_moving(seed)
+
+
+@contextlib.contextmanager
+def _switching_often() -> Iterator[None]:
+    """Threads switch every microsecond inside (the interval there before put back)."""
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
-        for seed in range(30):
-            _read_while_moving(seed)
+        yield
     finally:
         sys.setswitchinterval(interval)
 
@@ -851,13 +858,12 @@ def test_a_ctrl_c_inside_a_move_books_it_whole_or_not_at_all() -> None:
     assert games.cuts == games.target, games  # the timer did land inside the moves
 
 
-def _ctrl_c_at_opcode(code: Any, k: int, call: Any, *args: Any) -> bool:
-    """Run ``call(*args)`` with a KeyboardInterrupt raised at the ``k``-th opcode
-    (from 0) that runs in a frame of ``code``: True when it was raised (and caught),
-    False when the call completed before reaching it.  The trace is removed after
-    (the one there before, e.g. coverage's, put back).  CPython 3.13 takes
-    ``f_trace_opcodes`` set at the call event only from the next event on: it is
-    set at every event."""
+def _at_opcode(code: Any, k: int, hook: Any, call: Any, *args: Any) -> tuple[bool, Any]:
+    """Run ``call(*args)`` with ``hook()`` run at the ``k``-th opcode (from 0) that
+    runs in a frame of ``code``: (whether it ran, the call's value).  The trace is
+    removed after (the one there before, e.g. coverage's, put back).  CPython 3.13
+    takes ``f_trace_opcodes`` set at the call event only from the next event on: it
+    is set at every event."""
     seen = 0
 
     def local(frame: Any, event: str, arg: Any) -> Any:
@@ -865,8 +871,8 @@ def _ctrl_c_at_opcode(code: Any, k: int, call: Any, *args: Any) -> bool:
         frame.f_trace_opcodes = True
         if event == "opcode":
             seen += 1
-            if seen > k:
-                raise KeyboardInterrupt
+            if seen == k + 1:
+                hook()
         return local
 
     def tracer(frame: Any, event: str, arg: Any) -> Any:
@@ -878,11 +884,24 @@ def _ctrl_c_at_opcode(code: Any, k: int, call: Any, *args: Any) -> bool:
     before = sys.gettrace()
     sys.settrace(tracer)
     try:
-        call(*args)
-    except KeyboardInterrupt:
-        return seen > k
+        value = call(*args)
     finally:
         sys.settrace(before)
+    return seen > k, value
+
+
+def _ctrl_c_at_opcode(code: Any, k: int, call: Any, *args: Any) -> bool:
+    """Run ``call(*args)`` with a KeyboardInterrupt raised at the ``k``-th opcode
+    (from 0) that runs in a frame of ``code`` (:func:`_at_opcode`): True when it was
+    raised (and caught), False when the call completed before reaching it."""
+
+    def interrupt() -> None:
+        raise KeyboardInterrupt
+
+    try:
+        _at_opcode(code, k, interrupt, call, *args)
+    except KeyboardInterrupt:
+        return True
     return False
 
 
@@ -915,3 +934,202 @@ def test_a_ctrl_c_at_any_opcode_of_a_move_books_it_whole_or_not_at_all(method: s
             replayed.play(m)
         assert replayed == g, k
     assert positions > 20, positions  # the trace did land inside the move
+
+
+@pytest.mark.skipif(
+    not ATOMIC_READS,
+    reason="reads hold the lock without the builtins under the GIL: run on CPython "
+    "with the GIL, OFC_FAST_PORTABLE unset",
+)
+def test_a_read_takes_no_lock_while_no_move_is_in_progress() -> None:
+    """Regression: every read of a Game (``legal_moves()``, ``boards``, ``moves``,
+    ``copy()``, ``random_move()``, ``result()``...) took the game's lock, a third of a
+    ``legal_moves()`` call for bots and RL loops calling it millions of times.  With
+    the lock held by another thread and no move in progress, the reads now answer
+    without waiting for it (a read that overlaps a move still waits: the tests above)."""
+    g = Game("pineapple", players=2, seed=3)
+    g.play_action(g.legal_actions()[0])
+    want = {"moves": g.legal_moves(), "boards": g.boards, "copy": g.copy()}
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with g._state_lock:
+            taken.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(10)
+    got: dict[str, Any] = {}
+
+    def read() -> None:
+        got["moves"], got["boards"], got["copy"] = g.legal_moves(), g.boards, g.copy()
+        got["count"], got["str"] = g.legal_move_count(), str(g)
+        got["random"] = g.random_move(random.Random(1))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    reader.join(5)
+    finished = not reader.is_alive()
+    release.set()
+    holder.join(10)
+    reader.join(10)
+    assert finished, "a read waited for a lock no move held"
+    assert got["moves"] == want["moves"] and got["boards"] == want["boards"]
+    assert got["copy"] == want["copy"] and got["random"] in want["moves"]
+
+
+def _views_of_every_state(seed: int) -> list[dict[str, Any]]:
+    """The reads of the deal of ``seed`` (3 seats) at each of its decisions, the
+    mover of :func:`_reads_racing_a_mover` playing it single-threaded."""
+    ref = Game("pineapple", players=3, seed=seed)
+    out = []
+    while True:
+        out.append(
+            {
+                "legal_moves": ref.legal_moves(),
+                "count": ref.legal_move_count(),
+                "boards": ref.boards,
+                "moves": ref.moves,
+                "str": str(ref),
+                "state": ref._state_bytes(),
+            }
+        )
+        if ref.is_over:
+            return out
+        _mover_step(ref)
+
+
+def _mover_step(g: Game) -> None:
+    """One move of the mover: by action id, or by Move (``play``), in turn."""
+    if g.decisions % 2:
+        g.play(g.legal_moves()[-1])
+    else:
+        g.play_action(g.legal_actions()[0])
+
+
+def _reads_racing_a_mover(seed: int) -> None:
+    """One thread plays the deal of ``seed`` while another reads it in a loop: every
+    read is the game's at one of its decisions (checked once both are done, so that
+    the reader spends its time reading), and no read raises."""
+    states = _views_of_every_state(seed)
+    g = Game("pineapple", players=3, seed=seed)
+    done, reading = threading.Event(), threading.Event()
+    seen: list[tuple[str, Any]] = []
+    errors: list[str] = []
+
+    def read() -> None:
+        rng = random.Random(seed)
+        reading.set()
+        try:
+            while not done.is_set():
+                seen.append(("legal_moves", g.legal_moves()))
+                seen.append(("count", g.legal_move_count()))
+                seen.append(("boards", g.boards))
+                seen.append(("moves", g.moves))
+                seen.append(("str", str(g)))
+                seen.append(("state", g.copy()._state_bytes()))
+                try:
+                    seen.append(("random_move", g.random_move(rng)))
+                except MoveError:  # the deal is over: as a read after the last move
+                    seen.append(("over", g.is_over))
+        except Exception as exc:  # recorded: a read raises nothing here
+            errors.append(repr(exc))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        assert reading.wait(10)
+        while not g.is_over:
+            _mover_step(g)
+    finally:
+        done.set()
+        reader.join(30)
+    assert not reader.is_alive()
+    assert errors == []
+    for key, value in seen:
+        if key == "random_move":
+            assert any(value in state["legal_moves"] for state in states), value
+        elif key == "over":
+            assert value
+        else:
+            assert any(state[key] == value for state in states), (key, value)
+    assert g._state_bytes() == states[-1]["state"]
+
+
+def test_reads_racing_a_mover_thread_are_each_a_state_the_game_had() -> None:
+    """The reads run without the game's lock when no move is in progress (they
+    read again, holding it, when one overlapped): a reader thread
+    racing a mover thread, threads switching every microsecond, must still see each
+    time the game at one of its decisions (legal moves, move count, boards, moves,
+    text, copies, random moves), never a state between two, and no error."""
+    with _switching_often():
+        for seed in range(30):
+            _reads_racing_a_mover(seed)
+
+
+def _guarded(read: Any) -> Any:
+    """The code of the method a read's guard wraps (a property's getter's)."""
+    return getattr(read, "fget", read).__wrapped__.__code__
+
+
+_READS: dict[str, Any] = {
+    "legal_moves": _guarded(Game.legal_moves),
+    "legal_move_count": _guarded(Game.legal_move_count),
+    "boards": Game._boards.__code__,  # (the property is a call of it)
+    "moves": _guarded(Game.moves),
+    "copy": _guarded(Game.copy),
+    "random_move": _guarded(Game._decision),
+    "__str__": _guarded(Game.__str__),
+    "result": _guarded(Game.result),
+    "history": _guarded(Game.history),
+}
+"""Each read (by the name :func:`_read` reads it) and the code whose opcodes a move
+lands between."""
+
+
+def _read(name: str, g: Game) -> Any:
+    """The read ``name`` of ``g``, as a value to compare (or the error it raised)."""
+    try:
+        if name == "random_move":
+            return g.random_move(random.Random(5))
+        value = getattr(g, name)
+        value = value() if callable(value) else value
+    except GameError as exc:  # (MoveError too)
+        return repr(exc)
+    return value._state_bytes() if name == "copy" else value
+
+
+@pytest.mark.skipif(
+    not ATOMIC_READS,
+    reason="reads hold the lock without the builtins under the GIL: run on CPython "
+    "with the GIL, OFC_FAST_PORTABLE unset",
+)
+@pytest.mark.parametrize("name", sorted(_READS))
+def test_a_move_at_any_opcode_of_a_read_leaves_it_the_game_before_or_after(
+    name: str,
+) -> None:
+    """The reads run without the game's lock, and read again holding it when a move
+    overlapped: a check that missed an overlap would show a state between two
+    decisions (legal moves of one seat's cards for another's rows).  Deterministic:
+    a trace plays the next move at opcode k of the read's own function, for every k,
+    standing for another thread's move landing there (at the last decision, so that
+    ``result()`` and the over-game errors are read too); each read is the game's
+    before the move or after it."""
+    code = _READS[name]
+    landed = 0
+    for k in range(10_000):
+        g = Game("pineapple", players=2, seed=9)
+        action = _to_the_last_decision(g)
+        ref = g.copy()
+        want = [_read(name, ref)]
+        ref.play_action(action)
+        want.append(_read(name, ref))
+        move = functools.partial(g.play_action, action)
+        moved, got = _at_opcode(code, k, move, _read, name, g)
+        if not moved:
+            break
+        landed += 1
+        assert got in want, (k, got)
+        assert g == ref
+    assert landed > 10, landed

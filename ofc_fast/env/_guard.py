@@ -8,7 +8,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from ..errors import GameError
-from ..game.threads import one_at_a_time
+from ..game.threads import lock_free, one_at_a_time
 
 __all__ = ["check_open", "if_open", "lock_free_view", "one_thread", "require_started"]
 
@@ -31,30 +31,13 @@ def if_open(method: _F) -> _F:
     return guarded  # type: ignore[return-value]
 
 
-def lock_free_view(method: _F) -> _F:
-    """``method`` (a view of one table's C state: ``observation()``, ``encode()``)
-    runs without the VectorEnv's ``_state_lock`` (the lock cost a fifth of an
-    ``encode()``), and again holding it when a step was in progress (``_entries``,
-    twice the count of the calls :func:`one_thread` let in, odd) or one began
-    meanwhile (the count moved: it counts them before they write): so it too
-    sees the env before or after a step, as :func:`if_open`'s views do."""
-
-    @wraps(method)
-    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
-        entries = self._entries
-        if not entries & 1:
-            try:
-                out = method(self, *args, **kwargs)
-            except Exception:
-                if self._entries == entries:
-                    raise  # (a read a step overlapped may fail: then read again)
-            else:
-                if self._entries == entries:
-                    return out
-        with self._state_lock:
-            return method(self, *args, **kwargs)
-
-    return guarded  # type: ignore[return-value]
+lock_free_view = lock_free
+"""``lock_free_view(method)``: ``method`` (a view of one table's C state:
+``observation()``, ``encode()``) runs without the VectorEnv's ``_state_lock`` (the lock
+cost a fifth of an ``encode()``), and again holding it when a step was in progress
+(``_entries``, twice the count of the calls :func:`one_thread` let in, odd) or one
+began meanwhile: so it too sees the env before or after a step, as :func:`if_open`'s
+views do (:func:`~ofc_fast.game.threads.lock_free`, the reads of a Game's too)."""
 
 
 def check_open(venv: Any, call: str) -> None:

@@ -70,7 +70,7 @@ from .moves import (
 )
 from .observation import Observation, cards_as_text, own_rule_set, table_template
 from .result import GameResult, result_copy, result_of
-from .threads import consistent
+from .threads import lock_free
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
 
@@ -250,14 +250,19 @@ class Game:
         return self._deck
 
     @property
-    @consistent
+    @lock_free
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
-        players = self.players
-        cells = tuple(self._buf[_BOARD : _BOARD + 13 * players])
-        counts = self._buf[_COUNT : _COUNT + 3 * players]
+        return self._boards(0, self.players)
+
+    def _boards(self, first: int, end: int) -> tuple[Board, ...]:
+        """The boards of seats ``first`` to ``end - 1`` as they stand (a read: its
+        caller's guard)."""
+        buf = self._buf
+        cells = tuple(buf[_BOARD + 13 * first : _BOARD + 13 * end])
+        counts = buf[_COUNT + 3 * first : _COUNT + 3 * end]
         out = []
-        for s in range(players):
+        for s in range(end - first):
             b, c = 13 * s, 3 * s
             out.append(
                 Board.from_ids(
@@ -268,14 +273,14 @@ class Game:
             )
         return tuple(out)
 
-    @consistent
+    @lock_free
     def discards(self, seat: int) -> tuple[int, ...]:
         """Cards ``seat`` discarded (the referee's view)."""
         self.check_seat(seat)
         return tuple(self._g.discards[seat][0 : self._g.ndiscards[seat]])
 
     @property
-    @consistent
+    @lock_free
     def moves(self) -> tuple[Move, ...]:
         """Moves played so far, in order."""
         return tuple(self._move_at(i) for i in range(len(self._moves)))
@@ -312,7 +317,7 @@ class Game:
             mask[a] = True
         return mask
 
-    @consistent
+    @lock_free
     def legal_move_count(self) -> int:
         """Number of legal moves (without listing them)."""
         if self.is_over:
@@ -327,7 +332,8 @@ class Game:
         surrender when the rules allow it."""
         if self.rules.game is not GameKind.CLASSIC:
             return []
-        mask = lib.ofc_game_declarable(self._r, self._g)
+        # (on a copy: the C call lets the GIL go, and a lock-free read holds no lock)
+        mask = lib.ofc_game_declarable(self._r, new_state(bytearray(self._buf)))
         out = [
             Move(declare=n.name)
             for n in reversed(self.rules.naturals)  # best first
@@ -337,7 +343,7 @@ class Game:
             out.append(Move(surrender=True))
         return out
 
-    @consistent
+    @lock_free
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to act ([] when the deal is over).
 
@@ -369,7 +375,7 @@ class Game:
                 gc.enable()
         return moves + self._special_moves()
 
-    @consistent
+    @lock_free
     def action_to_move(self, action: int) -> Move:
         """The move of a legal action id."""
         if self.is_over:
@@ -380,7 +386,7 @@ class Game:
         _, start, n, k = self._steps[len(self._moves)][:4]
         return Move.from_action(self._deck[start : start + n], k, a)
 
-    @consistent
+    @lock_free
     def move_to_action(self, move: Move) -> int:
         """The action id of a move of the pending normal decision."""
         from .moves import action_for_move
@@ -393,16 +399,21 @@ class Game:
             raise MoveError(f"{move} places no cards: it has no action id", "bad_move")
         return action_for_move(move, self.dealt, self.to_discard)
 
-    @consistent
     def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
         random setting, never a declaration or surrender); ``rng``: a Random or a
         NumPy Generator (None: a fresh :class:`random.Random`), else GameError."""
-        if self.is_over:
+        dealt, rows, k = self._decision()  # (read once: the draws are not repeated)
+        return random_move(dealt, rows, k, Random() if rng is None else rng)
+
+    @lock_free
+    def _decision(self) -> tuple[tuple[int, ...], Any, int]:
+        """The pending decision: the dealt cards, the rows of the seat to act and how
+        many cards it discards (MoveError once the deal is over)."""
+        if (step := len(self._moves)) >= len(self._steps):
             raise MoveError("the deal is over", "game_over")
-        rows = self.boards[self._steps[len(self._moves)][0]].rows
-        rng = Random() if rng is None else rng
-        return random_move(self.dealt, rows, self.to_discard, rng)
+        seat, start, n, k = self._steps[step][:4]
+        return self._deck[start : start + n], self._boards(seat, seat + 1)[0].rows, k
 
     # -- playing
     @one_mover
@@ -557,7 +568,7 @@ class Game:
             with self._state_lock:
                 obs = own_rule_set(_observe(self._buf, seat, t))
         if obs["is_over"]:
-            r = self.result()  # (consistent: waits for the last move's book-keeping)
+            r = self.result()  # (lock_free: waits for the last move's book-keeping)
             obs["result"] = {
                 **r.summary(),
                 "declared": {str(k): v for k, v in r.declared.items()},
@@ -575,7 +586,7 @@ class Game:
         return t
 
     # -- results
-    @consistent
+    @lock_free
     def result(self) -> GameResult:
         """The scored deal (GameError before it is over): a copy of the game's own,
         which a caller may edit without changing the game's."""
@@ -586,7 +597,7 @@ class Game:
         return result_copy(self._result)
 
     # -- history
-    @consistent
+    @lock_free
     def history(self) -> dict[str, Any]:
         """The deal as JSON-able data: rules, seats, button, seed (None when the deck
         was given), the deck, the Fantasyland counts, stacks, every move and, once
@@ -613,7 +624,7 @@ class Game:
 
         return replay(cls, history)
 
-    @consistent
+    @lock_free
     def copy(self: _G) -> _G:
         """An independent copy (for search: play ahead without touching this one); of
         a subclass, of that subclass, its own attributes shared (as ``copy.copy``)."""
@@ -655,7 +666,7 @@ class Game:
                 setattr(g, name, copy.deepcopy(value, memo))
         return g
 
-    @consistent
+    @lock_free
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling: the table, the engine's state bytes, the moves and a subclass's
         attributes; unpickling checks the state with C (``ofc_game_state_check``)
@@ -696,7 +707,7 @@ class Game:
                 setattr(g, name, getattr(ref, name))
         return g
 
-    @consistent
+    @lock_free
     def _state_bytes(self) -> bytes:
         """The engine's state, byte for byte (tests compare it around illegal moves)."""
         return bytes(self._buf)
@@ -710,7 +721,7 @@ class Game:
             and self._snapshot() == other._snapshot()
         )
 
-    @consistent
+    @lock_free
     def _snapshot(self) -> tuple[bytes, list[Any]]:
         """The engine's state bytes and the moves' keys, read together (:meth:`__eq__`)."""
         return bytes(self._buf), [m.key() for m in self.moves]
@@ -725,7 +736,7 @@ class Game:
             f"seed {self.seed}, {state}>"
         )
 
-    @consistent
+    @lock_free
     def __str__(self) -> str:
         lines = [repr(self)]
         for s, b in enumerate(self.boards):

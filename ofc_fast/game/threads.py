@@ -3,7 +3,8 @@ object refuses to start while another thread is inside one (:func:`one_at_a_time
 a :class:`~ofc_fast.game.Game`'s moves, a :class:`~ofc_fast.env.VectorEnv`'s steps),
 and a read of a game's (a match's, a VectorEnv's) state waits for a move (a deal's
 booking, a step) in progress (:func:`consistent`), so that it sees it before or after,
-never between.
+never between; a game's reads and a VectorEnv's views take no lock unless a move (a
+step) overlapped them (:func:`lock_free`: then they read again, behind it).
 
 >>> import threading
 >>> class Counter:
@@ -31,9 +32,10 @@ from functools import wraps
 from inspect import Parameter, signature
 from typing import Any, Protocol, TypeVar
 
+from .._native._fast import ATOMIC_READS
 from ..errors import GameError
 
-__all__ = ["Guard", "consistent", "one_at_a_time"]
+__all__ = ["Guard", "consistent", "lock_free", "one_at_a_time"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -70,7 +72,26 @@ have been played on the game the other call left.  (A second lock, held for the
 refusal's look, cost a move a third of its guard: a ``with`` block is ~2,000
 instructions on CPython 3.11.)"""
 
-_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "entries"))
+_UNLOCKED = """\
+entries = {self}._entries
+if not entries & 1:
+    try:
+        seen = method({args})
+    except Exception:
+        if {self}._entries == entries:
+            raise
+    else:
+        if {self}._entries == entries:
+            return seen
+with {self}._state_lock:
+    return method({args})"""
+"""The body of a :func:`lock_free` read: the call without the object's lock when no
+guarded call (:func:`one_at_a_time`) is inside (``_entries`` even) and none entered
+while it ran (the count unchanged after it: a guarded call counts itself before it
+writes), else (or when the read raised as a call entered) the call again, holding the
+lock, as :data:`_HOLDING`."""
+
+_OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "entries", "seen"))
 
 
 def _twin(method: _F, body: str, **names: Any) -> _F:
@@ -180,3 +201,17 @@ def consistent(method: _F) -> _F:
     call reads).  A :class:`~ofc_fast.env.VectorEnv`'s views hold its lock the same
     way, or read without it and again behind it when a step overlapped."""
     return _twin(method, _HOLDING)
+
+
+def lock_free(method: _F) -> _F:
+    """``method`` (a read of an object's state, as :func:`consistent`'s: the object,
+    its first argument, has the ``_entries`` count and ``_state_lock`` of
+    :func:`one_at_a_time`'s guard, which every call that changes it takes) reads
+    without the lock (the lock cost up to a third of a ``Game.legal_moves()``), and
+    again holding it when a guarded call was in progress or entered meanwhile
+    (:data:`_UNLOCKED`): it too sees the object before or after that call, never
+    between, and raises only what a read before or after would.  The read may run
+    twice: it changes nothing but caches.  Where the GIL is off (a free-threaded
+    build, whose loads and stores this count does not order) or the portable twins
+    serve, it is :func:`consistent`'s read."""
+    return _twin(method, _UNLOCKED if ATOMIC_READS else _HOLDING)
