@@ -26,11 +26,14 @@ SUITS = "cdhs"
 
 
 def cli(*args: str, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    from scripts import package_env
+
     out = subprocess.run(
         [sys.executable, "-m", "ofc_fast", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=package_env(),  # (the package under test, not whichever is installed)
     )
     assert out.returncode == 0, out.stderr[-2000:]
     return out
@@ -1250,6 +1253,8 @@ def test_names_and_commands_of_bytes_no_utf8_decodes_make_readable_files(
     ``cmd:`` bot's file named in Latin-1, ``caf\xe9.py``) played its match, but the
     report and the history held it as a lone surrogate: ``ofc-fast report`` and
     ``ofc-fast replay`` refused the arena's own files ("not valid Unicode")."""
+    from scripts import package_env
+
     bot = tmp_path / "caf\udce9.py"  # (the bytes b"caf\xe9.py")
     bot.write_bytes(TINY.read_bytes())
     rep, hist, page = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "r.html"
@@ -1258,7 +1263,7 @@ def test_names_and_commands_of_bytes_no_utf8_decodes_make_readable_files(
         *("--bot", b"\xff<b>@random", "--bot", f"cmd:{sys.executable} {bot} - good"),
         *("--json", str(rep), "--history", str(hist), "--quiet"),
     ]
-    out = subprocess.run(args, capture_output=True, timeout=120)
+    out = subprocess.run(args, capture_output=True, timeout=120, env=package_env())
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(rep.read_text(encoding="utf-8"))
     assert [b["name"] for b in report["bots"]] == ["\\xff<b>", "bot-2"]

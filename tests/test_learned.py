@@ -1367,6 +1367,22 @@ def test_a_damaged_run_file_says_what_to_do(tmp_path: Path, name: str, remedy: s
         assert Run(tmp_path, {}).cost == {}
 
 
+def test_an_unreadable_run_file_is_not_called_damaged(tmp_path: Path) -> None:
+    """Regression (review): a run file that could not be read (an OSError: a folder in
+    its place, no permission) was called damaged, with the remedy of a damaged one
+    ('delete it to resume'); it is named unreadable, with the OS's reason."""
+    from ofc_fast.learned._run import read_json
+
+    (tmp_path / "cost.json").mkdir()
+    with pytest.raises(ModelError) as info:
+        read_json(tmp_path / "cost.json")
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'cost.json'}: cannot read the run file ("), (
+        message
+    )
+    assert "delete it" not in message and "damaged" not in message, message
+
+
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
     """A run with --fl-value resumed without it (or the other way round) is refused
     naming fl_value: the config keeps the setting only when it is set, and the

@@ -877,3 +877,16 @@ def test_a_file_of_a_newer_format_version_says_so_whatever_else_it_holds(
     message = str(err.value)
     assert f"{key}: version {inner[field]} is newer than" in message, message
     assert "pip install -U ofc-fast" in message
+
+
+def test_an_integer_constant_that_is_no_version_is_not_called_newer() -> None:
+    """Regression (review): the newer-version check read every integer ``const`` of a
+    schema as a format version, so a fixed integer field above its constant (such as
+    the service's retry seconds, were its schema checked here) was called "newer than
+    this ofc-fast"; only the keys that hold a file's format version are versions."""
+    from ofc_fast.arena._schema import problem
+
+    fixed = {"properties": {"retry": {"type": "integer", "const": 3}}}
+    assert problem({"retry": 5}, fixed) == "retry: expected 3, got 5"
+    version = {"properties": {"version": {"type": "integer", "const": 1}}}
+    assert "version 5 is newer than" in str(problem({"version": 5}, version))

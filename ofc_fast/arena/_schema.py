@@ -241,7 +241,7 @@ def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | N
     kinds = _kinds(schema)
     if kinds and not any(_is(value, k) for k in kinds):
         return f"{where}: expected {' or '.join(kinds)}, got {quote(value)}"
-    if _newer(value, schema):
+    if _newer(value, schema, where):
         from .. import __version__
 
         return (
@@ -273,9 +273,15 @@ def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | N
     return None
 
 
-def _newer(value: object, schema: Mapping[str, Any]) -> bool:
-    """Whether ``value`` is a format version above the one ``schema`` reads (an
-    integer ``const`` of the package's schemas is a format version)."""
+_VERSION_KEYS = frozenset({"version", "schema_version"})  # the files' format versions
+
+
+def _newer(value: object, schema: Mapping[str, Any], path: str) -> bool:
+    """Whether ``value``, at ``path``, is a format version above the one ``schema``
+    reads (the integer ``const`` of a key named as a version: any other integer
+    ``const`` is a fixed value, not a version)."""
+    if path.rsplit(".", 1)[-1] not in _VERSION_KEYS:
+        return False
     const = schema.get("const")
     return _is(const, "integer") and _is(value, "integer") and value > const  # type: ignore[operator]
 
@@ -294,7 +300,7 @@ def _object_problem(
             return f"{prefix}{quote(key)}: a key that is no text (JSON's keys are)"
     props = schema.get("properties", {})
     for key, sub in props.items():  # a newer format's version: first, whatever else
-        if key in value and _newer(value[key], sub):
+        if key in value and _newer(value[key], sub, f"{prefix}{key}"):
             return problem(value[key], sub, f"{prefix}{key}")
     for key in schema.get("required", ()):
         if key not in value:

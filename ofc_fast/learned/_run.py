@@ -60,8 +60,12 @@ def read_json(path: Path) -> dict[str, Any]:
     """A run's JSON file, an object (ModelError naming it when it is damaged: not
     JSON, unreadable, nested deeper than the parser goes)."""
     try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
+        text = path.read_text()
+    except OSError as exc:  # (unreadable is not damaged: no remedy to delete it)
+        raise ModelError(f"{path}: cannot read the run file ({exc})") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
         raise damaged_run_file(path, str(exc)) from None
     except RecursionError:  # (the parser's own limit)
         raise damaged_run_file(path, "nested too deep") from None
