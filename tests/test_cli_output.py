@@ -536,6 +536,16 @@ def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None
     assert err.startswith("ofc-fast: error: --skip: unknown name(s) rank5_btach, treys")
 
 
+def test_bench_skip_refuses_an_empty_row_name(capsys: pytest.CaptureFixture) -> None:
+    """Regression: ``ofc-fast bench --skip ''`` was taken as no --skip and timed every
+    row (an empty value bypassed the comma-list parser); like every comma list it is
+    now refused in one line naming --skip, exit status 2."""
+    for value in ("", "rank3,"):
+        code, _, err = run(capsys, "bench", "--skip", value)
+        assert code == 2, value
+        assert err.startswith("ofc-fast: error: --skip: an empty row in "), err
+
+
 def test_bench_refuses_more_hands_than_memory_holds(
     capsys: pytest.CaptureFixture,
 ) -> None:
