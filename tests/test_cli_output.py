@@ -938,6 +938,28 @@ def test_default_match_interval_is_about_16() -> None:
     assert st.ci95 / se == pytest.approx(2.776, rel=5e-4)
 
 
+def test_play_without_scipy_names_the_extra_that_brings_it(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``play``'s summary without SciPy said ``pip install scipy for
+    Student's t``, unlike every other missing-extra hint, which names the project's
+    extra: it says ``pip install 'ofc-fast[cli]'`` (pyproject's cli extra brings
+    SciPy)."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "scipy" else find_spec(name, *a),
+    )
+    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random")
+    text = " ".join(out.split())  # (the note is wrapped to 80 columns)
+    assert code == 0
+    assert "normal approximation; pip install 'ofc-fast[cli]' for Student's t" in text
+    assert "pip install scipy" not in text
+
+
 def test_interval_falls_back_to_the_normal_approximation(
     capsys: pytest.CaptureFixture, no_module
 ) -> None:
