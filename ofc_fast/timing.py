@@ -556,7 +556,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument(
-        "--skip", default="", help=f"comma-separated rows to skip: {', '.join(ROWS)}"
+        "--skip", default=None, help=f"comma-separated rows to skip: {', '.join(ROWS)}"
     )
     ap.add_argument(
         "--quick",
@@ -585,7 +585,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     from .errors import OfcError
     from .table import check_seed
 
-    args.skip = set(split_list("--skip", args.skip, "row", OfcError) if args.skip else ())
+    # (given: split_list, which refuses an empty item, --skip '' as every comma list)
+    skips = [] if args.skip is None else split_list("--skip", args.skip, "row", OfcError)
+    args.skip = set(skips)
     unknown = sorted(args.skip - set(ROWS))
     if unknown:
         raise OfcError(

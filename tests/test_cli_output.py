@@ -536,6 +536,16 @@ def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None
     assert err.startswith("ofc-fast: error: --skip: unknown name(s) rank5_btach, treys")
 
 
+def test_bench_skip_refuses_an_empty_row_name(capsys: pytest.CaptureFixture) -> None:
+    """Regression: ``ofc-fast bench --skip ''`` was taken as no --skip and timed every
+    row (an empty value bypassed the comma-list parser); like every comma list it is
+    now refused in one line naming --skip, exit status 2."""
+    for value in ("", "rank3,"):
+        code, _, err = run(capsys, "bench", "--skip", value)
+        assert code == 2, value
+        assert err.startswith("ofc-fast: error: --skip: an empty row in "), err
+
+
 def test_bench_refuses_more_hands_than_memory_holds(
     capsys: pytest.CaptureFixture,
 ) -> None:
@@ -764,6 +774,35 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(
     assert sorted(os.listdir(tmp_path)) == ["deals.jsonl", "result.json"]
 
 
+def _killed_in(module: str, function: str, argv: list[str], folder: Path) -> None:
+    """Run ``ofc-fast argv`` in ``folder`` with SIGTERM sent from inside ``module``'s
+    ``function`` (called after the match): a Ctrl-C, exit status 130, one line, the
+    3 deals of ``deals.jsonl`` written whole and no other file (no temporary one)."""
+    script = (
+        "import importlib, os, signal, sys\n"
+        "from ofc_fast.cli import main\n"
+        f"mod = importlib.import_module({module!r})\n"
+        f"original = getattr(mod, {function!r})\n"
+        "def kill_then_call(*args):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return original(*args)\n"
+        f"setattr(mod, {function!r}, kill_then_call)\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        env=package_env(),
+        timeout=120,
+    )
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr.splitlines()[-1] == "ofc-fast: interrupted", proc.stderr
+    assert os.listdir(folder) == ["deals.jsonl"]
+    assert len((folder / "deals.jsonl").read_text().splitlines()) == 3
+
+
 def test_kill_while_play_writes_its_files_leaves_no_temporary_file(
     tmp_path: Path,
 ) -> None:
@@ -772,29 +811,20 @@ def test_kill_while_play_writes_its_files_leaves_no_temporary_file(
     process at once (exit by signal 15): the deals played lost, a hidden
     ``.deals.jsonl.PID....tmp`` left beside them.  It is a Ctrl-C there too: one line,
     exit status 130, the history written whole, no temporary file."""
-    script = (
-        "import os, signal, sys\n"
-        "from ofc_fast.cli import _play, main\n"
-        "speed = _play.print_speed\n"
-        "def kill_then_print(*args):\n"
-        "    os.kill(os.getpid(), signal.SIGTERM)\n"
-        "    speed(*args)\n"
-        "_play.print_speed = kill_then_print\n"
-        "sys.exit(main(sys.argv[1:]))\n"
-    )
     argv = ["play", "--hands", "3", "--seed", "5", "--history", "deals.jsonl"]
-    proc = subprocess.run(
-        [sys.executable, "-c", script, *argv],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=package_env(),
-        timeout=120,
-    )
-    assert proc.returncode == 130, (proc.returncode, proc.stderr)
-    assert proc.stderr.splitlines()[-1] == "ofc-fast: interrupted", proc.stderr
-    assert os.listdir(tmp_path) == ["deals.jsonl"]
-    assert len((tmp_path / "deals.jsonl").read_text().splitlines()) == 3
+    _killed_in("ofc_fast.cli._play", "print_speed", argv, tmp_path)
+
+
+def test_kill_while_arena_writes_its_files_leaves_no_temporary_file(
+    tmp_path: Path,
+) -> None:
+    """Regression: SIGTERM (``kill``) while ``arena`` wrote its ``--json`` report after
+    the match ended the process at once (exit by signal 15, a temporary file possibly
+    left): only the match was covered.  As in ``play`` it is a Ctrl-C for the whole
+    run: one line, exit status 130, the history written whole, no temporary file."""
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "3", "--quiet"]
+    argv += ["--history", "deals.jsonl", "--json", "report.json"]
+    _killed_in("ofc_fast.arena.cli", "write_whole", argv, tmp_path)
 
 
 def test_ctrl_c_while_the_command_line_starts_is_one_line(
@@ -906,6 +936,28 @@ def test_default_match_interval_is_about_16() -> None:
     st = _stats([12, -20, 3, 25, -8])
     se = st.sd / math.sqrt(5)
     assert st.ci95 / se == pytest.approx(2.776, rel=5e-4)
+
+
+def test_play_without_scipy_names_the_extra_that_brings_it(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``play``'s summary without SciPy said ``pip install scipy for
+    Student's t``, unlike every other missing-extra hint, which names the project's
+    extra: it says ``pip install 'ofc-fast[cli]'`` (pyproject's cli extra brings
+    SciPy)."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "scipy" else find_spec(name, *a),
+    )
+    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random")
+    text = " ".join(out.split())  # (the note is wrapped to 80 columns)
+    assert code == 0
+    assert "normal approximation; pip install 'ofc-fast[cli]' for Student's t" in text
+    assert "pip install scipy" not in text
 
 
 def test_interval_falls_back_to_the_normal_approximation(

@@ -152,7 +152,7 @@ def test_a_bad_option_s_error_names_the_option_typed(
     err = capsys.readouterr().err
     assert err.startswith(f"ofc-fast: error: {option}: must be "), err
     assert err.count("\n") == 1, err
-    with pytest.raises(OfcError, match=r"^workers must be an integer >= 1"):
+    with pytest.raises(OfcError, match=r"^workers: must be an int >= 1, got 0$"):
         ServeConfig(workers=0).check()
 
 
@@ -275,7 +275,7 @@ def test_workers_and_queue_are_capped_as_every_command_s_workers(
         err = capsys.readouterr().err
         assert err.startswith(f"ofc-fast: error: {option}: must be "), err
         assert "at most" in err and err.count("\n") == 1, err
-    with pytest.raises(OfcError, match=r"^workers must be .* at most 8 \(4 per CPU"):
+    with pytest.raises(OfcError, match=r"^workers: must be at most 8, got 9 \(4 per CPU"):
         ServeConfig(workers=9).check()
     with pytest.raises(OfcError, match=r"^queue must be .* at most 1024"):
         ServeConfig(workers=1, queue=1025).check()
@@ -443,11 +443,18 @@ def test_a_workers_count_past_one_cpu_s_most_says_one_cpu(
 ) -> None:
     """On a one-CPU machine ``serve --workers 8`` said "(4 per CPU, 1 CPUs here)"; the
     count of CPUs takes its noun in the singular for one."""
-    monkeypatch.setattr(config_mod, "cpu_count", lambda: 1)
+
+    def cpus(n: int) -> None:  # (what every count of CPUs reads: os)
+        monkeypatch.setattr(
+            os, "sched_getaffinity", lambda pid: set(range(n)), raising=False
+        )
+        monkeypatch.setattr(os, "cpu_count", lambda: n)
+
+    cpus(1)
     with pytest.raises(OfcError) as one:
         ServeConfig(workers=8).check()
     assert "(4 per CPU, 1 CPU here)" in str(one.value), str(one.value)
-    monkeypatch.setattr(config_mod, "cpu_count", lambda: 2)
+    cpus(2)
     with pytest.raises(OfcError) as two:
         ServeConfig(workers=9).check()
     assert "(4 per CPU, 2 CPUs here)" in str(two.value), str(two.value)
@@ -493,3 +500,21 @@ def test_an_api_key_or_root_path_of_the_wrong_type_is_named() -> None:
     for root in (deep, 10**5000, None):
         with pytest.raises(OfcError, match=r"^root_path must be a path .*, got "):
             ServeConfig(workers=1, root_path=root).check()  # type: ignore[arg-type]
+
+
+def test_serve_workers_are_refused_in_every_command_s_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: ``ofc-fast serve --workers 0`` said ``--workers: must be an integer
+    >= 1, got 0`` while every other command's ``--workers`` says ``--workers: must be
+    an int >= 1, got 0``: serve's threads have the same bound (1 to 4 per CPU), so
+    they are now refused by the same check (``worker_count``), in the same words."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(serve_cli, "run_server", lambda config, *a: None)  # (were run)
+    for value in ("0", "9"):
+        assert cli.main(["play", "--hands", "1", "--workers", value]) == 2, value
+        play_err = capsys.readouterr().err
+        assert cli.main(["serve", "--port", "0", "--workers", value]) == 2, value
+        assert capsys.readouterr().err == play_err, value
+    assert play_err.startswith("ofc-fast: error: --workers: must be at most 8, got 9")

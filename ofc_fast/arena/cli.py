@@ -72,6 +72,14 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
+    # kill: stopped as by Ctrl-C for the whole run, the report and files written after
+    # the match included (a kill there was SIGTERM's default: a temporary file left)
+    with sigterm_as_sigint():
+        return _run_arena(args)
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    """``ofc-fast arena``: the match of ``args``, its report and files written."""
     from ._games import check_bot_count
     from ._host import Arena, DealRecord, parse_bot_spec
     from .history import deal_record
@@ -141,23 +149,21 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         if args.progress_every is not None and not args.progress_json:  # (checked)
             raise ArenaError("--progress-every: only with --progress-json")
         try:
-            with sigterm_as_sigint():  # kill: stopped as by Ctrl-C, bots closed
-                if wants_parallel(
-                    args
-                ):  # built-in bots on workers (parallel/tournament.py)
-                    from ..parallel.tournament import run_arena
+            # (kill too: sigterm_as_sigint, in _cmd_arena: bots closed)
+            if wants_parallel(args):  # built-in bots on workers (parallel/tournament.py)
+                from ..parallel.tournament import run_arena
 
-                    with executor_of(args) as ex:
-                        report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
-                else:
+                with executor_of(args) as ex:
+                    report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
+            else:
 
-                    def on_stop() -> None:  # Ctrl-C: the hands played so far
-                        arena.stop()
-                        if not arena.started:  # still waiting for bots: no hand to finish
-                            raise KeyboardInterrupt
+                def on_stop() -> None:  # Ctrl-C: the hands played so far
+                    arena.stop()
+                    if not arena.started:  # still waiting for bots: no hand to finish
+                        raise KeyboardInterrupt
 
-                    with StopOnSigint(on_stop):
-                        report = arena.run()
+                with StopOnSigint(on_stop):
+                    report = arena.run()
         except KeyboardInterrupt:  # the hands booked so far (sequentially: a second
             # Ctrl-C, not the hand in progress; in parallel: the chunks back in order)
             report = match_report(arena) | {"interrupted": True}

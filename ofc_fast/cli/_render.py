@@ -164,7 +164,8 @@ def interval_method() -> str:
 
     if importlib.util.find_spec("scipy") is not None:
         return "Student's t"
-    return "normal approximation; pip install scipy for Student's t"
+    # (the extra that brings SciPy, as every missing-extra hint names it)
+    return "normal approximation; pip install 'ofc-fast[cli]' for Student's t"
 
 
 def row_text(cards: Sequence[int]) -> str:

@@ -47,6 +47,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from ._counts import cpu_count as cpu_count  # for serve
+    from ._counts import worker_count as worker_count  # for serve
     from ._executors import (
         Executor,
         ExecutorError,
@@ -108,6 +109,6 @@ else:  # (mypy reads the names above: one it lacks stays an error)
             ),
             "._progress": ("Progress",),
             "._run": ("ParallelRun", "in_order", "play_parallel"),
-            "._counts": ("cpu_count",),
+            "._counts": ("cpu_count", "worker_count"),
         },
     )

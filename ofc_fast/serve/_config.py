@@ -17,7 +17,7 @@ from typing import IO
 
 from ..errors import OfcError, quote, quote_path
 from ..files import open_input
-from ..parallel import cpu_count
+from ..parallel import cpu_count, worker_count
 from ..parallel.cli import MAX_WORKERS_PER_CPU
 
 __all__ = ["API_KEY_ENV", "ServeConfig", "api_key"]
@@ -139,14 +139,9 @@ class ServeConfig:
             )
         if self.api_key is not None:
             _usable_key(self.api_key, label("api_key"))
-        cpus = cpu_count()
+        # threads, the same bound as every command's --workers: the same check
+        worker_count(self.workers, named.get("workers", "workers"))
         for name, low, most, why in (
-            (
-                "workers",
-                1,
-                WORKERS_PER_CPU * cpus,
-                f" ({WORKERS_PER_CPU} per CPU, {cpus} CPU{'s' * (cpus != 1)} here)",
-            ),
             ("queue", 0, MAX_QUEUE, ""),
             ("max_body", 1024, None, ""),
             ("max_samples", 1, None, ""),
