@@ -12,6 +12,7 @@ import socket
 import sys
 from typing import Any
 
+from ..cli._values import split_list
 from ..cli.options import input_file, named, one_of
 from ..errors import OfcError
 
@@ -132,7 +133,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
         forwarded_allow_ips=tuple(
-            ip.strip() for ip in (args.forwarded_allow_ips or "").split(",") if ip.strip()
+            split_list(
+                "--forwarded-allow-ips", args.forwarded_allow_ips, "address", OfcError
+            )
+            if args.forwarded_allow_ips is not None
+            else ()
         ),
         root_path=args.root_path,
     ).check(_OPTIONS)
