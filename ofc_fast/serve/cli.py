@@ -12,8 +12,7 @@ import socket
 import sys
 from typing import Any
 
-from ..cli._values import split_list
-from ..cli.options import input_file, named, one_of
+from ..cli.options import input_file, named, one_of, split_list
 from ..errors import OfcError
 
 __all__ = ["add_commands"]
