@@ -37,7 +37,12 @@ lock_free_view = lock_free
 cost a fifth of an ``encode()``), and again holding it when a step was in progress
 (``_entries``, twice the count of the calls :func:`one_thread` let in, odd) or one
 began meanwhile: so it too sees the env before or after a step, as :func:`if_open`'s
-views do (:func:`~ofc_fast.game.threads.lock_free`, the reads of a Game's too)."""
+views do (:func:`~ofc_fast.game.threads.lock_free`, the reads of a Game's too).
+Unlike a Game's builtins, a view's C call lets the GIL go, as a step's does: a view
+racing a step on another thread reads bytes the step is writing (each field a byte
+in range, so no index leaves its table), and the torn result is never returned,
+the count having moved; a caller who wants no such overlap at all steps and reads
+from one thread."""
 
 
 def check_open(venv: Any, call: str) -> None:
