@@ -4,7 +4,7 @@
     python benchmarks/bench_game.py --quick         # a few seconds
     python benchmarks/bench_game.py --json out.json
     python benchmarks/bench_game.py --reads         # lock-free reads vs locked, A/B
-    python benchmarks/bench_game.py --against OLD   # Move.from_dict here vs OLD, A/B
+    python benchmarks/bench_game.py --against OLD   # hot calls here vs tree OLD, A/B
 
 A decision is one move of one seat (a 5-card opening, a Pineapple round, one OFC
 card, a Fantasyland or classic set).  Each row times complete deals through
@@ -226,34 +226,51 @@ def _print_reads(args: Any) -> None:
 
 
 PARSE_CHILD = r"""
-import json, sys, time
+import json, sys, time, timeit
 import ofc_fast
-from ofc_fast.game import Move
 out, n = {"module": ofc_fast.__file__}, int(sys.argv[1])
-for name, data in json.loads(sys.argv[2]).items():
-    for _ in range(n // 10):
-        Move.from_dict(data)
-    t = time.process_time()
-    for _ in range(n):
-        Move.from_dict(data)
-    out[name] = (time.process_time() - t) / n * 1e9
+for name, (setup, stmt) in json.loads(sys.argv[2]).items():
+    timer = timeit.Timer(stmt, setup, timer=time.process_time)
+    timer.timeit(max(1, n // 10))
+    out[name] = timer.timeit(n) / n * 1e9
 print(json.dumps(out))
 """
-"""What ``--against`` runs in each tree: ns a ``Move.from_dict`` call of each case."""
+"""What ``--against`` runs in each tree: ns a call of each of :data:`PARSE_CASES`."""
+_MOVE = "from ofc_fast.game import Move\n"
+_VALUE = """
+import random
+from ofc_fast import rules
+from ofc_fast.bots import ValueBot
+from ofc_fast.game import Game
+g, r = Game(rules.PINEAPPLE, 3, seed=1), random.Random(1)
+for _ in range(4):
+    g.play_action(r.choice(g.legal_actions()))
+obs, bot = g.observation(g.to_act), ValueBot()
+"""
 PARSE_CASES = {
-    "from_dict, 3 text cards": {
-        "place": [["As", "front"], ["Kd", "back"]],
-        "discard": ["2c"],
-    },
-    "from_dict, 3 card ids": {"place": [[51, 0], [45, 2]], "discard": [0]},
-    "from_dict, 5 text cards": {
-        "place": [["As", 0], ["Kd", 1], ["Qc", 1], ["2h", 2], ["3h", 2]]
-    },
+    "from_dict, 3 text cards": (
+        _MOVE + "d = {'place': [['As', 'front'], ['Kd', 'back']], 'discard': ['2c']}",
+        "Move.from_dict(d)",
+    ),
+    "from_dict, 3 card ids": (
+        _MOVE + "d = {'place': [[51, 0], [45, 2]], 'discard': [0]}",
+        "Move.from_dict(d)",
+    ),
+    "from_dict, 5 text cards": (
+        _MOVE + "d = {'place': [['As', 0], ['Kd', 1], ['Qc', 1], ['2h', 2], ['3h', 2]]}",
+        "Move.from_dict(d)",
+    ),
+    "play_key(PINEAPPLE)": (
+        "from ofc_fast.rules import PINEAPPLE, play_key",
+        "play_key(PINEAPPLE)",
+    ),
+    "ValueBot.act, pineapple 3p": (_VALUE, "bot.act(obs)"),
 }
+"""The calls ``--against`` times: name -> (setup, statement), as ``timeit`` takes them."""
 
 
 def move_parse_ab(old: Path, rounds: int, calls: int, seed: int) -> list[dict[str, Any]]:
-    """``Move.from_dict`` of :data:`PARSE_CASES` in the tree ``old`` (A, a built
+    """The calls of :data:`PARSE_CASES` in the tree ``old`` (A, a built
     checkout) and in this one (B), each in its own interpreter, in turn ``rounds``
     times: per case the median ns a call of each and their ratio B/A."""
     times: dict[str, dict[str, list[float]]] = {n: {"A": [], "B": []} for n in PARSE_CASES}
@@ -277,10 +294,10 @@ def move_parse_ab(old: Path, rounds: int, calls: int, seed: int) -> list[dict[st
 
 def _print_move_parse(args: Any) -> None:
     """``--against``: :func:`move_parse_ab`'s table."""
-    rounds, calls = (3, 2000) if args.quick else (11, 50_000)
+    rounds, calls = (3, 200) if args.quick else (11, 5000)
     rows = move_parse_ab(args.against, rounds, calls, args.seed)
     title = (
-        f"Move.from_dict: median ns a call over {rounds} rounds, {args.against} (A) and "
+        f"hot calls: median ns a call over {rounds} rounds, {args.against} (A) and "
         "this tree (B) in turn"
     )
     _print_ab(title, rows, ("case", "A", "B"))
@@ -360,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         "--against",
         type=Path,
         metavar="TREE",
-        help="time Move.from_dict in TREE (another built checkout) and here in turn (A/B)",
+        help="time hot calls (Move.from_dict, play_key, ValueBot.act) in TREE (another "
+        "built checkout) and here in turn (A/B)",
     )
     p.add_argument(
         "--json", type=output_path, metavar="PATH", help="write the figures as JSON"
