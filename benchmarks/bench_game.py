@@ -4,6 +4,7 @@
     python benchmarks/bench_game.py --quick         # a few seconds
     python benchmarks/bench_game.py --json out.json
     python benchmarks/bench_game.py --reads         # lock-free reads vs locked, A/B
+    python benchmarks/bench_game.py --against OLD   # hot calls here vs tree OLD, A/B
 
 A decision is one move of one seat (a 5-card opening, a Pineapple round, one OFC
 card, a Fantasyland or classic set).  Each row times complete deals through
@@ -189,26 +190,117 @@ def reads_ab(deals: int, rounds: int, seed: int) -> list[dict[str, Any]]:
                 for g in games:
                     read(g, r)
                 times[name][side].append((time.process_time() - t) / len(games) * 1e9)
+    return _ab_rows(times, ("read", "locked_ns", "lock_free_ns"))
+
+
+def _ab_rows(
+    times: dict[str, dict[str, list[float]]], keys: tuple[str, str, str]
+) -> list[dict[str, Any]]:
+    """Per name of ``times`` (its ns a call of sides A and B): a row of ``keys`` (the
+    name's, A's, B's) holding the name, the medians of A and B, and ``ratio`` B/A."""
     out = []
     for name, t in times.items():
         a, b = statistics.median(t["A"]), statistics.median(t["B"])
-        out.append({"read": name, "locked_ns": a, "lock_free_ns": b, "ratio": b / a})
+        out.append({keys[0]: name, keys[1]: a, keys[2]: b, "ratio": b / a})
     return out
+
+
+def _print_ab(title: str, rows: list[dict[str, Any]], heads: tuple[str, str, str]) -> None:
+    """An A/B table: ``title``, then per row of :func:`_ab_rows` its name, A's and B's
+    ns under ``heads`` and B/A."""
+    keys = list(rows[0]) if rows else []
+    print(f"{title}\n\n{heads[0]:26s} {heads[1]:>10s} {heads[2]:>10s} {'B/A':>7s}")
+    for row in rows:
+        name, a, b = (row[k] for k in keys[:3])
+        print(f"{name:26s} {a:10,.0f} {b:10,.0f} {row['ratio']:7.2f}")
 
 
 def _print_reads(args: Any) -> None:
     """``--reads``: :func:`reads_ab`'s table."""
     deals, rounds = (20, 5) if args.quick else (200, 21)
-    print(
+    title = (
         f"reads of pineapple 3p games ({deals} deals, every state): median ns a call "
-        f"over {rounds} rounds, locked (A) and lock-free (B) in turn\n"
+        f"over {rounds} rounds, locked (A) and lock-free (B) in turn"
     )
-    print(f"{'read':20s} {'locked':>10s} {'lock-free':>10s} {'B/A':>7s}")
-    for row in reads_ab(deals, rounds, args.seed):
-        print(
-            f"{row['read']:20s} {row['locked_ns']:10,.0f} {row['lock_free_ns']:10,.0f} "
-            f"{row['ratio']:7.2f}"
-        )
+    _print_ab(title, reads_ab(deals, rounds, args.seed), ("read", "locked", "lock-free"))
+
+
+PARSE_CHILD = r"""
+import json, sys, time, timeit
+import ofc_fast
+out, n = {"module": ofc_fast.__file__}, int(sys.argv[1])
+for name, (setup, stmt) in json.loads(sys.argv[2]).items():
+    timer = timeit.Timer(stmt, setup, timer=time.process_time)
+    timer.timeit(max(1, n // 10))
+    out[name] = timer.timeit(n) / n * 1e9
+print(json.dumps(out))
+"""
+"""What ``--against`` runs in each tree: ns a call of each of :data:`PARSE_CASES`."""
+_MOVE = "from ofc_fast.game import Move\n"
+_VALUE = """
+import random
+from ofc_fast import rules
+from ofc_fast.bots import ValueBot
+from ofc_fast.game import Game
+g, r = Game(rules.PINEAPPLE, 3, seed=1), random.Random(1)
+for _ in range(4):
+    g.play_action(r.choice(g.legal_actions()))
+obs, bot = g.observation(g.to_act), ValueBot()
+"""
+PARSE_CASES = {
+    "from_dict, 3 text cards": (
+        _MOVE + "d = {'place': [['As', 'front'], ['Kd', 'back']], 'discard': ['2c']}",
+        "Move.from_dict(d)",
+    ),
+    "from_dict, 3 card ids": (
+        _MOVE + "d = {'place': [[51, 0], [45, 2]], 'discard': [0]}",
+        "Move.from_dict(d)",
+    ),
+    "from_dict, 5 text cards": (
+        _MOVE + "d = {'place': [['As', 0], ['Kd', 1], ['Qc', 1], ['2h', 2], ['3h', 2]]}",
+        "Move.from_dict(d)",
+    ),
+    "play_key(PINEAPPLE)": (
+        "from ofc_fast.rules import PINEAPPLE, play_key",
+        "play_key(PINEAPPLE)",
+    ),
+    "ValueBot.act, pineapple 3p": (_VALUE, "bot.act(obs)"),
+}
+"""The calls ``--against`` times: name -> (setup, statement), as ``timeit`` takes them."""
+
+
+def move_parse_ab(old: Path, rounds: int, calls: int, seed: int) -> list[dict[str, Any]]:
+    """The calls of :data:`PARSE_CASES` in the tree ``old`` (A, a built
+    checkout) and in this one (B), each in its own interpreter, in turn ``rounds``
+    times: per case the median ns a call of each and their ratio B/A."""
+    times: dict[str, dict[str, list[float]]] = {n: {"A": [], "B": []} for n in PARSE_CASES}
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        for side in ("A", "B") if rng.random() < 0.5 else ("B", "A"):
+            tree = (old if side == "A" else ROOT).resolve()
+            cmd = [sys.executable, "-c", PARSE_CHILD, str(calls), json.dumps(PARSE_CASES)]
+            run = subprocess.run(cmd, cwd=tree, capture_output=True, text=True)
+            if run.returncode:
+                raise OfcError(f"--against: {tree}: {run.stderr.strip()[-300:]}")
+            got = json.loads(run.stdout)
+            if not Path(got.pop("module")).resolve().is_relative_to(tree):
+                raise OfcError(
+                    f"--against: {tree} imports another ofc_fast (build it there)"
+                )
+            for name, ns in got.items():
+                times[name][side].append(ns)
+    return _ab_rows(times, ("case", "old_ns", "new_ns"))
+
+
+def _print_move_parse(args: Any) -> None:
+    """``--against``: :func:`move_parse_ab`'s table."""
+    rounds, calls = (3, 200) if args.quick else (11, 5000)
+    rows = move_parse_ab(args.against, rounds, calls, args.seed)
+    title = (
+        f"hot calls: median ns a call over {rounds} rounds, {args.against} (A) and "
+        "this tree (B) in turn"
+    )
+    _print_ab(title, rows, ("case", "A", "B"))
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,6 +374,13 @@ def main(argv: list[str] | None = None) -> int:
         help="time Game's reads lock-free against each holding the game's lock (A/B)",
     )
     p.add_argument(
+        "--against",
+        type=Path,
+        metavar="TREE",
+        help="time hot calls (Move.from_dict, play_key, ValueBot.act) in TREE (another "
+        "built checkout) and here in turn (A/B)",
+    )
+    p.add_argument(
         "--json", type=output_path, metavar="PATH", help="write the figures as JSON"
     )
     p.add_argument(
@@ -292,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.reads:
         _print_reads(args)
+        return 0
+    if args.against is not None:
+        _print_move_parse(args)
         return 0
     labels = [*C_LABELS, *(case[0] for case in CASES)]
     if not any(args.only in label for label in labels):

@@ -915,3 +915,29 @@ def test_to_dict_builds_its_data_once_and_hands_out_copies(
     for twin in (pickle.loads(pickle.dumps(table)), copy.copy(table), copy.deepcopy(table)):
         assert twin == table and "_plain" not in twin.__dict__
         assert twin.to_dict() == want
+
+
+def test_play_key_is_made_once_per_rule_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: every ValueBot decision (its model's context, found by the rule
+    set's play key) read the rule set's 26 fields into a new tuple, about 3.5 us; the
+    key is made once per rule set and kept, and neither pickles nor copies carry it."""
+    import copy
+    import pickle
+
+    from ofc_fast.rules import _diff, play_key
+
+    table = rules.PINEAPPLE.replace(name="keyed-once")
+    calls: list[object] = []
+    real = _diff.dataclasses.fields
+
+    def counting(obj: Any) -> Any:
+        calls.append(obj)
+        return real(obj)
+
+    monkeypatch.setattr(_diff.dataclasses, "fields", counting)
+    first = play_key(table)
+    assert play_key(table) is first and calls == [table]
+    monkeypatch.undo()
+    assert first == play_key(rules.PINEAPPLE) != play_key(table.replace(sweep_bonus=9))
+    for twin in (pickle.loads(pickle.dumps(table)), copy.copy(table), copy.deepcopy(table)):
+        assert "_play_key" not in twin.__dict__ and play_key(twin) == first

@@ -244,6 +244,13 @@ class Move(tuple):  # type: ignore[type-arg]
             for c in _cards(discard):
                 cards.append(c)
                 dests.append(DISCARD)
+        return cls._checked(cards, dests, declare, surrender)
+
+    @classmethod
+    def _checked(
+        cls, cards: list[int], dests: list[int], declare: object, surrender: object
+    ) -> Move:
+        """A move of parsed card ids and destinations; declare, surrender checked."""
         if declare is not None:  # a natural's name, as a rule set reads it ("Dragon")
             declare = natural_name(declare)
         if not isinstance(surrender, bool):
@@ -449,25 +456,19 @@ class Move(tuple):  # type: ignore[type-arg]
                 f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}", "bad_move"
             )
         place = _listed(data.get("place", ()), "place", "a list of [card, row] pairs")
-        pairs = []
+        cards: list[int] = []
+        dests: list[int] = []
         for i, item in enumerate(place):
             pair = _listed(item, f"place[{i}]", "a [card, row] pair", 2)
-            pairs.append(
-                (_at(_card, pair[0], f"place[{i}]"), _at(_row, pair[1], f"place[{i}]"))
-            )
+            cards.append(_at(_card, pair[0], f"place[{i}]"))
+            dests.append(_at(_row, pair[1], f"place[{i}]"))
         discard = data.get("discard")
-        cards = [
-            _at(_card, c, f"discard[{i}]")
-            for i, c in enumerate(
-                () if discard is None else _listed(discard, "discard", "a list of cards")
-            )
-        ]
-        return cls(
-            pairs,
-            cards or None,
-            declare=data.get("declare"),
-            surrender=data.get("surrender", False),
-        )
+        for i, c in enumerate(
+            () if discard is None else _listed(discard, "discard", "a list of cards")
+        ):
+            cards.append(_at(_card, c, f"discard[{i}]"))
+            dests.append(DISCARD)
+        return cls._checked(cards, dests, data.get("declare"), data.get("surrender", False))
 
     def __str__(self) -> str:
         if self[3]:

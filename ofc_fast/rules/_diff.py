@@ -59,8 +59,14 @@ def play_key(rules: RuleSet) -> tuple[object, ...]:
     >>> play_key(rules.PINEAPPLE) == play_key(rules.PINEAPPLE.replace(sweep_bonus=9))
     False
     """
-    return tuple(
-        getattr(rules, f.name)
-        for f in dataclasses.fields(rules)
-        if f.name not in LABEL_FIELDS
-    )
+    try:  # made once per rule set (frozen): bots ask for it at every decision
+        cached: tuple[object, ...] = rules.__dict__["_play_key"]
+        return cached
+    except KeyError:
+        key = tuple(
+            getattr(rules, f.name)
+            for f in dataclasses.fields(rules)
+            if f.name not in LABEL_FIELDS
+        )
+        object.__setattr__(rules, "_play_key", key)
+        return key

@@ -38,8 +38,9 @@ def _cached_hash(self: Any) -> int:
 _T = typing.TypeVar("_T", bound=type)
 
 
-_CACHED = frozenset(("_hash", "_plain"))
-"""What a rule dataclass keeps of its own making: its hash and its ``to_dict`` data."""
+_CACHED = frozenset(("_hash", "_plain", "_play_key"))
+"""What a rule dataclass keeps of its own making: its hash, its ``to_dict`` data and
+its :func:`~ofc_fast.rules.play_key`."""
 
 
 def _state_without_hash(self: Any) -> dict[str, Any]:
