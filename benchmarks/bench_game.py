@@ -59,6 +59,7 @@ def _match_run(
     preset: rules.RuleSet, players: int, deals: int, seed: int, bot: str
 ) -> tuple[int, float]:
     m = Match(preset, players, seed=seed)
+    bots: list[RandomBot | HeuristicBot]
     if bot == "random":
         bots = [RandomBot(seed_offset(seed, s)) for s in range(players)]
     else:
