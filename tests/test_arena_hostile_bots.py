@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripts import free_port
+from scripts import free_port, package_env
 
 HOSTILE = Path(__file__).parent / "arena_clients" / "hostile_bot.py"
 ROOMY_MS = 10_000  # no on-time answer misses it, even on a loaded machine
 SHORT_MS = 1_000
 LIMIT_S = 90  # a match of these tests that runs longer is hung
 DECISIONS = 3 * 5  # 3 Pineapple hands of 5 decisions for each bot
+DISCONNECTED = {"stdio": "disconnected: exited with status 0", "tcp": "disconnected"}
+"""Why the arena stopped asking a hostile bot that went: a ``cmd:`` bot's exit named."""
 
 
 def hostile(mode: str, arg: str = "", transport: str = "-") -> str:
@@ -75,6 +77,7 @@ def run_match(
             capture_output=True,
             text=True,
             timeout=LIMIT_S,
+            env=package_env(),
         )
     finally:
         if client is not None:
@@ -84,6 +87,35 @@ def run_match(
     report: dict[str, Any] = json.loads(rep.read_text())
     assert report["hands"] == 3 and report["bots"][0]["faults"] == 0
     return report
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("raise SystemExit(3)", "exited with status 3"),
+        ("import os; os.kill(os.getpid(), 9)", "killed by signal 9 (SIGKILL)"),
+    ],
+)
+def test_a_cmd_bot_that_exits_at_once_is_named_with_how_it_ended(
+    tmp_path: Path, code: str, why: str
+) -> None:
+    """Regression: a ``cmd:`` bot that exits at once (``--bot 'cmd:python
+    missing.py'``) was reported only as "disconnected", its exit status or signal
+    nowhere; the report and the summary say "disconnected: exited with status 3"."""
+    rep = tmp_path / "report.json"
+    bot = f'bad@cmd:{sys.executable} -c "{code}"'
+    out = subprocess.run(
+        arena_cmd(["heuristic", bot], rep, ROOMY_MS),
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+        env=package_env(),
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    bad = json.loads(rep.read_text())["bots"][1]
+    assert bad["stopped"] == f"disconnected: {why}"
+    assert bad["fault_kinds"] == {"disconnect": 1} and bad["substituted"] == DECISIONS
+    assert f"; disconnected: {why};" in out.stdout
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +150,7 @@ def test_nested_json_then_exit_never_hangs(
     report = run_match(tmp_path, "nest-exit", timeout_ms, transport)
     bad = report["bots"][1]
     assert bad["fault_kinds"] == {"garbage": 1, "disconnect": 1}
-    assert bad["substituted"] == DECISIONS and bad["stopped"] == "disconnected"
+    assert bad["substituted"] == DECISIONS and bad["stopped"] == DISCONNECTED[transport]
 
 
 # -- a flood is bounded and counted
@@ -331,7 +363,7 @@ def test_a_last_answer_with_no_newline_is_read_at_the_end(
     report = run_match(tmp_path, "cut-exit", ROOMY_MS, transport)
     bad = report["bots"][1]
     assert bad["fault_kinds"] == {"disconnect": 1}
-    assert bad["substituted"] == DECISIONS - 4 and bad["stopped"] == "disconnected"
+    assert bad["substituted"] == DECISIONS - 4 and bad["stopped"] == DISCONNECTED[transport]
 
 
 @pytest.mark.skipif(

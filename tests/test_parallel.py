@@ -1190,7 +1190,9 @@ def test_a_parallel_arena_refuses_a_bad_chunk_size(size: object) -> None:
     from ofc_fast.parallel.tournament import run_arena
 
     arena = _arena(False)
-    with pytest.raises(GameError, match="chunk size: must be an int >= 1"):
+    with pytest.raises(
+        GameError, match=r"^chunk size: must be (at least 1|a whole number), got "
+    ):
         run_arena(arena, chunk_size=size)  # type: ignore[arg-type]
     assert arena.deals == []
 
@@ -1328,7 +1330,9 @@ def test_ray_refuses_a_cluster_without_cpus(make: Any, name: str) -> None:
     ray="local")``, where ``workers`` gives the CPUs) runs no task: a run on it waited
     for ever; ``make_executor(num_cpus=0)`` took 0 for "not given" (the ``workers``
     CPUs).  ExecutorError naming the value, before Ray is imported or started."""
-    with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 1"):
+    with pytest.raises(
+        ExecutorError, match=f"^{name}: must be (at least 1|a whole number), got "
+    ):
         make()
 
 
@@ -1347,7 +1351,9 @@ def test_executor_retry_counts_are_checked_when_made(make: Any, name: str) -> No
     and failed only at the first map (Ray's own TypeError; a pool's broken-run
     comparison): ExecutorError naming it when the executor is made, before Ray is
     imported or started."""
-    with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 0"):
+    with pytest.raises(
+        ExecutorError, match=f"^{name}: must be (at least 0|a whole number), got "
+    ):
         make()
 
 
@@ -1374,7 +1380,9 @@ def test_run_counts_and_flags_take_numpy_values() -> None:
     want = play_parallel(plain, chunk_size=2).outcomes
     assert play_parallel(spec, chunk_size=np.int64(2)).outcomes == want
     for bad, name in ((-1, "hands"), (2.0, "hands"), ("4", "hands")):
-        with pytest.raises(GameError, match=f"^{name}: must be an int >= 0"):
+        with pytest.raises(
+            GameError, match=f"^{name}: must be (at least 0|a whole number), got "
+        ):
             RunSpec.make("pineapple", 2, 1, bad, [("random", {})])
     with pytest.raises(GameError, match=r"^fantasyland must be True or False"):
         RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=1)
@@ -1398,7 +1406,9 @@ def test_selfplay_checks_its_counts_before_touching_out(
     after ``out`` was made: GameError naming the setting, before ``out`` is made."""
     spec = RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=False)
     out = tmp_path / "out"
-    with pytest.raises(GameError, match=f"^{name}: must be an int >= "):
+    with pytest.raises(
+        GameError, match=f"^{name}: must be (at least [01]|a whole number), got "
+    ):
         selfplay(spec, out, progress=False, **setting)
     assert not out.exists()
     doc = selfplay(
@@ -1432,6 +1442,25 @@ def test_workers_is_one_check_on_the_command_line_and_in_the_executor(
         assert str(caught.value) == str(exc)
     else:
         check_workers(n)  # (a count the executor takes: the command line too)
+
+
+def test_a_count_under_1_is_refused_in_one_wording(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: ``ofc-fast play --workers 0`` said "--workers: must be an int >= 1,
+    got 0" (as ``ProcessExecutor(0)`` and ``run_arena(chunk_size=0)`` did) where
+    ``--hands 0`` said "--hands: must be at least 1, got 0": a count's refusal has
+    one wording, the command line's and the Python checks' alike."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    assert main(["play", "--hands", "2", "--workers", "0", "--quiet"]) == 2
+    assert "--workers: must be at least 1, got 0\n" in capsys.readouterr().err
+    assert main(["play", "--hands", "0", "--quiet"]) == 2
+    assert "--hands: must be at least 1, got 0\n" in capsys.readouterr().err
+    with pytest.raises(ExecutorError, match=r": must be at least 1, got 0$"):
+        ProcessExecutor(0)
+    with pytest.raises(GameError, match=r"^chunk size: must be at least 1, got 0$"):
+        run_arena(_arena(False), chunk_size=0)
 
 
 def test_bad_parallel_options_exit_2(

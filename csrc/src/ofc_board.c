@@ -109,13 +109,13 @@ int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
 {
     size_t start;
     int32_t first_status = OFC_OK;
-    const ofc_span in[2] = {{cards, n * OFC_BOARD_CARDS}, {rules, sizeof *rules}};
+    const ofc_span in[2] = {ofc_rows(cards, n, OFC_BOARD_CARDS), {rules, sizeof *rules}};
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
-    if (n && (!cards || ofc_over_any(strength, 3 * n * sizeof *strength, in, 2) ||
-              ofc_over_any(royalty, 3 * n * sizeof *royalty, in, 2) ||
-              ofc_over_any(foul, n, in, 2))) {
+    if (n && (!cards || ofc_rows_over_any(strength, n, 3 * sizeof *strength, in, 2) ||
+              ofc_rows_over_any(royalty, n, 3 * sizeof *royalty, in, 2) ||
+              ofc_rows_over_any(foul, n, 1, in, 2))) {
         return OFC_E_VALUE;
     }
     start = ofc_first_bad_row(cards, n, OFC_BOARD_CARDS, &first_status);

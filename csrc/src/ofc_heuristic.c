@@ -102,7 +102,7 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
 {
     size_t start, j;
     int lowball;
-    const ofc_span in[4] = {{boards, n * OFC_BOARD_CARDS},
+    const ofc_span in[4] = {ofc_rows(boards, n, OFC_BOARD_CARDS),
                             {rules, sizeof *rules},
                             {fl, sizeof *fl},
                             {m, sizeof *m}};
@@ -110,7 +110,7 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (status != OFC_OK) {
         return status;
     }
-    if (n > 0 && (!m || !boards || !out || ofc_over_any(out, n * sizeof *out, in, 4))) {
+    if (n > 0 && (!m || !boards || !out || ofc_rows_over_any(out, n, sizeof *out, in, 4))) {
         return OFC_E_VALUE;
     }
     lowball = rules->middle_lowball != 0;

@@ -92,6 +92,26 @@ static inline int ofc_over_any(const void *out, size_t n, const ofc_span *in, si
     return 0;
 }
 
+/* The n rows of `width` bytes at p as an input of ofc_rows_over_any(), their size
+ * saturated (ofc_mul_sat()). */
+static inline ofc_span ofc_rows(const void *p, size_t n, size_t width)
+{
+    ofc_span s;
+    s.p = p;
+    s.n = ofc_mul_sat(n, width);
+    return s;
+}
+
+/* The batch kernels' overlap check: 1 when the n rows of `width` bytes at out share a
+ * byte with one of the k inputs (ofc_over_any()), the rows' size saturated
+ * (ofc_mul_sat(), as ofc_rows()'s): a count whose product overflows describes no array
+ * and is refused, where a wrapped product let an output laid over its input pass. */
+static inline int ofc_rows_over_any(const void *out, size_t n, size_t width,
+                                    const ofc_span *in, size_t k)
+{
+    return ofc_over_any(out, ofc_mul_sat(n, width), in, k);
+}
+
 /* Batch kernels copy their input in blocks of this many rows (hands, boards or pairs)
  * to a local buffer, then validate and use only the buffer: one copy barrier per block
  * keeps the copy free. */

@@ -57,8 +57,8 @@ static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t wi
 {
     size_t start, i;
     int32_t status = OFC_OK;
-    if (n && (!cards || !out ||
-              ofc_bytes_overlap(out, n * sizeof *out, cards, n * width))) {
+    const ofc_span hands = ofc_rows(cards, n, width);
+    if (n && (!cards || !out || ofc_rows_over_any(out, n, sizeof *out, &hands, 1))) {
         return OFC_E_VALUE;
     }
     start = ofc_first_bad_row(cards, n, width, &status);

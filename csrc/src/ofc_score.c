@@ -326,12 +326,12 @@ int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t 
 {
     size_t first;
     int32_t status = OFC_OK;
-    const ofc_span in[3] = {
-        {a, n * OFC_BOARD_CARDS}, {b, n * OFC_BOARD_CARDS}, {rules, sizeof *rules}};
+    const ofc_span in[3] = {ofc_rows(a, n, OFC_BOARD_CARDS), ofc_rows(b, n, OFC_BOARD_CARDS),
+                            {rules, sizeof *rules}};
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
-    if (n && (!a || !b || !net || ofc_over_any(net, n * sizeof *net, in, 3))) {
+    if (n && (!a || !b || !net || ofc_rows_over_any(net, n, sizeof *net, in, 3))) {
         return OFC_E_VALUE;
     }
     first = ofc_first_bad_pair(a, b, n, &status);

@@ -377,6 +377,7 @@ int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
     void *block;
     size_t i;
     const ofc_span tables[2] = {{rules, sizeof *rules}, {ev, sizeof *ev}};
+    ofc_span hands;
     int32_t status = arranger_ctx(&c, rules, ev, objective);
     if (status != OFC_OK) {
         return status;
@@ -387,12 +388,13 @@ int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
     if (!cards) {
         return OFC_E_COUNT;
     }
-    if ((boards != cards && ofc_bytes_overlap(boards, 13 * n, cards, 13 * n)) ||
-        ofc_bytes_overlap(values, n * sizeof *values, cards, 13 * n)) {
+    hands = ofc_rows(cards, n, 13);
+    if ((boards != cards && ofc_rows_over_any(boards, n, 13, &hands, 1)) ||
+        ofc_rows_over_any(values, n, sizeof *values, &hands, 1)) {
         return OFC_E_VALUE; /* would overwrite hands not yet read (in place: each first) */
     }
-    if (ofc_over_any(boards, 13 * n, tables, 2) ||
-        ofc_over_any(values, n * sizeof *values, tables, 2)) {
+    if (ofc_rows_over_any(boards, n, 13, tables, 2) ||
+        ofc_rows_over_any(values, n, sizeof *values, tables, 2)) {
         return OFC_E_VALUE; /* would change the rules or tables the next hands read */
     }
     block = ofc_bnb_alloc(&w, 13);

@@ -467,7 +467,7 @@ class Arena:
         if kind in self._ENDS:
             if not rec.dead:
                 why, fault = self._ENDS[kind]
-                self._kill(rec, why)
+                self._kill(rec, f"{why}: {value}" if kind == "eof" and value else why)
                 self._fault(rec, fault)
             return True
         if kind in self._LINE_FAULTS:
@@ -513,7 +513,7 @@ class Arena:
             }
         )
         if not sent:
-            self._late_item(rec, "eof", None)
+            self._late_item(rec, "eof", rec.endpoint.ended_as())
             return None, None, None
         deadline = None if self.timeout_ms is None else t0 + self.timeout_ms / 1000
         first = True

@@ -174,6 +174,11 @@ class Endpoint:
         """Stop the bot now."""
         self.closed = True
 
+    def ended_as(self) -> str | None:
+        """How the bot ended, where its transport knows (a process's exit status or
+        signal), the detail of its disconnect: None here."""
+        return None
+
     def close(self, grace: float = 1.0) -> None:
         """Let the bot exit (after ``match-end``) for up to ``grace`` seconds, then
         kill it."""
@@ -244,8 +249,12 @@ class _StreamEndpoint(Endpoint):
         except Exception:  # any failure ends the stream, never the arena
             pass
         finally:
-            self._end()
+            self._stream_end()
             on_end()
+
+    def _stream_end(self) -> None:
+        """The reader's end of the stream: a disconnect."""
+        self._end()
 
     def _write_loop(
         self, write: Callable[[bytes], Any], on_end: Callable[[], None]
@@ -453,7 +462,26 @@ class ProcessEndpoint(_StreamEndpoint):
         self._reap()
         self._reader.join(EXIT_GRACE_S)  # what the bot wrote before it went is read
         self._abandoned.set()  # (the reader ends within STOP_POLL_S, closing the pipe)
-        self._end()
+        self._end("eof", self.ended_as())
+
+    def _stream_end(self) -> None:
+        """The end of the bot's stdout: a disconnect naming how the bot ended."""
+        self._end("eof", self.ended_as())
+
+    def ended_as(self) -> str | None:
+        """How the bot's process ended ("exited with status 2", "killed by signal 9
+        (SIGKILL)"), once it has, within :data:`EXIT_GRACE_S` (a bot that closed its
+        stdout and runs on: None, a plain disconnect)."""
+        code = self.proc.returncode if self.exited.wait(EXIT_GRACE_S) else None
+        if code is None:
+            return None
+        if code >= 0:
+            return f"exited with status {code}"
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        return f"killed by signal {-code}{name}"
 
     def _reap(self) -> None:
         """Kill what is left of the bot's group and reap the bot, once (the watcher

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from ..cli.options import count_problem
 from ..errors import ExecutorError, OfcError, quote
 from ..table import as_int
 
@@ -36,18 +37,28 @@ def whole_count(
     where the count has a bound (``most``: a run's hands, whose deal indices are
     64-bit), <= ``most``, else ``error`` naming ``what``: the one count check of the
     parallel runs (workers, a Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for
-    ever; retries and restarts: >= 0; a run's hands, chunk and shard sizes: GameError).
+    ever; retries and restarts: >= 0; a run's hands, chunk and shard sizes: GameError),
+    in the words of the command line's counts (``count_problem``: ``--workers 0`` and
+    ``workers=0`` are refused alike).
 
+    >>> whole_count(0, "workers")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ExecutorError: workers: must be at least 1, got 0
     >>> whole_count(2**70, "hands", 0, OfcError, most=2**64)
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.OfcError: hands: must be an int 0..18446744073709551616, got 1180591620717411303424
+    ofc_fast.errors.OfcError: hands: must be at most 18446744073709551616, got 1180591620717411303424
     """  # noqa: E501 - the error, verbatim
     n = as_int(value)
-    if n is None or n < least:
-        raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
-    if most is not None and n > most:
-        raise error(f"{what}: must be an int {least}..{most}, got {quote(value)}")
+    problem = (
+        f"must be a whole number, got {quote(value)}"
+        if n is None
+        else count_problem(n, least, most)
+    )
+    if problem:
+        raise error(f"{what}: {problem}")
+    assert n is not None
     return n
 
 

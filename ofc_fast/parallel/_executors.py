@@ -588,7 +588,7 @@ class RayExecutor(Executor):
     >>> RayExecutor(num_cpus=0)  # (checked before Ray is imported)
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ExecutorError: num_cpus: must be an int >= 1, got 0
+    ofc_fast.errors.ExecutorError: num_cpus: must be at least 1, got 0
     """
 
     name = "ray"
