@@ -152,7 +152,7 @@ def test_a_bad_option_s_error_names_the_option_typed(
     err = capsys.readouterr().err
     assert err.startswith(f"ofc-fast: error: {option}: must be "), err
     assert err.count("\n") == 1, err
-    with pytest.raises(OfcError, match=r"^workers: must be an int >= 1, got 0$"):
+    with pytest.raises(OfcError, match=r"^workers: must be at least 1, got 0$"):
         ServeConfig(workers=0).check()
 
 
