@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from model_format import sealed
 from reference_fnv import fnv1a64
 from scripts import refuse_writes_in
 
@@ -68,7 +69,7 @@ def read_nets(data: bytes) -> dict[int, list[tuple[np.ndarray, np.ndarray]]]:
     version, header, payload, _, fset, inputs, _, n_nets = struct.unpack_from(
         "<8I", data, 8
     )
-    assert version in (1, 2) and (header, fset) == (64, 1) and len(data) == 64 + payload
+    assert version in (1, 2, 3) and (header, fset) == (64, 1) and len(data) == 64 + payload
     (opponent,) = struct.unpack_from("<I", data, 48)  # format 2: rows after the nets
     assert opponent in ((0,) if version == 1 else (0, 1))
     (checksum,) = struct.unpack_from("<Q", data, 40)
@@ -190,7 +191,7 @@ def test_a_model_of_fantasyland_entries_written_another_way_fits_the_same_rules(
     old = data_hash(data)
     blob = bytearray(model_bytes(random_nets(1, hidden=(8,)), home, 2))
     struct.pack_into("<I", blob, 20, old)  # the header's rules hash (docs/learned.md)
-    model = ValueModel.from_bytes(bytes(blob), "home")
+    model = ValueModel.from_bytes(sealed(bytes(blob)), "home")  # its header checksum
     assert model.rules_hash == old != rules_hash(home) == play_hash(home)
     model.check_rules(home, 2)
     reordered = fl.replace(entry=sorted(entry, key=lambda e: e[1]))  # weakest first
@@ -323,7 +324,7 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
         (data + b"\0", "truncated"),
         (b"NOTVALUE" + data[8:], "magic"),
         (data[:100] + bytes([data[100] ^ 4]) + data[101:], "checksum"),
-        (data[:8] + struct.pack("<I", 3) + data[12:], "version"),
+        (data[:8] + struct.pack("<I", 4) + data[12:], "version"),
         (data[:8] + struct.pack("<I", 0) + data[12:], "version"),
     ]:
         (tmp_path / "bad.ofcvm").write_bytes(bad)
@@ -334,14 +335,14 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
 
 
 def _with_first_weight(data: bytes, value: float) -> bytes:
-    """``data`` (a version 1 file of :func:`random_nets`) with the first weight of its
-    first net set to ``value`` and the checksum made again (this file's own reader)."""
+    """``data`` (a version 3 file of :func:`random_nets`) with the first weight of its
+    first net set to ``value`` and the checksums made again (this file's own reader)."""
     at = 64 + 4 + 4 + 4 * 4  # header, cards, layers, widths[4] of (64, 32, 16, 1)
     payload = bytearray(data[64:])
     payload[at - 64 : at - 60] = struct.pack("<f", value)
     header = bytearray(data[:64])
     header[40:48] = struct.pack("<Q", fnv1a64(bytes(payload)))
-    return bytes(header) + bytes(payload)
+    return sealed(bytes(header) + bytes(payload))
 
 
 def test_model_weights_over_the_bound_are_refused(tmp_path: Path):
@@ -2194,9 +2195,9 @@ def test_model_of_another_feature_set_refused_when_read():
     (it was read, then refused at its first use as 'layers, sizes or opponent rows
     out of range')."""
     data = bytearray(model_bytes(random_nets(1), rules.PINEAPPLE, 2))
-    data[24:28] = struct.pack("<I", 2)  # the header is outside the checksum
+    data[24:28] = struct.pack("<I", 2)  # then the header checksum made again
     with pytest.raises(ModelError, match="feature set 2"):
-        ValueModel.from_bytes(bytes(data))
+        ValueModel.from_bytes(sealed(bytes(data)))
 
 
 def test_bots_with_a_model_from_bytes_rebuild_from_their_settings():

@@ -1,4 +1,4 @@
-"""Opponent rows in a value model file (format 2): what a model's values are priced
+"""Opponent rows in a value model file (format 2 on): what a model's values are priced
 against, written, read, checked, and used by the bots and the search."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from model_format import as_version, sealed
 from reference_fnv import fnv1a64
 from test_learned import random_nets
 
@@ -29,14 +30,14 @@ HEADER = 64
 
 
 def resealed(data: bytes, payload: bytes, flag: int | None = None) -> bytes:
-    """The file with another payload (its size and checksum fixed) and, when given,
+    """The file with another payload (its size and checksums fixed) and, when given,
     another opponent flag."""
     head = bytearray(data[:HEADER])
     head[16:20] = struct.pack("<I", len(payload))
     head[40:48] = struct.pack("<Q", fnv1a64(payload))
     if flag is not None:
         head[48:52] = struct.pack("<I", flag)
-    return bytes(head) + payload
+    return sealed(bytes(head) + payload)
 
 
 def point_mass(board: str) -> np.ndarray:
@@ -60,7 +61,7 @@ def shipped_counts() -> np.ndarray:
 def test_model_with_opponent_rows_round_trips(tmp_path: Path):
     counts = shipped_counts()
     data = model_bytes(random_nets(1), P, 2, counts)
-    assert struct.unpack_from("<II", data, 8)[0] == 2  # format version 2
+    assert struct.unpack_from("<II", data, 8)[0] == 3  # format version 3 (2 added the rows)
     assert struct.unpack_from("<I", data, 48)[0] == 1
     assert data[-4 * 3 * SIZE :] == counts.astype("<u4").tobytes()
     (tmp_path / "m.ofcvm").write_bytes(data)
@@ -85,13 +86,18 @@ def _u32(counts: np.ndarray) -> object:
     return ffi.from_buffer("uint32_t[]", counts.astype(np.uint32))
 
 
-def test_model_without_opponent_rows_is_format_1_and_uses_the_typical_opponent():
+def test_model_without_opponent_rows_uses_the_typical_opponent():
+    """Written as format 3 (as every model: format 1 until the header checksum) with
+    the opponent flag 0; read as format 3 and as format 1, it is priced against the
+    typical opponent."""
     data = model_bytes(random_nets(1), P, 2)
-    assert struct.unpack_from("<I", data, 8)[0] == 1
+    assert struct.unpack_from("<I", data, 8)[0] == 3
+    assert struct.unpack_from("<I", data, 48)[0] == 0
     from ofc_fast.learned import ValueModel
 
-    m = ValueModel.from_bytes(data, "typical")
-    assert m.opponent_rows is None and m.ev_tables(P) is ev_tables(P)
+    for blob in (data, as_version(data, 1)):
+        m = ValueModel.from_bytes(blob, "typical")
+        assert m.opponent_rows is None and m.ev_tables(P) is ev_tables(P)
 
 
 def test_a_model_against_one_board_values_a_board_as_the_scorer_pays():
@@ -144,7 +150,7 @@ def test_damaged_opponent_rows_raise_model_error(tmp_path: Path, damage: str, wh
         rows[2 * SIZE :] = 0
     bad = resealed(data, nets + rows.astype("<u4").tobytes(), flag)
     if damage == "rows under format 1":
-        bad = bad[:8] + struct.pack("<I", 1) + bad[12:]
+        bad = as_version(bad, 1)
     if damage == "flag 1 without rows":
         bad = resealed(data, nets)
     assert fnv1a64(bad[HEADER:]) == struct.unpack_from("<Q", bad, 40)[0]
@@ -223,12 +229,13 @@ def test_the_bots_and_the_search_price_boards_against_the_models_opponent(tmp_pa
 @pytest.mark.parametrize("name", ["pineapple-2p", "pineapple-3p", "ofc-2p", "ofc-3p"])
 def test_every_shipped_model_carries_opponent_rows(name: str):
     """The shipped models are trained with ``--opponent play`` (docs/learned.md): each
-    file is format 2, and its rows are a played opponent's (every row counted on the
+    file is format 3 (rewritten from format 2 with a header checksum, the payload
+    unchanged), and its rows are a played opponent's (every row counted on the
     same clean boards, a front only at 3-card strengths), not the typical opponent."""
     from ofc_fast.learned.model import MODEL_DIR
 
     data = (MODEL_DIR / f"{name}.ofcvm").read_bytes()
-    assert struct.unpack_from("<I", data, 8)[0] == 2
+    assert struct.unpack_from("<I", data, 8)[0] == 3
     rows = load_model(MODEL_DIR / f"{name}.ofcvm").opponent_rows
     assert rows is not None and rows.shape == (3, SIZE)
     assert rows[0].sum() == rows[1].sum() == rows[2].sum() > 10_000

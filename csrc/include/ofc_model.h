@@ -4,8 +4,8 @@
  * in C.  Plain C99, no allocation, no global mutable state: a parsed model is
  * read-only and may be shared by any number of threads.
  *
- * File format, versions 1 and 2 (docs/learned.md; every number little-endian)
- * --------------------------------------------------------------------------
+ * File format, versions 1 to 3 (docs/learned.md; every number little-endian)
+ * -------------------------------------------------------------------------
  *   offset  size  field
  *        0     8  magic "OFCVALUE"
  *        8     4  version (OFC_VM_VERSION)
@@ -21,9 +21,12 @@
  *       32     4  players the model was trained for (0: any)
  *       36     4  nets (1..OFC_VM_MAX_NETS)
  *       40     8  checksum: FNV-1a 64 of the payload (ofc_vm_checksum())
- *       48     4  opponent rows (version 2; 0 in version 1): 0 none, 1 the payload
+ *       48     4  opponent rows (version 2 on; 0 in version 1): 0 none, 1 the payload
  *                  ends with them
- *       52    12  reserved, all 0
+ *       52     8  header checksum (version 3; reserved 0 before): FNV-1a 64 of bytes
+ *                  0..51, the payload checksum included, so it covers the whole file
+ *                  (versions 1 and 2 have none: their header is not checked)
+ *       60     4  reserved, all 0 (52..63 in version 2, 48..63 in version 1)
  *   payload, net after net:
  *     u32 cards (5..12: the cards on the board of the after-states it values),
  *     u32 layers L (1..OFC_VM_MAX_LAYERS), u32 width[L + 1] (width[0] = inputs,
@@ -75,7 +78,7 @@
 extern "C" {
 #endif
 
-#define OFC_VM_VERSION 2            /* the newest format version read (1 and 2) */
+#define OFC_VM_VERSION 3            /* the newest format version read (1 to 3) */
 #define OFC_VM_OPP_COUNTS 23754     /* opponent row counts: OFC_ROWS x OFC_STRENGTH_TABLE_SIZE */
 #define OFC_VM_HEADER_BYTES 64
 #define OFC_VM_MAX_NETS 13      /* one per cards on the board at most */
@@ -93,7 +96,8 @@ extern "C" {
 #define OFC_E_MODEL_MAGIC (-60)     /* not a model file (magic) */
 #define OFC_E_MODEL_VERSION (-61)   /* a format version this library does not read */
 #define OFC_E_MODEL_TRUNCATED (-62) /* shorter (or longer) than its header says */
-#define OFC_E_MODEL_CHECKSUM (-63)  /* the payload does not match its checksum */
+#define OFC_E_MODEL_CHECKSUM (-63)  /* the payload, or a version 3 header, does not match
+                                       its checksum */
 #define OFC_E_MODEL_SHAPE (-64)     /* a layer count, width, card count or size out of range */
 #define OFC_E_MODEL_VALUE (-65)     /* a parameter that is NaN, infinite or over
                                        OFC_VM_MAX_WEIGHT in magnitude */
@@ -144,7 +148,8 @@ OFC_API uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
  * @return OFC_OK; OFC_E_VALUE (out NULL, or sharing a byte with the n bytes at data:
  *         out untouched); OFC_E_MODEL_TRUNCATED (shorter than a
  *         header or than the header says, or longer); OFC_E_MODEL_MAGIC;
- *         OFC_E_MODEL_VERSION; OFC_E_MODEL_CHECKSUM; OFC_E_MODEL_SHAPE (a count or
+ *         OFC_E_MODEL_VERSION; OFC_E_MODEL_CHECKSUM (the payload's, or a version 3
+ *         header's, checked before its sizes); OFC_E_MODEL_SHAPE (a count or
  *         width out of range, two nets for the same cards, reserved bytes not 0, an
  *         opponent flag not 0 or 1, opponent rows a row cannot hold or a row without
  *         any, a payload that does not end where the nets and the opponent rows do);

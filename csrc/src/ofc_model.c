@@ -30,6 +30,9 @@ static const uint8_t MAGIC[8] = {'O', 'F', 'C', 'V', 'A', 'L', 'U', 'E'};
 
 #define VM_FNV_BASIS 0xcbf29ce484222325ULL
 
+/* Version 3: the header checksum's offset, FNV-1a 64 of the header bytes before it. */
+#define VM_HEADER_SUM 52
+
 /* The FNV-1a hash h carried over n more bytes. */
 static uint64_t vm_fnv(uint64_t h, const uint8_t *data, size_t n)
 {
@@ -245,6 +248,10 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
         rd32(header + 12) != OFC_VM_HEADER_BYTES) {
         return OFC_E_MODEL_VERSION;
     }
+    if (out->version >= 3 && rd64(header + VM_HEADER_SUM) !=
+                                 vm_fnv(VM_FNV_BASIS, header, VM_HEADER_SUM)) {
+        return OFC_E_MODEL_CHECKSUM; /* every field below may be damaged, its size too */
+    }
     if (n != OFC_VM_HEADER_BYTES + (size_t)rd32(header + 16)) {
         return OFC_E_MODEL_TRUNCATED;
     }
@@ -255,7 +262,7 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
     out->players = rd32(header + 32);
     out->n_nets = rd32(header + 36);
     out->opponent = out->version >= 2 ? rd32(header + 48) : 0;
-    reserved = out->version >= 2 ? 52 : 48;
+    reserved = out->version >= 3 ? VM_HEADER_SUM + 8 : out->version >= 2 ? 52 : 48;
     if (!ofc_reserved_zero(header + reserved, OFC_VM_HEADER_BYTES - reserved)) {
         st = OFC_E_MODEL_SHAPE;
     }

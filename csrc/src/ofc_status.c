@@ -76,7 +76,8 @@ static const char *model_status(int32_t status)
     case OFC_E_MODEL_MAGIC: return "not a value model file (bad magic)";
     case OFC_E_MODEL_VERSION: return "a value model format version this library does not read";
     case OFC_E_MODEL_TRUNCATED: return "the value model file is truncated (or too long)";
-    case OFC_E_MODEL_CHECKSUM: return "the value model file is corrupt (checksum mismatch)";
+    case OFC_E_MODEL_CHECKSUM:
+        return "the value model file is corrupt (header checksum or payload checksum mismatch)";
     case OFC_E_MODEL_SHAPE: return "the value model's layers, sizes or opponent rows are out of range";
     case OFC_E_MODEL_VALUE:
         return "the value model holds a NaN or infinite weight, or one over "

@@ -64,7 +64,7 @@ __all__ = [
 
 FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 """The newest model file format version this library reads and writes (it reads
-every version from 1; it writes 2 only for a model with opponent rows)."""
+every version from 1; it writes this one, its header under a checksum too)."""
 _OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
 _FL_VALUES = int(lib.OFC_VF_FL_VALUES)  # fl_value: the worth of 0..17 Fantasyland cards
 _FL_MAX = 1e6  # |fl_value| C takes (ofc_value_ctx_check)
@@ -72,7 +72,7 @@ FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models lie: ``<rules name>-<players>p.ofcvm``."""
-_HEADER = struct.Struct("<8sIIIIIIII Q I 12s")
+_HEADER = struct.Struct("<8sIIIIIIII Q I")  # bytes 0..51: then their checksum, 4 reserved
 _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
 _NAME_MAX = 100  # characters of a name given with the bytes (from_bytes)
@@ -182,7 +182,7 @@ class ValueModel:
     def opponent_rows(self) -> np.ndarray | None:
         """The opponent row counts the model was trained against ((3, 7918) uint32:
         per row, how often the opponent's row had each strength), or None: the
-        shipped typical opponent (``csrc/include/ofc_model.h``, format 2)."""
+        shipped typical opponent (``csrc/include/ofc_model.h``, format 2 on)."""
         if not self.c.opponent:
             return None
         flat = np.frombuffer(ffi.buffer(self.c.opp), np.uint32)
@@ -568,8 +568,8 @@ def model_bytes(
     """A model file's bytes: ``nets`` is ``(cards, [(W, b), ...])`` per board size,
     W of shape (out, in) and b (out,) per layer (ReLU between layers, the last
     linear with one output); ``opponent``: the opponent row counts it was trained
-    against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`; format 2), or
-    None (the shipped typical opponent; format 1).
+    against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`), or None (the
+    shipped typical opponent); format :data:`FORMAT_VERSION` either way.
 
     >>> from ofc_fast import rules
     >>> nets = [(5, [(np.zeros((1, FEATURES)), np.zeros(1))])]  # one linear layer
@@ -600,10 +600,10 @@ def model_bytes(
             raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, got {counts.size}")
         payload += counts.astype("<u4").tobytes()
     checksum = int(lib.ofc_vm_checksum(bytes(payload), len(payload)))
-    header = _HEADER.pack(
+    head = _HEADER.pack(
         _MAGIC,
-        1 if opponent is None else 2,
-        _HEADER.size,
+        FORMAT_VERSION,
+        int(lib.OFC_VM_HEADER_BYTES),
         len(payload),
         rules_hash(rules),
         int(lib.OFC_VF_SET),
@@ -612,9 +612,8 @@ def model_bytes(
         len(nets),
         checksum,
         0 if opponent is None else 1,
-        bytes(12),
     )
-    data = header + bytes(payload)
+    data = head + struct.pack("<Q4x", int(lib.ofc_vm_checksum(head, len(head)))) + payload
     ValueModel.from_bytes(data, "new model")  # what we write, C reads
     return data
 

@@ -1,6 +1,6 @@
 /* Model files of the learned value model (ofc_value.h) written byte by byte, for the C
- * tests that need one: little-endian words, the 64-byte header, the payload size and
- * checksum. Static inline: a test uses the ones it needs. */
+ * tests that need one: little-endian words, the 64-byte header (format 1, or format 3
+ * with seal_v3()), the payload size and checksums. Static inline: a test uses the ones it needs. */
 #ifndef OFC_TEST_MODEL_FILE_H
 #define OFC_TEST_MODEL_FILE_H
 
@@ -56,6 +56,18 @@ static inline size_t seal(uint8_t *f, size_t n)
 {
     put32(f + 16, (uint32_t)(n - 64));
     reseal(f, n);
+    return n;
+}
+
+/* The sealed file of n bytes as format 3: its version, then its header checksum (FNV-1a
+ * 64 of bytes 0..51, the payload checksum among them) at 52..59; returns n. */
+static inline size_t seal_v3(uint8_t *f, size_t n)
+{
+    uint64_t h;
+    put32(f + 8, 3);
+    h = ofc_vm_checksum(f, 52);
+    put32(f + 52, (uint32_t)h);
+    put32(f + 56, (uint32_t)(h >> 32));
     return n;
 }
 

@@ -1,7 +1,8 @@
 /* test_model.c -- the learned value model (ofc_model.h, ofc_value.h): FNV-1a test
  * vectors, a hand-built model file evaluated against values worked out by hand, every
- * damaged file refused with its code (never a crash), opponent rows (format 2: read,
- * checked, and the tables built from them), the features of a known board,
+ * damaged file refused with its code (never a crash), the format 3 header checksum,
+ * opponent rows (format 2 on: read, checked, and the tables built from them), the
+ * features of a known board,
  * complete boards valued exactly, the best action equal to the argmax of the action
  * values, labels of a forced draw, context errors, and a wide random model's forward
  * pass equal, bit for bit on x86-64, to the one the header states. */
@@ -204,8 +205,10 @@ static void test_damaged_files(void)
     file[3] ^= 1;
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_MAGIC);
     file[3] ^= 1;
-    file[8] = 3;
+    file[8] = OFC_VM_VERSION + 1; /* (a format 1 file as format 3: its header checksum) */
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_VERSION);
+    file[8] = 3;
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_CHECKSUM);
     file[8] = 0;
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_VERSION);
     file[8] = 1;
@@ -274,6 +277,42 @@ static void test_parameter_budget(void)
     free(f);
 }
 
+/* Format 3: the header under its checksum (bytes 52..59, over 0..51).  Format 1 reads
+ * a players field of 2 damaged to 0 as "any seat count"; format 3 refuses it, and
+ * every header byte changed (xor 0xFF, or any one bit), while the model and its
+ * payload checksum are those of the same file as format 1. */
+static void test_header_checksum(void)
+{
+    static ofc_vmodel m, old;
+    size_t n = build(file, 0), i;
+    uint32_t bit;
+    CHECK_EQ(ofc_vm_parse(file, n, &old), OFC_OK);
+    put32(file + 32, 0);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_OK); /* format 1: its header unchecked */
+    CHECK_EQ(m.players, 0u);
+    put32(file + 32, 2);
+    seal_v3(file, n);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_OK);
+    CHECK_EQ(m.version, 3u);
+    CHECK_EQ(m.players, 2u);
+    CHECK(m.checksum == old.checksum && m.n_params == old.n_params);
+    CHECK(memcmp(m.w, old.w, sizeof m.w) == 0);
+    put32(file + 32, 0);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_CHECKSUM);
+    put32(file + 32, 2);
+    for (i = 0; i < 64; i++) {
+        for (bit = 0; bit <= 8; bit++) {
+            uint8_t mask = bit == 8 ? 0xFF : (uint8_t)(1u << bit);
+            file[i] ^= mask;
+            CHECK(ofc_vm_parse(file, n, &m) != OFC_OK);
+            file[i] ^= mask;
+        }
+    }
+    file[16] ^= 1; /* a payload size: the header checksum before the size */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_CHECKSUM);
+    file[16] ^= 1;
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_OK);
+}
 /* Shapes and numbers out of range, one at a time in build()'s file (its first net:
  * cards at 64, layers at 68, widths at 72, 76, 80, 133 parameters from 84), each
  * refused with its code; the header fields outside the checksum need no reseal. */
@@ -644,6 +683,7 @@ int main(void)
     test_parse_and_eval();
     test_wide_model_bits();
     test_damaged_files();
+    test_header_checksum();
     test_bad_shapes_and_numbers();
     test_parameter_budget();
     test_opponent_rows();

@@ -1,8 +1,8 @@
 """Fuzz the model files a user loads: value-model bytes (ValueModel.from_bytes and
 load_model: random bytes, a shipped or a small model with bytes overwritten, its
-header's sizes replaced, cut short or extended, the small one's checksum stamped
-again) and saved policies (load_policy on ``.npz`` files whose arrays have any dtype,
-shape or header, or whose bytes are damaged).
+header's sizes or version replaced, cut short or extended, the small one's checksums
+stamped again) and saved policies (load_policy on ``.npz`` files whose arrays have
+any dtype, shape or header, or whose bytes are damaged).
 
 Contract: only OfcError (ModelError, BotError); never a crash, a hang or an allocation
 of the size a file declares but does not hold (run.sh caps memory); an accepted value
@@ -40,14 +40,22 @@ SMALL = [  # small models (a checksum is quick to stamp again after an edit)
 ]
 
 
+def fnv1a64(data: bytes | bytearray) -> int:
+    """FNV-1a 64 of ``data`` (the format's checksums)."""
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
 def stamp(data: bytearray) -> None:
     """The header's payload size and checksum (FNV-1a 64) made right for the payload,
-    so an edit reaches the checks past them."""
+    then its header checksum (bytes 52..59: version 3's, 0 in versions 1 and 2), so
+    an edit reaches the checks past them."""
     data[16:20] = struct.pack("<I", max(0, len(data) - 64))
-    h = 0xCBF29CE484222325
-    for byte in data[64:]:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    data[40:48] = struct.pack("<Q", h)
+    data[40:48] = struct.pack("<Q", fnv1a64(data[64:]))
+    version = struct.unpack_from("<I", data, 8)[0]
+    data[52:60] = struct.pack("<Q", fnv1a64(data[:52]) if version >= 3 else 0)
 
 
 BOARDS = ["", "Qh Qd / 9s 9h 9d / As Ks", "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"]

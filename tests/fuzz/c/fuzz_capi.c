@@ -524,11 +524,22 @@ static size_t vm_put32(uint8_t *p, uint32_t v)
     return 4;
 }
 
+/* The checksums of a file of n bytes into its header: the payload's, then (version 3)
+ * the header's over bytes 0..51, or 0 there (versions 1 and 2 have none). */
+static void vm_seal(uint8_t *f, size_t n)
+{
+    uint64_t h = ofc_vm_checksum(f + 64, n - 64);
+    vm_put32(f + 40, (uint32_t)h);
+    vm_put32(f + 44, (uint32_t)(h >> 32));
+    h = f[8] >= 3 ? ofc_vm_checksum(f, 52) : 0;
+    vm_put32(f + 52, (uint32_t)h);
+    vm_put32(f + 56, (uint32_t)(h >> 32));
+}
+
 static size_t vm_build(uint8_t *f)
 {
     size_t at = 64;
     uint32_t net, i, seed = 12345;
-    uint64_t h;
     memset(f, 0, 64);
     memcpy(f, "OFCVALUE", 8);
     vm_put32(f + 8, OFC_VM_VERSION);
@@ -552,29 +563,23 @@ static size_t vm_build(uint8_t *f)
         }
     }
     vm_put32(f + 16, (uint32_t)(at - 64));
-    h = ofc_vm_checksum(f + 64, at - 64);
-    vm_put32(f + 40, (uint32_t)h);
-    vm_put32(f + 44, (uint32_t)(h >> 32));
+    vm_seal(f, at);
     return at;
 }
 
-/* vm_file as format 2 with opponent rows (the shipped typical opponent's counts). */
+/* vm_file with opponent rows (the shipped typical opponent's counts). */
 static uint8_t vm_file2[sizeof vm_file + 4 * OFC_VM_OPP_COUNTS];
 
 static size_t vm_build2(uint8_t *f)
 {
     const uint32_t *counts = ofc_ev_opponent_counts(NULL);
     size_t at = vm_build(f), i;
-    uint64_t h;
-    vm_put32(f + 8, 2);
     vm_put32(f + 48, 1);
     for (i = 0; i < OFC_VM_OPP_COUNTS; i++) {
         at += vm_put32(f + at, counts[i]);
     }
     vm_put32(f + 16, (uint32_t)(at - 64));
-    h = ofc_vm_checksum(f + 64, at - 64);
-    vm_put32(f + 40, (uint32_t)h);
-    vm_put32(f + 44, (uint32_t)(h >> 32));
+    vm_seal(f, at);
     return at;
 }
 
@@ -823,9 +828,9 @@ static void t_search(reader *in)
     }
 }
 
-/* The model parser: raw bytes, or a valid model (format 1, or format 2 with opponent
- * rows) with fuzzed bytes written over it (the checksum fixed after, or not), so the
- * shape checks behind the checksum are reached.  A parsed model is evaluated on
+/* The model parser: raw bytes, or a valid model (format 3, with or without opponent
+ * rows, or as format 1 or 2 wrote it) with fuzzed bytes written over it (the checksums
+ * fixed after, or not), so the shape checks behind the checksums are reached.  A parsed model is evaluated on
  * fuzzed inputs: finite or NO_NET; its opponent tables always build. */
 static void t_vm_parse(reader *in)
 {
@@ -852,14 +857,16 @@ static void t_vm_parse(reader *in)
         in->n -= n;
     } else {
         memcpy(buf, valid, size);
+        if (how & 16) { /* the older format of the same model */
+            vm_put32(buf + 8, how & 8 ? 2 : 1);
+            vm_seal(buf, size);
+        }
         n = size - (how & 2 ? u8(in) % 16 : 0);
         for (k = u8(in) % 8; k > 0; k--) {
             buf[u32(in) % size] = u8(in);
         }
         if (how & 4) {
-            uint64_t h = ofc_vm_checksum(buf + 64, n - 64);
-            vm_put32(buf + 40, (uint32_t)h);
-            vm_put32(buf + 44, (uint32_t)(h >> 32));
+            vm_seal(buf, n);
         }
     }
     st = ofc_vm_parse(buf, n, &m);
