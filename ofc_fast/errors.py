@@ -290,6 +290,21 @@ def as_int(value: object) -> int | None:
     return int(value)
 
 
+def count_problem(value: int, minimum: int, maximum: int | None = None) -> str | None:
+    """Why ``value`` is no count from ``minimum`` to ``maximum`` (no limit: None),
+    or ``None``: the one wording of a count's refusal, the command line's options'
+    and the Python checks' alike.
+
+    >>> count_problem(0, 1)
+    'must be at least 1, got 0'
+    """
+    if value < minimum:
+        return f"must be at least {minimum}, got {quote(int(value))}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum}, got {quote(int(value))}"
+    return None
+
+
 _QUOTE_LIMIT = 60
 
 

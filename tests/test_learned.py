@@ -1382,6 +1382,12 @@ def test_an_unreadable_run_file_is_not_called_damaged(tmp_path: Path) -> None:
         message
     )
     assert "delete it" not in message and "damaged" not in message, message
+    (tmp_path / "report.json").write_bytes(b'{"a": "\xff"}')  # (no UTF-8: damaged)
+    with pytest.raises(ModelError) as info:
+        read_json(tmp_path / "report.json")
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'report.json'}: a damaged run file ("), message
+    assert message.endswith("delete it to make the report again"), message
 
 
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import GameError, OfcError, match_choice, quote
+from ..errors import GameError, OfcError, count_problem, match_choice, quote
 from ..table import check_stacks
 
 MAX_HANDS = 10_000_000
@@ -45,20 +45,6 @@ def check_count(
         above = maximum is not None and value > maximum and why
         raise error(f"{option}: {problem}" + (f" ({why})" if above else ""))
     return value
-
-
-def count_problem(value: int, minimum: int, maximum: int | None = None) -> str | None:
-    """Why ``value`` is no count from ``minimum`` to ``maximum`` (no limit: None),
-    or ``None``.
-
-    >>> count_problem(0, 1)
-    'must be at least 1, got 0'
-    """
-    if value < minimum:
-        return f"must be at least {minimum}, got {quote(int(value))}"
-    if maximum is not None and value > maximum:
-        return f"must be at most {maximum}, got {quote(int(value))}"
-    return None
 
 
 def split_list(

@@ -31,7 +31,15 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn, TypeVar, cast
 
 from .. import rules as rules_mod
-from ..errors import GameError, OfcError, RulesError, quote, quote_path, shown_path
+from ..errors import (
+    GameError,
+    OfcError,
+    RulesError,
+    count_problem,
+    quote,
+    quote_path,
+    shown_path,
+)
 from ..files import (
     FIFO_WAIT,
     atomic_text,
@@ -45,7 +53,6 @@ from ._values import (
     HANDS_WHY,
     MAX_HANDS,
     check_count,
-    count_problem,
     one_of,
     parse_stacks,
     split_list,

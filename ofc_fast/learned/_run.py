@@ -60,11 +60,11 @@ def read_json(path: Path) -> dict[str, Any]:
     """A run's JSON file, an object (ModelError naming it when it is damaged: not
     JSON, unreadable, nested deeper than the parser goes)."""
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except OSError as exc:  # (unreadable is not damaged: no remedy to delete it)
         raise ModelError(f"{path}: cannot read the run file ({exc})") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(data)  # (bytes: no UTF-8 is a ValueError here, damaged)
     except ValueError as exc:
         raise damaged_run_file(path, str(exc)) from None
     except RecursionError:  # (the parser's own limit)

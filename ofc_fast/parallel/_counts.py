@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ..cli.options import count_problem
-from ..errors import ExecutorError, OfcError, quote
+from ..errors import ExecutorError, OfcError, count_problem, quote
 from ..table import as_int
 
 __all__ = [
