@@ -35,7 +35,11 @@ static int32_t check_seats(const ofc_table_rules *t, const ofc_settle_input *in,
         return fail(out, OFC_E_SEAT, SEATS, 0xFF);
     }
     if (in->surrendered && t->surrender_cost < 0) {
-        return OFC_E_SURRENDER;
+        s = 0; /* the seat at fault: the first that surrendered (a seat of the table) */
+        while (!(in->surrendered & BIT(s))) {
+            s++;
+        }
+        return fail(out, OFC_E_SURRENDER, (int)s, 0xFF);
     }
     for (s = 0; s < n; s++) {
         if ((in->surrendered & BIT(s)) && in->declared[s] != OFC_DECLARE_NONE) {

@@ -227,6 +227,26 @@ static void test_ex10_surrender(ofc_rules *r)
     CHECK_EQ(s.bad_seat, 1);
 }
 
+/* Regression: a surrender the table refuses (OFC_E_SURRENDER) said no seat (bad_seat -1,
+ * as for an error that concerns none), where a declaration it refuses
+ * (OFC_E_NO_NATURALS) names its seat; it names the first seat that surrendered. */
+static void test_refused_surrender_names_its_seat(ofc_rules *r)
+{
+    ofc_table_rules t;
+    ofc_settle_input in;
+    ofc_settlement s;
+    hawaiian_gardens(r, &t);
+    t.surrender_cost = -1;
+    deal(&in, EX3, 3, 0);
+    in.surrendered = (1u << 2) | (1u << 1);
+    memset(in.cards[1], OFC_NO_CARD, 13);
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_SURRENDER);
+    CHECK(s.bad_seat == 1 && s.bad_card == 0xFF);
+    in.surrendered = 1u << 2;
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_SURRENDER);
+    CHECK(s.bad_seat == 2 && s.bad_card == 0xFF);
+}
+
 static void test_ex14_aces(ofc_rules *r)
 {
     ofc_table_rules t;
@@ -634,6 +654,7 @@ int main(void)
     test_ex12_sweep_of_all(r);
     test_ex11_pool(r);
     test_ex10_surrender(r);
+    test_refused_surrender_names_its_seat(r);
     test_ex14_aces(r);
     test_house(r);
     test_settlement_fields_written(r);
