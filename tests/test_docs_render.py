@@ -1,11 +1,12 @@
 """The docs site renders what a reader needs: the package's example
 as code (not a nested block quote), no computed attribute value shown as code, a C API
-page without raw Doxygen, and the pages for the command line, the arena and its report,
-and parallel runs in the navigation."""
+page without raw Doxygen, the pages for the command line, the arena and its report,
+and parallel runs in the navigation, and links that lead somewhere."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,50 @@ def test_the_new_pages_are_in_the_navigation() -> None:
         assert (ROOT / "docs" / page).exists(), page
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert '"front / middle / back"' in cli and "What advise's ev means" in cli
+
+
+def _slug(heading: str) -> str:
+    """The anchor MkDocs (Python-Markdown's ``toc``) gives a heading: its text without
+    code marks and link targets, lower case, punctuation dropped, spaces as ``-``."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.replace("`", ""))
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", text).strip().lower())
+
+
+def _prose(text: str) -> str:
+    """A Markdown text without its fenced code blocks."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def _headings(page: Path) -> list[str]:
+    """The anchors of a Markdown page's headings (none for another file)."""
+    if page.suffix != ".md" or not page.is_file():
+        return []
+    text = _prose(page.read_text(encoding="utf-8"))
+    return [_slug(h) for h in re.findall(r"^#{1,6} +(.+?) *$", text, re.M)]
+
+
+def test_every_link_names_a_file_and_a_heading_that_are_there() -> None:
+    """Regression: a link to a heading no page has (``rules.md#no-such-heading``)
+    passed ``mkdocs build --strict``, the check CI runs and CONTRIBUTING.md calls "any
+    warning fails": MkDocs reports a missing anchor only as information unless
+    mkdocs.yml's ``validation: anchors`` says ``warn``; and the links of README.md
+    and CONTRIBUTING.md, which no build reads, were checked by nothing. The site's
+    build warns on a missing anchor, and every relative link of those pages and of
+    docs/ names a file that is there and, for a page, one of its headings."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^validation:\n(?:  .*\n)*  anchors: warn$", config, re.M)
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    pages += sorted((ROOT / "docs").rglob("*.md"))
+    broken, checked = [], 0
+    for page in pages:
+        text = re.sub(r"`[^`\n]*`", "", _prose(page.read_text(encoding="utf-8")))
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path) if path else page
+            if not linked.exists() or (anchor and anchor not in _headings(linked)):
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+            checked += 1
+    assert broken == [] and checked > 30, (broken, checked)

@@ -52,15 +52,20 @@ ELSEWHERE = {
 TOOLS = {"pytest-cov", "cmake"}
 
 
-def _requirements(name: str) -> list[str]:
-    """The requirement strings of extra ``name`` in pyproject.toml."""
+def _extras() -> dict[str, list[str]]:
+    """Every extra of pyproject.toml: its name -> its requirement strings."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         tomllib = pytest.importorskip("tomli", reason="pip install tomli (Python 3.10)")
     doc = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
-    reqs: list[str] = doc["project"]["optional-dependencies"][name]
-    return reqs
+    extras: dict[str, list[str]] = doc["project"]["optional-dependencies"]
+    return extras
+
+
+def _requirements(name: str) -> list[str]:
+    """The requirement strings of extra ``name`` in pyproject.toml."""
+    return _extras()[name]
 
 
 def _extra(name: str) -> set[str]:
@@ -195,3 +200,18 @@ def test_the_readme_lists_each_extra_s_packages() -> None:
         named = {p for p in pieces if re.fullmatch(r"[a-z][\w-]*", p)}  # not prose
         if named:  # (`test` (what the tests need) names none)
             assert named == _extra(name), (name, sorted(named), sorted(_extra(name)))
+
+
+@pytest.mark.skipif(
+    not (ROOT / "README.md").exists(),
+    reason="needs a source checkout (git clone: README.md)",
+)
+def test_the_readme_lists_every_extra() -> None:
+    """Regression: README.md's list of the extras ("It needs `cffi` and `numpy`.
+    Extras: ...") left out ``lint`` (ruff, mypy), which CONTRIBUTING.md tells a
+    contributor to install: a reader of the README did not learn it exists. The list
+    names every extra of pyproject.toml, and no other."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    sentence = text.split("It needs `cffi` and `numpy`. Extras: ", 1)[1].split(". ", 1)[0]
+    listed = set(re.findall(r"`([\w-]+)` \(", sentence))
+    assert listed == set(_extras()), sorted(listed ^ set(_extras()))
