@@ -1725,6 +1725,24 @@ def test_a_full_queue_answers_503_with_retry_after(doc: dict[str, Any]) -> None:
                 assert headers["retry-after"] == "1"
 
 
+def test_a_full_queue_of_one_worker_says_one_computation() -> None:
+    """Regression: a server of one worker (``--workers 1``) answered a full queue
+    "1 computations running and 1 waiting: retry"; a count of one now takes its
+    noun in the singular: "1 computation running and 0 waiting: retry"."""
+    slow = {"dealt": "As Kd Qc Jd Th", "opponents": ["/ /"], "time_budget": 0.5}
+    with Server(ServeConfig(workers=1, queue=0, max_time_budget=0.5)) as s:
+        first = threading.Thread(target=s.request, args=("POST", "/v1/analyze", slow))
+        first.start()
+        deadline = time.monotonic() + 10
+        while s.request("GET", "/v1/health")[2]["busy"] == 0:
+            assert time.monotonic() < deadline, "the first analysis never started"
+            time.sleep(0.01)
+        status, _, out = s.request("POST", "/v1/analyze", slow)
+        first.join(30)
+    assert status == 503, out
+    assert out["detail"] == "1 computation running and 0 waiting: retry", out
+
+
 def test_a_busy_game_never_holds_the_workers_other_games_need() -> None:
     """Requests of one game are served one at a time; those waiting for their game
     must not each hold a worker thread, or a few requests on one busy game (a bot

@@ -785,6 +785,33 @@ def test_a_game_the_server_dropped_is_said_gone_and_a_new_one_starts(
         assert len(hand(d)) == 5 and tid(d, "confirm").is_displayed()
 
 
+def test_advice_ticked_with_no_game_never_shows_an_empty_box_or_a_gone_game_s_moves(
+    browser: Any,
+) -> None:
+    """Regression: ticking Advice with no game on the page (before the first, or once
+    the server had dropped the game) showed the advice panel as it was: an empty box,
+    or the moves advised for the game gone.  It now says the advice appears when it is
+    the player's turn."""
+    with Server(ServeConfig(max_sessions_per_client=1)) as s:
+        d = browser
+        d.get(s.url + "/")
+        tid(d, "advice-toggle").click()
+        said = "Advice appears when it is your turn."
+        wait(lambda: tid(d, "advice").text == said, 5, "the advice panel's words")
+        tid(d, "new-game").click()  # (start() would load the page anew: unticked)
+        idle(d)
+        wait(lambda: d.find_elements(*by('[data-testid="advice-move"]')), 30, "advice")
+        s.request("POST", "/v1/games", {"bots": ["random"]})  # the page's game goes
+        confirm_opening(d)
+        idle(d)
+        assert "no longer on the server" in d.find_element(*by("#status")).text
+        tid(d, "advice-toggle").click()  # off, and on again
+        tid(d, "advice-toggle").click()
+        assert tid(d, "advice").is_displayed()
+        assert d.find_elements(*by('[data-testid="advice-move"]')) == []
+        assert tid(d, "advice").text == said
+
+
 def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
     """Regression: with the server gone, every button said only the browser's own
     words for a failed fetch ("Error: Failed to fetch" in Chromium, "Load failed" in

@@ -136,10 +136,13 @@ class Limiter:
         its batches of samples), set where ``gone()`` is done while ``fn`` runs, so
         that it ends early and frees its thread (its answer goes to nobody)."""
         if self.pending >= self.workers + self.queue:
+            from ..arena import counted  # (a count of one in the singular)
+
+            running = counted(self.workers, "computation")
             raise ApiError(
                 503,
                 None,
-                f"{self.workers} computations running and {self.queue} waiting: retry",
+                f"{running} running and {self.queue} waiting: retry",
                 headers={"retry-after": str(self.retry_after)},
             )
         self.pending += 1

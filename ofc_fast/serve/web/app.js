@@ -952,9 +952,11 @@ function init() {
   $("new-game").addEventListener("click", newGame);
   $("confirm").addEventListener("click", confirmStreet);
   $("reset").addEventListener("click", resetStreet);
+  // ticked with no game (none yet, or one the server dropped) the panel says when
+  // advice comes, never shows itself empty or the moves of the game gone
   $("advice-toggle").addEventListener("change", () => {
-    if ($("advice-toggle").checked && play.state) showAdvice();
-    else $("advice").hidden = !$("advice-toggle").checked;
+    if ($("advice-toggle").checked) showAdvice();
+    else $("advice").hidden = true;
   });
   for (const row of document.querySelectorAll("#my-board .row")) {
     row.addEventListener("click", () => placeIn(row.dataset.row));
