@@ -24,7 +24,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 
 from ._native import lib
-from .errors import OfcError, TableError, quote
+from .errors import OfcError, TableError, flag, quote
 from .errors import as_int as as_int  # (its home before; every table check reads it)
 from .rules import RuleSet, as_rules
 from .rules.compiled import KIND
@@ -58,6 +58,32 @@ FANTASYLAND_CARDS: tuple[int, int] = (lib.OFC_BOARD_CARDS, lib.OFC_GAME_MAX_DEAL
 """Fewest and most cards of a Fantasyland hand (0 means the seat plays normally)."""
 _FANTASYLAND_COUNTS = frozenset((0, *range(FANTASYLAND_CARDS[0], FANTASYLAND_CARDS[1] + 1)))
 _INT = {int}
+_SEAT_COUNT_MOST = 256
+"""Most seats a check here reads (:func:`~ofc_fast.scoring.apply_stakes` names seats
+0..255); a table holds at most :data:`MAX_SEATS`, checked by :func:`check_players`."""
+
+
+def _seat_count(players: object) -> int:
+    """The seat count given to a check (``players``) as an int 0..256, else
+    TableError naming players: the one reader of it, so that no check expands a
+    stack into a tuple of 2**70 seats or compares a seat with a text or an array.
+
+    >>> _seat_count(3)
+    3
+    >>> _seat_count(-1)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.TableError: players: a seat count must be an int 0..256, got -1
+    """
+    if type(players) is int and 0 <= players <= _SEAT_COUNT_MOST:  # at once
+        return players
+    n = as_int(players)
+    if n is None or not 0 <= n <= _SEAT_COUNT_MOST:
+        raise TableError(
+            f"players: a seat count must be an int 0..{_SEAT_COUNT_MOST}, "
+            f"got {quote(players)}"
+        )
+    return n
 
 
 def check_players(players: object, rules: RulesLike | None, what: str = "players") -> int:
@@ -88,6 +114,7 @@ def check_seat(
     >>> check_seat(1, 2)
     1
     """
+    players = _seat_count(players)
     n = as_int(seat)
     if n is None:
         raise TableError(f"{what} must be a seat number (an int), got {quote(seat)}")
@@ -141,6 +168,8 @@ def check_stacks(
     >>> check_stacks(50, 2), check_stacks([10, 0], 2)
     ((50, 50), (10, 0))
     """
+    players = _seat_count(players)
+    at_least = flag(at_least, "at_least", TableError)
     if stacks is None:
         return None
     if as_int(stacks) is not None:
@@ -228,6 +257,7 @@ def check_fantasyland(
             players = check_players(players, rules)
         fl: tuple[int, ...] = (0,) * players
     else:
+        players = _seat_count(players)
         fl = _counts(fantasyland, players, rules)
     check_one_deck(rules, players, fl, "players: " if fantasyland is None else "")
     return fl
@@ -316,6 +346,7 @@ def check_bots(bots: object, players: int) -> None:
     """  # noqa: E501 - the error message as the user sees it
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise TableError(f"bots: expected one bot per seat, got {quote(bots)}")
+    players = _seat_count(players)
     if len(bots) != players:
         raise TableError(f"{players} seats need {players} bots, got {len(bots)}")
     for seat, bot in enumerate(bots):

@@ -5,6 +5,7 @@ Each now raises a specific OfcError subclass naming the field."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -29,6 +30,7 @@ from ofc_fast.game import Game
 from ofc_fast.search import (
     EXACT_NODES_MAX,
     MAX_SAMPLES,
+    SearchModel,
     advise,
     best_completion,
     make_observation,
@@ -670,3 +672,42 @@ def test_best_completion_round_keeping_no_card_is_named(
     ids = cards.split()[: sum(n for n, _ in rounds)]
     with pytest.raises(SearchError, match=match):
         best_completion("Ah / / ", " ".join(ids), P, rounds=rounds)
+
+
+_FL0 = (0.0,) * 18  # fl_value[k]: a Fantasyland of k cards, k = 0..17
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        (("x", 1.0), "fl_value"),
+        (([0.0] * 18, 1.0), "fl_value"),  # a list: unhashable, and no tuple
+        ((_FL0 * 2, 1.0), "fl_value"),
+        (((0.0,) * 3, 1.0), "fl_value"),  # was read as 3 values and 15 zeros
+        (((2**2000,) * 18, 1.0), "fl_value"),
+        (((True,) * 18, 1.0), "fl_value"),
+        ((_FL0, None), "row_weight"),
+        ((_FL0, True), "row_weight"),
+        ((_FL0, 1.0, 2**70), "opp_random"),
+        ((_FL0, 1.0, 0.0, "x"), "opp_self"),
+        ((_FL0, 1.0, 0.0, np.array([1, 2])), "opp_self"),
+    ],
+)
+def test_a_search_model_of_bad_fields_is_refused_naming_the_field(
+    fields: tuple[Any, ...], field: str
+) -> None:
+    """Regression: a SearchModel built by hand reached the C struct unchecked:
+    best_completion(model=SearchModel("x", 1.0)) raised cffi's TypeError, 40 values
+    an IndexError ("too many initializers"), a list fl_value "unhashable type",
+    opp_self="x" int()'s ValueError, a huge int OverflowError, and 3 values were
+    read as 3 and 15 zeros.  The model is checked when it is made: a SearchError
+    naming the field; the library's own models still work."""
+    with pytest.raises(SearchError, match=rf"^SearchModel: {field} ") as info:
+        SearchModel(*fields)
+    assert len(str(info.value)) < 300
+    good = SearchModel(_FL0, 1.0, np.float64(0.5), np.True_)
+    assert good == SearchModel(_FL0, 1.0, 0.5, True)
+    made = search_model(P, fl_value=0, row_weight=0)
+    assert SearchModel(*dataclasses.astuple(made)) == made
+    c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", P, model=made)
+    assert c.value == 44.0

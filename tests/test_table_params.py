@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
-from ofc_fast import Game, Match, TableError, rules, settle
+from ofc_fast import Game, Match, TableError, rules, settle, table
 from ofc_fast.cli import build_parser
 from ofc_fast.env import VectorEnv
 
@@ -421,3 +421,39 @@ def test_check_match_stacks_names_chips_that_are_not_counts(chips: Any) -> None:
     with pytest.raises(TableError, match=r"^--stacks: "):
         check_match_stacks(chips, "--stacks")
     check_match_stacks([np.int64(3), 4])  # NumPy's ints are counts
+
+
+_NO_SEAT_COUNTS = [None, "2", 2.0, True, -1, 257, 10**12, 2**70, np.zeros(2), [2], object()]
+
+
+@pytest.mark.parametrize("players", _NO_SEAT_COUNTS, ids=repr)
+def test_a_table_check_given_no_seat_count_names_players(players: Any) -> None:
+    """Regression: ofc_fast.table's checks read their ``players`` argument unchecked:
+    ``check_stacks(5, 10**12)`` raised MemoryError (a tuple of 10**12 stacks; 2**70
+    an OverflowError), ``check_seat(0, "2")`` a TypeError, an array players NumPy's
+    ValueError, and ``check_stacks([5, 5], True)`` or ``check_seat(0, 2.0)`` passed.
+    Each refuses anything but a seat count (an int 0..256) with a TableError naming
+    players; a check of a good count still answers."""
+    calls = {
+        "check_seat": lambda: table.check_seat(0, players),
+        "check_stacks": lambda: table.check_stacks(5, players),
+        "check_stacks list": lambda: table.check_stacks([5, 5], players),
+        "check_fantasyland": lambda: table.check_fantasyland([0, 0], players, "OFC"),
+        "check_bots": lambda: table.check_bots([], players),
+    }
+    for name, call in calls.items():
+        with pytest.raises(TableError, match=r"^players: a seat count") as info:
+            call()
+        assert len(str(info.value)) < 200, name
+    assert table.check_seat(np.int64(1), np.int8(2)) == 1
+    assert table.check_stacks(5, np.int64(3)) == (5, 5, 5)
+    assert table.check_stacks([5, 6, 7], 2, at_least=np.True_) == (5, 6, 7)
+
+
+@pytest.mark.parametrize("at_least", [np.zeros(2), "yes", 1, None])
+def test_check_stacks_at_least_must_be_a_flag(at_least: Any) -> None:
+    """Regression: ``check_stacks(stacks, 2, at_least=np.zeros(2))`` raised NumPy's
+    ValueError (an array's truth value) and ``at_least="yes"`` read as True: a flag
+    that is not True or False is a TableError naming at_least."""
+    with pytest.raises(TableError, match="at_least must be True or False"):
+        table.check_stacks([5, 5], 2, at_least=at_least)

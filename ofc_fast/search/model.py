@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from .._native import OK, ffi, lib
-from ..errors import OfcError, SearchError, quote
+from ..errors import OfcError, SearchError, flag, quote
 from ..rules import RulesLike
 from ..solver import StayValue, stay_values
 from ._checks import in_range, search_rules
@@ -40,6 +40,7 @@ other seat plays at random with probability ``w``, else by the completion policy
 other model the advice is sampled (``exact=True`` raises SearchError)."""
 
 _OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0, "self": 0.0}
+_FL_VALUES: int = lib.OFC_SEARCH_FL_VALUES
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,29 @@ class SearchModel:
     row_weight: float
     opp_random: float = 0.0
     opp_self: bool = False
+
+    def __post_init__(self) -> None:
+        """Refuse fields the C struct cannot hold, with a SearchError naming the field:
+        a model is checked where it is made (by hand too), so no search meets a bad
+        one (C checks the ranges again: ``ofc_search_model_check``)."""
+        fl = self.fl_value
+        if (
+            type(fl) is not tuple
+            or len(fl) != _FL_VALUES
+            or not all(in_range(v, -1e6, 1e6) for v in fl)
+        ):
+            raise SearchError(
+                f"SearchModel: fl_value must be a tuple of {_FL_VALUES} numbers within "
+                f"+-1e6 (the worth of k Fantasyland cards, k = 0..{_FL_VALUES - 1}), "
+                f"got {quote(fl)}"
+            )
+        check_row_weight(self.row_weight, "SearchModel: row_weight")
+        if not in_range(self.opp_random, 0, 1):
+            raise SearchError(
+                "SearchModel: opp_random must be a number within 0..1, "
+                f"got {quote(self.opp_random)}"
+            )
+        flag(self.opp_self, "SearchModel: opp_self", SearchError)
 
     def c_model(self) -> Any:  # cdata 'ofc_search_model *'
         """The C struct (cached per model)."""
@@ -106,11 +130,10 @@ def opponent_weight(opponent: Opponent) -> float:
     )
 
 
-def check_row_weight(row_weight: Any) -> None:
+def check_row_weight(row_weight: Any, what: str = "row_weight") -> None:
+    """SearchError naming ``what`` unless ``row_weight`` is a number within 0..1e6."""
     if not in_range(row_weight, 0, 1e6):
-        raise SearchError(
-            f"row_weight must be a number within 0..1e6, got {quote(row_weight)}"
-        )
+        raise SearchError(f"{what} must be a number within 0..1e6, got {quote(row_weight)}")
 
 
 def search_model(
@@ -125,7 +148,7 @@ def search_model(
     rules = search_rules(rules, "search_model")
     check_row_weight(row_weight)
     opp = opponent_weight(opponent)
-    values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
+    values = [0.0] * _FL_VALUES
     try:  # checked under every rule set, whether or not it deals Fantasyland
         five = stay_values(rules, fl_value)
     except OfcError as exc:
