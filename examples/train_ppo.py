@@ -76,19 +76,36 @@ policy and value MLPs together, some 1 GB with Adam's state), far above the tune
 [256, 256]."""
 
 
-def _int_from(low: int) -> tuple[str, Callable[[Any], bool]]:
-    return f"an int {low} or more", lambda v: type(v) is int and v >= low
+Check = Callable[[Any], "str | None"]
+"""A setting's check: why its value is refused (``must be ..., got ...``), or None."""
 
 
-def _number(text: str, ok: Callable[[float], bool]) -> tuple[str, Callable[[Any], bool]]:
-    return text, lambda v: type(v) in (int, float) and math.isfinite(v) and ok(v)
+def _must(text: str, ok: Callable[[Any], bool]) -> Check:
+    return lambda v: None if ok(v) else f"must be {text}, got {str(v)[:60]}"
+
+
+def _int_from(low: int) -> Check:
+    """A count of at least ``low``, refused in the words of every ofc-fast count."""
+
+    def problem(v: Any) -> str | None:
+        from ofc_fast.errors import count_problem
+
+        if type(v) is not int:
+            return f"must be a whole number, got {str(v)[:60]}"
+        return count_problem(v, low)
+
+    return problem
+
+
+def _number(text: str, ok: Callable[[float], bool]) -> Check:
+    return _must(text, lambda v: type(v) in (int, float) and math.isfinite(v) and ok(v))
 
 
 _POSITIVE = _number("a number above 0", lambda v: v > 0)
 _NOT_NEGATIVE = _number("a number 0 or more", lambda v: v >= 0)
 _SHARE = _number("a number within 0..1", lambda v: 0 <= v <= 1)
-_DEALS = (
-    "a dict of opponent (a bot name): deals (an int 1 or more)",
+_DEALS = _must(
+    "a dict of opponent (a bot name): deals (a whole number, at least 1)",
     lambda v: (
         isinstance(v, dict)
         and all(_is_bot(k) and type(n) is int and n >= 1 for k, n in v.items())
@@ -107,7 +124,7 @@ def _is_curriculum(value: Any) -> bool:
     if not (isinstance(value, list) and value):
         return False
     pairs = [x if isinstance(x, tuple) and len(x) == 2 else (None, None) for x in value]
-    shares = [at if _SHARE[1](at) else -1 for at, _ in pairs]
+    shares = [at if _SHARE(at) is None else -1 for at, _ in pairs]
     return (
         shares[0] == 0
         and shares == sorted(shares)
@@ -115,9 +132,9 @@ def _is_curriculum(value: Any) -> bool:
     )
 
 
-SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+SETTINGS: dict[str, Check] = {
     "num_envs": _int_from(1),
-    "net": (  # bounded: a million units a layer was a torch out-of-memory traceback
+    "net": _must(  # bounded: a million units a layer was a torch out-of-memory traceback
         f"a list of 1 to {MAX_LAYERS} layer widths (ints 1..{MAX_WIDTH})",
         lambda v: (
             isinstance(v, list)
@@ -133,7 +150,7 @@ SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "bc_epochs": _int_from(0),
     "bc_lr": _POSITIVE,
     "bc_batch": _int_from(1),
-    "ppo": ("a dict of the ppo.* settings", lambda v: isinstance(v, dict)),
+    "ppo": _must("a dict of the ppo.* settings", lambda v: isinstance(v, dict)),
     "ppo.n_steps": _int_from(1),
     "ppo.batch_size": _int_from(1),
     "ppo.n_epochs": _int_from(1),
@@ -145,7 +162,7 @@ SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "ppo.vf_coef": _NOT_NEGATIVE,
     "reward_scale": _POSITIVE,
     "shaping": _NOT_NEGATIVE,
-    "curriculum": (
+    "curriculum": _must(
         "a list of (share of PPO time within 0..1, opponent: 'self' or a bot name), "
         "the shares in order, the first 0",
         _is_curriculum,
@@ -155,8 +172,8 @@ SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "eval_deals": _DEALS,
     "final_deals": _DEALS,
 }
-"""Each setting of CONFIG (``ppo.gamma``: CONFIG["ppo"]["gamma"]): what it must be,
-and its check, which :func:`parse` applies after the ``--set`` overrides."""
+"""Each setting of CONFIG (``ppo.gamma``: CONFIG["ppo"]["gamma"]): its check (why
+a value is refused, or None), which :func:`parse` applies after the ``--set`` overrides."""
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -179,7 +196,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument(
         "--steps",
-        type=int,
+        type=at_least(1),
         default=None,
         help="stop PPO once it played this many steps (in whole rollouts of "
         "num_envs x ppo.n_steps steps: 4096 as tuned)",
@@ -200,7 +217,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--bc-data", default=None, help="an `ofc-fast selfplay` output to clone")
     p.add_argument(
         "--final-deals",
-        type=int,
+        type=at_least(1),
         default=None,
         help="deals vs RandomBot at the end (default: CONFIG's final_deals, "
         f"{CONFIG['final_deals']['random']})",
@@ -215,9 +232,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if not 0 < args.minutes < float("inf"):  # NaN fails too
         p.error(f"--minutes: must be a positive number, got {args.minutes}")
-    for option, count in (("--steps", args.steps), ("--final-deals", args.final_deals)):
-        if count is not None and count < 1:
-            p.error(f"{option}: must be 1 or more, got {count}")
     for item in args.set:
         _override(p, item)
     _check_settings(p)
@@ -306,12 +320,13 @@ def _check_settings(p: argparse.ArgumentParser) -> None:
     """Every setting of CONFIG within its range (:data:`SETTINGS`), and no PPO
     minibatch of one decision, or a usage error naming the first one out of it (a
     --set value: before torch is loaded)."""
-    for key, (what, ok) in SETTINGS.items():
+    for key, check in SETTINGS.items():
         where, last = _find(key)
         if where is None or last not in where:
             p.error(f"--set: {key}: missing (set it alone: --set {key}=VALUE)")
-        if not ok(where[last]):
-            p.error(f"--set: {key} must be {what}, got {str(where[last])[:60]}")
+        problem = check(where[last])
+        if problem:
+            p.error(f"--set: {key} {problem}")
     extra = sorted(set(CONFIG["ppo"]) - {k[4:] for k in SETTINGS if k.startswith("ppo.")})
     if extra:
         p.error(f"--set: no setting 'ppo.{extra[0]}'")

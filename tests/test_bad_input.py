@@ -751,3 +751,45 @@ def test_a_rules_document_that_is_one_number_is_named_as_a_number(digits: int) -
     _LongNumber", a private class's name."""
     with pytest.raises(RulesError, match=r"^rules: expected a dict, got int$"):
         RuleSet.from_json("1" * digits)
+
+
+def _two_bots() -> list[ofc.bots.Bot]:
+    from ofc_fast.bots import make_bot
+
+    return [make_bot("random"), make_bot("random")]
+
+
+def _train_counts(**counts: int) -> None:
+    from ofc_fast.learned.train import train
+
+    settings: dict[str, object] = dict(deals=4, eval_deals=1, samples=1, eval_samples=1)
+    settings.update(eval_limit=1, epochs=1, hidden=(4,), opponent="typical")
+    train("pineapple", "/nonexistent/run", **{**settings, **counts}, progress=False)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("refuse", "words"),
+    [
+        (
+            lambda: ServeConfig(workers=1, queue=-1).check(),
+            "queue: must be at least 0, got -1",
+        ),
+        (lambda: _train_counts(deals=0), "deals: must be at least 1, got 0"),
+        (lambda: _train_counts(others=-1), "others: must be at least 0, got -1"),
+        (
+            lambda: ofc.Match(rules.PINEAPPLE, 2, seed=1).play(_two_bots(), hands=-1),
+            "hands: must be at least 0, got -1",
+        ),
+    ],
+)
+def test_every_count_of_the_python_api_is_refused_in_one_wording(
+    refuse: Callable[[], object], words: str
+) -> None:
+    """Regression: the counts of the Python API said "must be an integer >= 0"
+    (``ServeConfig``), "deals must be 1 or more (an int)" (``learned.train``) and
+    "hands must be an int >= 0" (``Match.play``) while the command line and the
+    executors say "must be at least 1, got 0": each now says it in those words (an
+    OfcError subclass as before)."""
+    with pytest.raises(OfcError) as exc:
+        refuse()
+    assert str(exc.value).endswith(words), str(exc.value)

@@ -478,9 +478,12 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
         (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
         (["score", BOARD_A, BOARD_A], "BOARDS: "),
         (["rules", "nope"], "NAME: unknown rule set"),
-        (["play", "--show", "-1"], "--show: must be 0 or more, got -1"),
+        (["play", "--show", "-1"], "--show: must be at least 0, got -1"),
         (["play", "--chunk-size", "5"], "--chunk-size: a parallel run's task size; add"),
-        (["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"], "--top: must be 0 or"),
+        (
+            ["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"],
+            "--top: must be at least 0,",
+        ),
         # a parallel run named "--bots/--players" for either (play names the one)
         ([*SELFPLAY, "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players"),
         ([*SELFPLAY, "--bots", "nope"], "--bots: unknown bot 'nope'"),

@@ -628,7 +628,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
         ):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
     assert main([*args, "--rounds", "0"]) == 2
-    assert "error: --rounds: must be 1 or more" in capsys.readouterr().err
+    assert "error: --rounds: must be at least 1" in capsys.readouterr().err
     typical = [*argv(2, ())[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
     assert main(typical) == 0  # the library's typical opponent: no rows, format 1
     assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
@@ -784,14 +784,14 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--deals", "0"], "--deals: must be 1 or more"),
-        (["--deals", "-5"], "--deals: must be 1 or more"),
-        (["--eval-deals", "0"], "--eval-deals: must be 1 or more"),
-        (["--samples", "0"], "--samples: must be 1 or more"),
-        (["--eval-samples", "0"], "--eval-samples: must be 1 or more"),
-        (["--eval-limit", "0"], "--eval-limit: must be 1 or more"),
-        (["--epochs", "0"], "--epochs: must be 1 or more"),
-        (["--others", "-1"], "--others: must be 0 or more"),
+        (["--deals", "0"], "--deals: must be at least 1"),
+        (["--deals", "-5"], "--deals: must be at least 1"),
+        (["--eval-deals", "0"], "--eval-deals: must be at least 1"),
+        (["--samples", "0"], "--samples: must be at least 1"),
+        (["--eval-samples", "0"], "--eval-samples: must be at least 1"),
+        (["--eval-limit", "0"], "--eval-limit: must be at least 1"),
+        (["--epochs", "0"], "--epochs: must be at least 1"),
+        (["--others", "-1"], "--others: must be at least 0"),
         (["--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
         (
             ["--seed", str(2**64)],
@@ -1023,11 +1023,11 @@ def test_training_takes_workers_and_ray_as_every_command_does(
 @pytest.mark.parametrize(
     ("setting", "message"),
     [
-        ({"deals": 1e3}, "deals must be 1 or more (an int), got 1000.0"),
-        ({"samples": 1.5}, "samples must be 1 or more (an int), got 1.5"),
-        ({"eval_limit": True}, "eval_limit must be 1 or more (an int), got True"),
-        ({"rounds": 2.0}, "rounds must be 1 or more (an int), got 2.0"),
-        ({"opponent_deals": 0}, "opponent_deals must be 1 or more (an int), got 0"),
+        ({"deals": 1e3}, "deals: must be a whole number, got 1000.0"),
+        ({"samples": 1.5}, "samples: must be a whole number, got 1.5"),
+        ({"eval_limit": True}, "eval_limit: must be a whole number, got True"),
+        ({"rounds": 2.0}, "rounds: must be a whole number, got 2.0"),
+        ({"opponent_deals": 0}, "opponent_deals: must be at least 1, got 0"),
         ({"seed": 1.5}, "seed: must be 0..2**64-1, got 1.5"),
         ({"seed": 2**64}, "seed: must be 0..2**64-1, got 18446744073709551616"),
         ({"players": 2.5}, "players must be 2..3, got 2.5"),

@@ -272,10 +272,10 @@ def test_observation_type_defaults(sb3: Any) -> None:
 
 _BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
     "ppo.learning_rate=-0.001": "ppo.learning_rate must be a number above 0, got -0.001",
-    "ppo.batch_size=0": "ppo.batch_size must be an int 1 or more",
+    "ppo.batch_size=0": "ppo.batch_size must be at least 1, got 0",
     "ppo.gamma=1.5": "ppo.gamma must be a number within 0..1",
-    "num_envs=2.5": "num_envs must be an int 1 or more, got 2.5",
-    "ppo.n_steps=True": "ppo.n_steps must be an int 1 or more",
+    "num_envs=2.5": "num_envs must be a whole number, got 2.5",
+    "ppo.n_steps=True": "ppo.n_steps must be a whole number, got True",
     "bc_lr=float('nan')": "not a Python literal",
     "bc_share=1.0": "bc_share must be a number within 0..1",
     "net=[]": "net must be a list of 1 to 8 layer widths (ints 1..2048), got []",
@@ -295,8 +295,8 @@ _BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
     [
         (["--minutes", "-1"], "--minutes: must be a positive number, got -1.0"),
         (["--minutes", "nan"], "--minutes: must be a positive number, got nan"),
-        (["--steps", "0"], "--steps: must be 1 or more, got 0"),
-        (["--final-deals", "-5"], "--final-deals: must be 1 or more, got -5"),
+        (["--steps", "0"], "argument --steps: must be at least 1, got 0"),
+        (["--final-deals", "-5"], "argument --final-deals: must be at least 1, got -5"),
         (["--set", "ppo.learning_rate=abc"], "--set: not a Python literal: 'abc'"),
         (["--set", "nosuch.x=1"], "--set: no setting 'nosuch.x'"),
         (["--set", "ppo.gamma.x=1"], "--set: no setting 'ppo.gamma.x'"),

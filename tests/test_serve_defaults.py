@@ -277,7 +277,7 @@ def test_workers_and_queue_are_capped_as_every_command_s_workers(
         assert "at most" in err and err.count("\n") == 1, err
     with pytest.raises(OfcError, match=r"^workers: must be at most 8, got 9 \(4 per CPU"):
         ServeConfig(workers=9).check()
-    with pytest.raises(OfcError, match=r"^queue must be .* at most 1024"):
+    with pytest.raises(OfcError, match=r"^queue: must be at most 1024, got 1025$"):
         ServeConfig(workers=1, queue=1025).check()
     assert ServeConfig(workers=8, queue=1024).check().workers == 8
 
@@ -518,3 +518,23 @@ def test_serve_workers_are_refused_in_every_command_s_words(
         assert cli.main(["serve", "--port", "0", "--workers", value]) == 2, value
         assert capsys.readouterr().err == play_err, value
     assert play_err.startswith("ofc-fast: error: --workers: must be at most 8, got 9")
+
+
+def test_serve_counts_are_refused_in_the_one_count_wording(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: ``ofc-fast serve --queue -1`` said ``--queue: must be an integer
+    >= 0, got -1`` (and ``ServeConfig(max_samples=0).check()`` ``max_samples must be
+    an integer >= 1``) while ``--workers 0`` and every other command's counts say
+    ``must be at least 1, got 0``: each of serve's counts is now refused by the one
+    count check, in the same words, bounds unchanged."""
+    for option, value, least in (("--queue", "-1", 0), ("--max-samples", "0", 1)):
+        argv = ["serve", "--port", "0", option, value]
+        assert cli.main(argv) == 2, option
+        err = capsys.readouterr().err
+        assert f"{option}: must be at least {least}, got {value}" in err, err
+    for name, least in (("queue", 0), ("max_body", 1024), ("retry_after", 0)):
+        with pytest.raises(OfcError) as exc:
+            ServeConfig(workers=1, **{name: least - 1}).check()  # type: ignore[arg-type]
+        assert str(exc.value) == f"{name}: must be at least {least}, got {least - 1}"
+        ServeConfig(workers=1, **{name: least}).check()  # type: ignore[arg-type]

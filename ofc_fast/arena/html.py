@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, quote, quote_path, shown_path
+from ..errors import ArenaError, quote, quote_path, shown_path, whole_count
 from ..files import atomic_text, file_key, temporary_file, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
@@ -105,8 +105,7 @@ def html_report(
 
 
 def _check_embed(embed: object) -> None:
-    if isinstance(embed, bool) or not isinstance(embed, int) or embed < 0:
-        raise ArenaError(f"embed must be a deal count >= 0, got {quote(embed)}")
+    whole_count(embed, "embed", 0, ArenaError)  # (a count of deals)
 
 
 def _imported(deals: Iterable[dict[str, Any]]) -> Iterator[ImportedDeal]:

@@ -23,6 +23,7 @@ from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
+    check_count,
     emit_json,
     is_rules_file,
     json_only,
@@ -224,8 +225,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_advise(args: argparse.Namespace) -> int:
-    if args.top < 0:  # a negative slice would drop the last moves instead
-        raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
+    check_count("--top", args.top, 0)  # (a negative slice would drop the last moves)
     exact = EXACT_MODES[args.exact]
     if args.model == "":  # (the Python API's words would offer None, a ValueModel)
         raise ModelError(

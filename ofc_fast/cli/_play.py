@@ -98,8 +98,8 @@ def run_play(args: argparse.Namespace) -> int:
     # (a parallel run's limit, and its reason: check_parallel_options)
     most = None if wants_parallel(args) else MAX_HANDS
     check_count("--hands", args.hands, 1, most, why=HANDS_WHY)
-    if args.show is not None and args.show < 0:
-        raise GameError(f"--show: must be 0 or more, got {args.show}")
+    if args.show is not None:
+        check_count("--show", args.show, 0)
     if args.show and args.quiet:  # (no deal was printed, silently)
         raise GameError("--show: --quiet prints no deal: drop --show or --quiet")
     if args.show and json_only(args):

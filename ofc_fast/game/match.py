@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GameError, OfcError, RulesError, TableError, quote, truth
+from ..errors import GameError, OfcError, RulesError, TableError, quote, truth, whole_count
 from ..lazy import lazy_module
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
@@ -561,9 +561,10 @@ class Match:
         ``2**64 - hands_played``; GameError naming it otherwise (a count that would
         never end, not a loop that runs until the index overflows)."""
         check_bots(bots, self.players)
-        count, room = as_int(hands), SEED_MAX + 1 - self.hands_played
-        if count is None or count < 0:
-            raise GameError(f"hands must be an int >= 0, got {quote(hands)}")
+        count, room = (
+            whole_count(hands, "hands", 0, GameError),
+            SEED_MAX + 1 - self.hands_played,
+        )
         if count > room:
             raise GameError(
                 f"hands must be at most {room} (a match's deal indices are "

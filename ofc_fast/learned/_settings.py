@@ -7,7 +7,7 @@ import os
 from numbers import Real
 
 from .._native import lib
-from ..errors import ModelError, OfcError, quote
+from ..errors import ModelError, OfcError, quote, whole_count
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ..table import as_int, check_fantasyland, check_seed
@@ -66,15 +66,12 @@ def check_settings(
     except OfcError as exc:
         raise ModelError(str(exc)) from None
     check_seed(seed, "seed", ModelError)  # (the one reader of a seed, its wording)
-    floor = {"others": 0}  # the rest: 1 or more
+    floor = {"others": 0}  # the rest: at least 1
     ceiling = {"samples": MAX_SAMPLES, "eval_samples": MAX_SAMPLES}  # (C's draws)
     ceiling["rounds"] = MAX_ROUNDS
     why = {"rounds": "each a whole pass of play, labels and fits"}
     for name, value in counts.items():  # ints: 1.5 samples failed after the positions
-        if as_int(value) is None or value < floor.get(name, 1):
-            raise ModelError(
-                f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
-            )
+        whole_count(value, name, floor.get(name, 1), ModelError)  # (the one wording)
         if name in ceiling and value > ceiling[name]:  # (failed at the first label)
             raise ModelError(
                 f"{name} must be at most {ceiling[name]:,} "

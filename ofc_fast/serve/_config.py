@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO
 
-from ..errors import OfcError, quote, quote_path
+from ..errors import OfcError, quote, quote_path, whole_count
 from ..files import open_input
 from ..parallel import cpu_count, worker_count
 from ..parallel.cli import MAX_WORKERS_PER_CPU
@@ -120,7 +120,7 @@ class ServeConfig:
         >>> ServeConfig(queue=-1).check({"queue": "--queue"})
         Traceback (most recent call last):
         ...
-        ofc_fast.errors.OfcError: --queue: must be an integer >= 0, got -1
+        ofc_fast.errors.OfcError: --queue: must be at least 0, got -1
         """
         named = options or {}
 
@@ -141,25 +141,16 @@ class ServeConfig:
             _usable_key(self.api_key, label("api_key"))
         # threads, the same bound as every command's --workers: the same check
         worker_count(self.workers, named.get("workers", "workers"))
-        for name, low, most, why in (
-            ("queue", 0, MAX_QUEUE, ""),
-            ("max_body", 1024, None, ""),
-            ("max_samples", 1, None, ""),
-            ("max_sessions", 1, None, ""),
-            ("max_sessions_per_client", 1, None, ""),
-            ("port", 0, None, ""),
-            ("retry_after", 0, None, ""),
-        ):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise OfcError(
-                    f"{label(name)} must be an integer >= {low}, got {quote(value)}"
-                )
-            if most is not None and value > most:  # (threads, and connections: 4 x
-                # (workers + queue), uvicorn's limit)
-                raise OfcError(
-                    f"{label(name)} must be an integer at most {most}{why}, got {quote(value)}"
-                )
+        for name, low, most in (  # (queue: connections are 4 x (workers + queue),
+            ("queue", 0, MAX_QUEUE),  # uvicorn's limit)
+            ("max_body", 1024, None),
+            ("max_samples", 1, None),
+            ("max_sessions", 1, None),
+            ("max_sessions_per_client", 1, None),
+            ("port", 0, None),
+            ("retry_after", 0, None),
+        ):  # (every count in the one wording: "--queue: must be at least 0, got -1")
+            whole_count(getattr(self, name), named.get(name, name), low, OfcError, most)
         hosts, chars = self.allowed_hosts, "(letters, digits, '.', '-', ':')"
         if not isinstance(hosts, tuple) or not all(isinstance(h, str) for h in hosts):
             raise OfcError(
