@@ -812,6 +812,38 @@ def test_advice_ticked_with_no_game_never_shows_an_empty_box_or_a_gone_game_s_mo
         assert tid(d, "advice").text == said
 
 
+def test_every_control_reached_by_tab_shows_the_focus_ring(
+    server: Server, browser: Any
+) -> None:
+    """Regression: a card placed this street (a button: Enter takes it back) kept its
+    gold "placed" outline when focused, the page's focus ring overridden: a keyboard
+    user tabbing over the placed cards could not see which one held the focus (the
+    footer's link had only the browser's dark ring on the dark felt).  Every control
+    Tab reaches now shows the one focus ring."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    hand(d)  # (the hand dealt)
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    d.find_element(*by("body")).send_keys("3")  # a card placed: a button in the row
+    d.execute_script("document.activeElement.blur()")
+    ring = "rgb(127, 211, 255) 3px solid"
+    seen = []
+    for _ in range(40):
+        d.switch_to.active_element.send_keys(Keys.TAB)
+        seen.append(
+            d.execute_script(
+                "const e = document.activeElement, s = getComputedStyle(e);"
+                "return [e.getAttribute('data-testid') || e.id || e.tagName,"
+                " s.outlineColor + ' ' + s.outlineWidth + ' ' + s.outlineStyle]"
+            )
+        )
+    names = {name for name, _ in seen}
+    assert {"placed-card", "hand-card", "row-back", "new-game", "A"} <= names, seen
+    assert [x for x in seen if x[0] != "BODY" and x[1] != ring] == [], seen
+
+
 def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
     """Regression: with the server gone, every button said only the browser's own
     words for a failed fetch ("Error: Failed to fetch" in Chromium, "Load failed" in
