@@ -262,3 +262,66 @@ def test_every_evaluation_taking_rules_ranks_a_hand_high_and_says_so(
         text = " ".join(checkout_file(doc).read_text(encoding="utf-8").split())
         assert "as a high hand" in text and "ofc.low27(strength)" in text, doc
     assert "row_values" in (ofc.Board.evaluate.__doc__ or "")
+
+
+def ref_custom_middle(cards5: list[int], lowball: Lowball) -> tuple[bool, int]:
+    """(legal, royalty) of a 2-7 middle under any ``Lowball`` from the rule text: no
+    pair, straight or flush, the ace always high (R-27-2), the highest card at most
+    ``limit`` (R-27-4, 0 = deuce); royalty ``nuts`` for 7-5-4-3-2, else the entry of
+    ``royalties`` for the highest card (R-27-5)."""
+    ranks = sorted((c // 4 for c in cards5), reverse=True)
+    plain = len(set(ranks)) == 5 and ranks[0] - ranks[4] != 4
+    if not plain or len({c % 4 for c in cards5}) == 1 or ranks[0] > lowball.limit:
+        return False, 0
+    if ranks == [5, 3, 2, 1, 0]:
+        return True, lowball.nuts
+    return True, lowball.royalties[ranks[0]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(5, 12),
+    st.lists(st.integers(0, 9), min_size=13, max_size=13),
+    st.integers(0, 20),
+)
+def test_custom_lowball_limit_royalties_and_nuts(
+    seed: int, limit: int, royalties: list[int], nuts: int
+) -> None:
+    """R-27-4/5 under every ``Lowball`` a rule set may hold, not only the preset's:
+    for random boards with a low-ish middle (the ace-high wheel included), the foul,
+    the middle royalty and the middle row's winner agree with the rule text (reference
+    2-7 key; the back must beat the front, compared high as in tests/support)."""
+    lowball = Lowball(limit=limit, royalties=tuple(royalties), nuts=nuts)
+    r = P27.replace(lowball=lowball)
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    boards = []
+    for _ in range(2):
+        top = rng.choice([5, 6, 8, 12, -1])  # -1: the ranks of A-5-4-3-2
+        ranks = {12, 3, 2, 1, 0} if top < 0 else set(range(top + 1))
+        mid: list[int] = []
+        for c in deck:
+            if c // 4 in ranks and c // 4 not in {m // 4 for m in mid}:
+                mid.append(c)
+            if len(mid) == 5:
+                break
+        if len(mid) < 5:  # a rank used up by the first board
+            return
+        rest = [c for c in deck if c not in mid]
+        boards.append(rest[:3] + mid + rest[3:8])
+        deck = rest[8:]
+    refs = []
+    for b in boards:
+        legal, royalty = ref_custom_middle(b[3:8], lowball)
+        legal = legal and ref.hand_key(b[8:]) > ref.hand_key(b[:3])
+        refs.append(legal)
+        assert Board.from_cards(b).is_foul(r) is not legal
+        if legal:
+            assert Board.from_cards(b).royalties(r)[1] == royalty
+    s = score_pair(boards[0], boards[1], r)
+    assert s.fouls == (not refs[0], not refs[1])
+    if all(refs):
+        ka, kb = ref.low27_key(boards[0][3:8]), ref.low27_key(boards[1][3:8])
+        assert s.rows[1] == (ka > kb) - (ka < kb)
