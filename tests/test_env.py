@@ -2723,3 +2723,45 @@ def test_an_env_s_bad_keyword_is_quoted_short() -> None:
         with pytest.raises(GameError) as err:
             call()
         assert len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("opponents,seed", [("random", 2), ("heuristic", 6)])
+def test_vector_env_reset_mask_plays_on_deals_without_an_agent_decision(
+    opponents: str, seed: int
+) -> None:
+    """Regression: ``VectorEnv(autoreset=False)``, Gymnasium's disabled-autoreset loop
+    (``reset(options={"reset_mask": terminations})`` after each step that ended a
+    deal), left a table whose next deal the learner sat out in Fantasyland at that
+    deal's end (seat -1, an empty mask): the loop's next ``step`` was a MoveError
+    ("the deal is over") for every table, and the deal's points were in no reward.
+    The reset now deals on up to the learner's next decision, as a step with
+    autoreset does, and gives the passed deals' points per seat in
+    ``infos["final_rewards"]``.  Reference: the same tables with autoreset, whose
+    step adds them to the reward of the step that ended the deal before."""
+    fl = presets.PINEAPPLE.fantasyland.replace(entry=(("22", 14),))
+    rules = presets.PINEAPPLE.replace(name="easy-fantasyland", fantasyland=fl)
+    n, steps = 16, 30
+    kwargs = {"num_envs": n, "players": 2, "seed": seed, "opponents": opponents}
+    off = VectorEnv(rules, autoreset=False, **kwargs)
+    on = VectorEnv(rules, **kwargs)
+    off.reset()
+    on.reset()
+    got, want = np.zeros(n), np.zeros(n)
+    passed = 0
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        assert (off.seats >= 0).all() and (off.legal_counts > 0).all()
+        assert (off.legal_actions == on.legal_actions).all()
+        pick = (rng.random(n) * off.legal_counts).astype(np.int64)
+        actions = off.legal_actions[np.arange(n), pick].astype(np.int64)
+        _, rewards, terms, _, _ = off.step(actions)
+        got += rewards
+        want += on.step(actions)[1]
+        terms = terms.copy()  # (the reset writes the env's arrays again)
+        if terms.any():
+            _, infos = off.reset(options={"reset_mask": terms})
+            got += infos["final_rewards"][:, 0]
+            passed += int((infos["final_rewards"][terms] != 0).any(axis=1).sum())
+            assert not infos["final_rewards"][~terms].any()
+    assert passed > 0  # the learner sat out a deal (else nothing was checked)
+    assert got.tolist() == want.tolist()

@@ -1024,7 +1024,6 @@ def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], A
     end is that end), played with the same match and actions; returns a list per step
     of {table: end encoding} and the actions played."""
     from ofc_fast.env import VectorEnv
-    from ofc_fast.env._single import deal_to_decision
 
     ref = VectorEnv("pineapple", 4, seed=0, opponents=opponent, autoreset=False)
     obs, _ = ref.reset()
@@ -1035,9 +1034,8 @@ def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], A
         ref.step(actions)
         ended = np.flatnonzero(ref.terminations)
         ends.append({int(i): ref.encodings[i].copy() for i in ended})
-        for i in ended:
-            ref.next_deal(int(i))
-            deal_to_decision(ref, int(i))
+        if ended.size:  # the next deals, up to the learner's decisions
+            ref.reset(options={"reset_mask": ref.terminations.copy()})
     return ends, played
 
 

@@ -9,8 +9,17 @@ from typing import Any
 
 import numpy as np
 
-from .._native import ffi
+from .._native import ffi, lib
 from ..errors import GameError, choice, quote
+
+STATUS_HINTS = {
+    int(lib.OFC_E_ACTION): " (a full set has no action id: pass a placement)",
+    int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
+    int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
+    int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
+}
+"""What to do about an engine status of a VectorEnv's step, in this API's terms (the
+message is C's)."""
 
 OPPONENTS = ("self", "random")
 """Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,

@@ -12,7 +12,6 @@ import numpy as np
 
 from ..errors import GameError, RenderModeError, choice, match_choice, quote
 from ..rules import RulesLike
-from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
 __all__ = [
@@ -20,7 +19,7 @@ __all__ = [
     "check_render_mode",
     "check_solver_sets",
     "check_spelling",
-    "deal_to_decision",
+    "deal_on",
     "single_table",
 ]
 
@@ -87,20 +86,13 @@ def adapter_settings(kwargs: dict[str, Any], what: str, **fixed: Any) -> dict[st
     return {**kwargs, **fixed}
 
 
-def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
-    """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
-    its deal has no agent decision (seat -1), the deal there now counted first; after
-    :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
-    :meth:`VectorEnv.reset`), as a step with autoreset.  Returns the points per seat
-    of the deals so passed (each played out without an agent decision, the one there
-    now included: call it after :meth:`VectorEnv.next_deal`).  The single-game
+def deal_on(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
+    """Deal environment ``env``'s next deal up to an agent decision, as a ``reset_mask``
+    does (:meth:`VectorEnv.reset`; without autoreset the deals without one are played
+    on, at most 1,000 in a row, then GameError); returns the
+    points per seat of the deals so played on (zeros when none).  The single-game
     adapters (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
-    skipped = 0
-    points = np.zeros(venv.players, np.float64)
-    while venv.seats[env] < 0:
-        skipped += 1
-        if skipped >= MAX_SKIPPED_DEALS:
-            raise no_decision_error(venv, env)
-        points += venv.final_rewards[env, : venv.players]
-        venv.next_deal(env)
-    return points
+    mask = np.zeros(venv.num_envs, np.bool_)
+    mask[env] = True
+    venv.reset(options={"reset_mask": mask})
+    return venv.final_rewards[env, : venv.players].astype(np.float64)

@@ -37,7 +37,7 @@ from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed, random_seed
 from ._arguments import takes_arguments
 from ._checks import OPPONENTS as OPPONENTS  # for its users
-from ._checks import buffers_error, check_bot_settings
+from ._checks import STATUS_HINTS, buffers_error, check_bot_settings
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
 from ._guard import if_open, lock_free_view, one_thread
@@ -71,16 +71,7 @@ OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 _NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
-
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
-
-_HINTS = {
-    int(lib.OFC_E_ACTION): " (a full set has no action id: pass a placement)",
-    int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
-    int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
-    int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
-}
-"""What to do about an engine status, in this API's terms (the message is C's)."""
 
 
 class VectorEnv:
@@ -329,8 +320,8 @@ class VectorEnv:
         left as it is.
         ``options={"reset_mask": m}`` (Gymnasium's vector API, what its disabled
         autoreset mode resets with; ``num_envs`` booleans): deal the next deal of the
-        match at the environments ``m`` marks (:meth:`next_deal`) and leave the
-        others as they are; it takes no seed (GameError)."""
+        match at the environments ``m`` marks up to an agent decision (the points of
+        deals played on: ``infos["final_rewards"]``), the others as they are; no seed."""
         masked = reset_mask(options, self.num_envs)
         if masked is not None:
             if seed is not None or not self.started:
@@ -338,7 +329,7 @@ class VectorEnv:
                     "a reset_mask deals the next deals of started matches: it takes no "
                     "seed, and needs a reset() before (reset(seed=...) starts them again)"
                 )
-            self._deal_on(masked)
+            self._deal_on(masked, play_on=True)
             return self.observations, self.infos()
         seeds = seed_list(seed, self.num_envs)
         if seeds is not None:
@@ -391,25 +382,34 @@ class VectorEnv:
     @one_thread
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
-        after its deal ended; an unfinished deal is abandoned: it earns no
-        Fantasyland, and the button moves on as after a deal without it)."""
+        after its deal ended, one without an agent decision is then over; an unfinished
+        deal is abandoned: no Fantasyland, the button moves on as after a deal without it)."""
         require_started(self, "step")
         self._deal_on([self._check_env(env)])
 
-    def _deal_on(self, envs: Sequence[int] | np.ndarray) -> None:
-        """Start the next deal of the matches of environments ``envs`` (indices):
-        :meth:`next_deal` and :meth:`reset`'s ``reset_mask``.  An environment that
-        fails stops the deals there, and raises after the bots and features of those
-        dealt before it are brought up to date (their rows as a success leaves them)."""
+    def _deal_on(self, envs: Sequence[int] | np.ndarray, play_on: bool = False) -> None:
+        """Deal the next deals of environments ``envs`` (indices; :meth:`next_deal`, a
+        ``reset_mask``: ``play_on``, those without an agent decision played on as with
+        autoreset, their points per seat summed in ``final_rewards``).  One that fails
+        stops the deals; raises after the bots and features of those dealt are updated."""
         status = env = 0
+        todo, passed = [int(e) for e in envs], np.zeros_like(self.final_rewards)
         with whole_step(self):
-            for env in envs:
-                status = lib.ofc_vecenv_reset(
-                    self._c, self._slots, int(env), 1, 0, self._out
-                )
-                if status:
+            for _ in range(MAX_SKIPPED_DEALS):
+                for env in todo:
+                    status = lib.ofc_vecenv_reset(
+                        self._c, self._slots, env, 1, 0, self._out
+                    )
+                    if status:
+                        break
+                self._play_bots()
+                todo = [e for e in todo if play_on and self.seats[e] < 0]  # no decision
+                if status or not todo:
                     break
-            self._play_bots()
+                passed[todo] += self.final_rewards[todo]
+            else:
+                status, env = _E_NO_DECISION, todo[0]
+            self.final_rewards += passed
             self._write_features()
         if status == _E_NO_DECISION:  # (the environment then needs a reset())
             raise no_decision_error(self, int(env))
@@ -579,7 +579,7 @@ class VectorEnv:
             raise no_decision_error(self, int(self._bad[0]))
         if status:
             i = int(self._bad[0])
-            hint = _HINTS.get(status, "")
+            hint = STATUS_HINTS.get(status, "")
             if status == lib.OFC_E_GAME_OVER and self._c.autoreset:
                 hint = " (its deal stopped on an engine error: reset())"
             if status == lib.OFC_E_ACTION and not self.full_sets[i]:

@@ -38,7 +38,7 @@ from ..errors import GameError, UnknownAgentError, quote
 from ..rules import RuleSet
 from ._arguments import takes_arguments
 from ._rows import check_options
-from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
+from ._single import check_render_mode, check_solver_sets, deal_on, single_table
 from ._stuck import whole_step
 from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, require_started
 from .gym import RENDER_MODES, action_id, observation_space, render_human, render_text
@@ -132,14 +132,14 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         check_options(options, None)
         v = self._venv
         with whole_step(v):  # (a Ctrl-C before the agent is selected: reset() again)
+            # deals where no seat has a decision (played on, bounded): their points
+            skipped = np.zeros(len(self.possible_agents))  # start it
             if seed is not None or not v.started:
                 v.reset(seed=seed)
             else:
-                v.next_deal(0)
+                skipped = deal_on(v)
             if seed is not None:
                 self._seed(v.seed)
-            # deals where no seat has a decision (bounded): their points start it
-            skipped = deal_to_decision(v)
             self.agents = list(self.possible_agents)
             self.rewards = {a: float(skipped[s]) for s, a in enumerate(self.agents)}
             self._cumulative_rewards = dict(self.rewards)

@@ -37,7 +37,7 @@ from ..table import check_seed
 from ._arguments import takes_arguments
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
-from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
+from ._single import check_render_mode, check_solver_sets, deal_on, single_table
 from ._stuck import whole_step
 from ._vector import (
     ACTION_SPACE,
@@ -274,8 +274,7 @@ class OfcEnv(gymnasium.Env):
             if seed is not None or not v.started:
                 v.reset(seed=seed)
             elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (no autoreset)
-                v.next_deal(0)
-            deal_to_decision(v)  # autoreset=False: deals without a learner decision
+                deal_on(v)  # (up to a learner decision)
             self._mid_deal = False
             self._end_view = None
         render_human(self)
@@ -305,8 +304,7 @@ class OfcEnv(gymnasium.Env):
                 # deal on now, so that the deals the learner sits out (Fantasyland)
                 # add their points here, as with autoreset; reset() returns the decision
                 self._end_view = v.observation(0, v.learner)
-                v.next_deal(0)
-                skipped = deal_to_decision(v)
+                skipped = deal_on(v)
                 reward += float(skipped[v.learner])
                 info["final_rewards"] += skipped  # as autoreset's sum over the deals
         render_human(self)
