@@ -586,15 +586,16 @@ def test_a_match_read_while_another_thread_books_a_deal_is_the_match_before_or_a
     ref.record(ref.next_game())
     after = (ref.to_dict(), repr(ref))
     inside, go = threading.Event(), threading.Event()
-    real_add = SeatStats.add
+    real_counted = SeatStats._counted  # (a seat's figures after the deal, made aside)
 
-    def held_add(self: SeatStats, *args: Any) -> None:
-        real_add(self, *args)
+    def held_counted(self: SeatStats, *args: Any) -> dict[str, int]:
+        counted = real_counted(self, *args)
         if threading.current_thread().name == "booker":
             inside.set()
             go.wait(10)
+        return counted
 
-    monkeypatch.setattr(SeatStats, "add", held_add)
+    monkeypatch.setattr(SeatStats, "_counted", held_counted)
     booker = threading.Thread(target=m.record, args=(g,), name="booker")
     booker.start()
     assert inside.wait(10)

@@ -136,18 +136,29 @@ class SeatStats:
         keep: bool,
     ) -> None:
         """Count one deal of this seat."""
-        self.deals += 1
-        self.total += net
-        self.sum_sq += net * net
-        self.fouls += foul
-        self.royalties += royalties
-        self.fantasyland_deals += in_fl
-        self.fantasyland_entries += (not in_fl) and next_fl
-        self.fantasyland_stays += in_fl and next_fl
-        self.surrenders += surrendered
-        self.naturals += declared
+        vars(self).update(
+            self._counted(net, foul, royalties, in_fl, next_fl, surrendered, declared)
+        )
         if keep:
             self.net.append(net)
+
+    def _counted(self, net: int, foul: bool, royalties: int, *deal: bool) -> dict[str, int]:
+        """The counts of this seat after one more deal, by field name (this seat
+        unchanged): what :meth:`add` sets, and what ``book_deal`` sets at once;
+        ``deal``: in Fantasyland, Fantasyland next, surrendered, declared."""
+        in_fl, next_fl, surrendered, declared = deal
+        return {
+            "deals": self.deals + 1,
+            "total": self.total + net,
+            "sum_sq": self.sum_sq + net * net,
+            "fouls": self.fouls + foul,
+            "royalties": self.royalties + royalties,
+            "fantasyland_deals": self.fantasyland_deals + in_fl,
+            "fantasyland_entries": self.fantasyland_entries + ((not in_fl) and next_fl),
+            "fantasyland_stays": self.fantasyland_stays + (in_fl and next_fl),
+            "surrenders": self.surrenders + surrendered,
+            "naturals": self.naturals + declared,
+        }
 
     @property
     def mean(self) -> float:
@@ -384,20 +395,21 @@ def book_deal(match: Match, deal: Any, **after: Any) -> None:
     in_fl, next_fl = get("in_fantasyland"), get("fantasyland")
     surrendered, declared = get("surrendered"), get("declared")
     with match._state_lock:
-        seats = []  # each seat's figures after the deal, made aside
-        for s, st in enumerate(match.stats):
-            seat = copy.copy(st)  # (its net list shared: appended below, at once)
-            seat.add(
-                net[s],
-                fouls[s],
-                sum(royalties[s]),
-                bool(in_fl[s]),
-                bool(next_fl[s]),
-                s in surrendered,
-                s in declared,
-                False,
+        seats = [  # each seat's counts after the deal, made aside (no copy of it)
+            partial(
+                vars(st).update,
+                st._counted(
+                    net[s],
+                    fouls[s],
+                    sum(royalties[s]),
+                    bool(in_fl[s]),
+                    bool(next_fl[s]),
+                    s in surrendered,
+                    s in declared,
+                ),
             )
-            seats.append(partial(vars(st).update, vars(seat)))
+            for s, st in enumerate(match.stats)
+        ]
         totals = [t + n for t, n in zip(match.totals, net)]
         nets = zip(match.stats, net) if match.keep_nets else ()
         _at_once(
