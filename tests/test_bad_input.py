@@ -751,3 +751,18 @@ def test_a_rules_document_that_is_one_number_is_named_as_a_number(digits: int) -
     _LongNumber", a private class's name."""
     with pytest.raises(RulesError, match=r"^rules: expected a dict, got int$"):
         RuleSet.from_json("1" * digits)
+
+
+def test_an_evaluated_board_made_by_hand_is_checked_when_made():
+    """Regression: EvaluatedBoard(board, c, rules) built by hand took any ``c``:
+    score_evaluated then raised cffi's TypeError ("initializer for ctype 'struct
+    ofc_board_eval *' must be a cdata pointer, not NoneType"), and a ``board`` of
+    text was kept; each is a BoardError when the object is made."""
+    from ofc_fast.scoring import EvaluatedBoard
+
+    good = evaluate_for_scoring(ofc.Board.parse(A), rules.OFC)
+    for board, c in ((ofc.Board.parse(A), None), (ofc.Board.parse(A), "x"), (A, good.c)):
+        with pytest.raises(BoardError, match="EvaluatedBoard: expected a Board"):
+            EvaluatedBoard(board, c, rules.OFC)  # type: ignore[arg-type]
+    again = EvaluatedBoard(good.board, good.c, rules.OFC)
+    assert score_evaluated(again, good, rules.OFC) == score_evaluated(good, good, rules.OFC)
