@@ -74,6 +74,19 @@ def check_disjoint(card_sets: Sequence[Sequence[int]]) -> None:
             seen[c] = i
 
 
+_EVAL_POINTER = ffi.typeof("ofc_board_eval *")
+
+
+def _is_eval(c: object) -> bool:
+    """True when ``c`` is a C ``ofc_board_eval *`` (what evaluate_for_scoring makes)."""
+    if isinstance(c, str):  # (typeof would read text as a C type's name)
+        return False
+    try:
+        return ffi.typeof(c) is _EVAL_POINTER and c != ffi.NULL
+    except TypeError:  # no cdata
+        return False
+
+
 class EvaluatedBoard:
     """A complete board evaluated once for a rule set (a C ``ofc_board_eval``);
     ``rules`` is that rule set, the one :func:`score_evaluated` must be given.
@@ -87,6 +100,11 @@ class EvaluatedBoard:
     __slots__ = ("board", "c", "rules")
 
     def __init__(self, board: Board, c: Any, rules: RulesLike) -> None:
+        if not isinstance(board, Board) or not _is_eval(c):
+            raise BoardError(
+                "EvaluatedBoard: expected a Board and its C evaluation; make one with "
+                "evaluate_for_scoring(board, rules)"
+            )
         self.board = board
         self.c = c  # cdata 'ofc_board_eval *'
         self.rules = as_rules(rules, "EvaluatedBoard")
