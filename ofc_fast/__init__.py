@@ -10,82 +10,117 @@ True
 
 from __future__ import annotations
 
+import os
+from importlib.machinery import PathFinder
 from typing import TYPE_CHECKING
 
-from . import rules
-from ._native import ffi as _ffi
-from ._native import lib as _lib
-from .batch import BoardBatch, eval_boards, rank3_batch, rank5_batch, score_pairs
-from .board import Board, BoardEval, Row
-from .cards import card_str, cards_str, from_treys, parse_card, parse_cards, to_treys
-from .errors import (
-    ArrayError,
-    BoardError,
-    CardError,
-    GameError,
-    HistoryError,
-    MoveError,
-    OfcError,
-    RulesError,
-    StrengthError,
-    TableError,
-)
-from .fantasyland import fantasyland_cards
-from .game import (
-    ACTION_SPACE,
-    Game,
-    GameResult,
-    Match,
-    Move,
-    Observation,
-    SeatStats,
-    deal_seed,
-)
 from .lazy import lazy_exports
-from .ranking import (
-    STRENGTH_MAX,
-    HandCategory,
-    category,
-    describe,
-    hand_ranks,
-    kev_rank,
-    low27,
-    rank,
-    rank3,
-    rank5,
-    strength_cards,
-    strength_from_kev,
-)
-from .rules import RuleSet
-from .scoring import PairScore, score_pair
-from .scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
-from .scoring.settlement import (
-    Settlement,
-    SettlementItem,
-    apply_stakes,
-    settle,
-    settlement_order,
-)
+
+# The compiled extension found (loaded with the first name used); a source tree
+# without it fails here, with _native's one-line ImportError saying what to do.
+if not PathFinder.find_spec(
+    f"{__name__}._native._ofc", [os.path.join(__path__[0], "_native")]
+):
+    from ._native import lib  # noqa: F401
 
 if TYPE_CHECKING:
+    from . import batch as batch
+    from . import board as board
+    from . import cards as cards
+    from . import errors as errors
+    from . import fantasyland as fantasyland
+    from . import game as game
+    from . import ranking as ranking
+    from . import rules
+    from . import scoring as scoring
+    from ._version import __version__
+    from .batch import BoardBatch, eval_boards, rank3_batch, rank5_batch, score_pairs
+    from .board import Board, BoardEval, Row
+    from .cards import card_str, cards_str, from_treys, parse_card, parse_cards, to_treys
+    from .errors import (
+        ArrayError,
+        BoardError,
+        CardError,
+        GameError,
+        HistoryError,
+        MoveError,
+        OfcError,
+        RulesError,
+        StrengthError,
+        TableError,
+    )
+    from .fantasyland import fantasyland_cards
+    from .game import (
+        ACTION_SPACE,
+        Game,
+        GameResult,
+        Match,
+        Move,
+        Observation,
+        SeatStats,
+        deal_seed,
+    )
+    from .ranking import (
+        STRENGTH_MAX,
+        HandCategory,
+        category,
+        describe,
+        hand_ranks,
+        kev_rank,
+        low27,
+        rank,
+        rank3,
+        rank5,
+        strength_cards,
+        strength_from_kev,
+    )
+    from .rules import RuleSet
+    from .scoring import PairScore, score_pair
+    from .scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
+    from .scoring.settlement import (
+        Settlement,
+        SettlementItem,
+        apply_stakes,
+        settle,
+        settlement_order,
+    )
     from .search import Advice, advise, best_completion
     from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
-else:  # (the search, its learned model and the solver load on first use)
+else:  # (every name loads on first use: ``ofc-fast`` handles Ctrl-C while they load)
+    # (the names packed: the lists of their modules' __all__ stay one a line)
+    # fmt: off
     __getattr__, __dir__ = lazy_exports(
         globals(),
         {
+            ".": ("batch", "board", "cards", "errors", "fantasyland", "game", "ranking",
+                "rules", "scoring"),
+            "._version": ("__version__",),
+            ".batch": ("BoardBatch", "eval_boards", "rank3_batch", "rank5_batch",
+                "score_pairs"),
+            ".board": ("Board", "BoardEval", "Row"),
+            ".cards": ("card_str", "cards_str", "from_treys", "parse_card", "parse_cards",
+                "to_treys"),
+            ".errors": ("ArrayError", "BoardError", "CardError", "GameError",
+                "HistoryError", "MoveError", "OfcError", "RulesError", "StrengthError",
+                "TableError"),
+            ".fantasyland": ("fantasyland_cards",),
+            ".game": ("ACTION_SPACE", "Game", "GameResult", "Match", "Move", "Observation",
+                "SeatStats", "deal_seed"),
+            ".ranking": ("STRENGTH_MAX", "HandCategory", "category", "describe",
+                "hand_ranks", "kev_rank", "low27", "rank", "rank3", "rank5",
+                "strength_cards", "strength_from_kev"),
+            ".rules": ("RuleSet",),
+            ".scoring": ("PairScore", "score_pair"),
+            ".scoring.naturals": ("NaturalHand", "detect_naturals", "natural_payment",
+                "naturals"),
+            ".scoring.settlement": ("Settlement", "SettlementItem", "apply_stakes",
+                "settle", "settlement_order"),
             ".search": ("Advice", "advise", "best_completion"),
-            ".solver": (
-                "STAY_VALUE_DEFAULT",
-                "Solution",
-                "best_setting",
-                "solve_fantasyland",
-            ),
+            ".solver": ("STAY_VALUE_DEFAULT", "Solution", "best_setting",
+                "solve_fantasyland"),
         },
     )
-
-__version__: str = _ffi.string(_lib.ofc_version_string()).decode("ascii")
-"""Version of the package, read from the compiled C library (OFC_VERSION_STRING)."""
+    # fmt: on
 
 __all__ = [
     "ACTION_SPACE",

@@ -2,10 +2,11 @@
 the packages whose ``__init__`` would otherwise import heavy modules on every
 ``ofc-fast`` command (:mod:`ofc_fast.parallel`: multiprocessing and
 concurrent.futures; :mod:`ofc_fast.arena`: the arena host and its transports;
-:mod:`ofc_fast.serve`: the web server) and of :mod:`ofc_fast` itself for the names
-of the search (``advise``, ``best_completion``, ``Advice``: the search package and
-the learned model) and of the Fantasyland solver.  ``ofc-fast --help`` builds every
-subcommand's parser from those packages' ``cli`` modules, which need none of it.
+:mod:`ofc_fast.serve`: the web server) and of :mod:`ofc_fast` itself, every name
+(NumPy, the C library, the search and its learned model, the Fantasyland solver):
+``import ofc_fast``, which the ``ofc-fast`` command runs before its Ctrl-C handling
+is in place, loads none of them.  ``ofc-fast --help`` builds every subcommand's
+parser from those packages' ``cli`` modules, which need none of the heavy ones.
 
 A package imports its names under ``if TYPE_CHECKING:``, where mypy and the API
 pages read them, and lists them per module for :func:`lazy_exports` in the ``else``
@@ -51,8 +52,10 @@ def lazy_exports(
     to the names the package takes from it.
 
     ``__getattr__(name)`` imports the module of ``name`` on first use and keeps the
-    value in the package's namespace (a later look-up finds it there); any other name
-    is an AttributeError naming the package and the name, as Python's own.
+    value in the package's namespace (a later look-up finds it there); the names of
+    module ``"."`` are the package's own submodules, the module itself each (``import
+    ofc_fast; ofc_fast.rules``); any other name is an AttributeError naming the
+    package and the name, as Python's own.
     ``__dir__()`` lists the package's names with the lazy ones, imported or not yet.
 
     >>> ns = {"__name__": "ofc_fast.arena"}
@@ -61,9 +64,12 @@ def lazy_exports(
     (True, False)
     >>> getattr_("GAME_IDS") is ns["GAME_IDS"]
     True
+    >>> getattr_ = lazy_exports({"__name__": "ofc_fast"}, {".": ("rules",)})[0]
+    >>> getattr_("rules").__name__
+    'ofc_fast.rules'
     >>> getattr_("nosuch")
     Traceback (most recent call last):
-    AttributeError: module 'ofc_fast.arena' has no attribute 'nosuch'
+    AttributeError: module 'ofc_fast' has no attribute 'nosuch'
     """
     package = namespace["__name__"]
     module_of = {name: module for module, names in modules.items() for name in names}
@@ -72,7 +78,11 @@ def lazy_exports(
         """A lazy name of the package, imported from its module on first use."""
         if name not in module_of:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module_of[name], package), name)
+        module = module_of[name]
+        if module == ".":  # (a submodule: the import sets it in the namespace too)
+            value = importlib.import_module(f".{name}", package)
+        else:
+            value = getattr(importlib.import_module(module, package), name)
         namespace[name] = value
         return value
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 LAZY_PACKAGES = ("ofc_fast.parallel", "ofc_fast.arena", "ofc_fast.serve", "ofc_fast")
-PARTLY_LAZY = {"ofc_fast"}  # the core's names stay eager; __all__ is checked by `*`
 
 
-def _type_checking_imports(package: str) -> dict[str, tuple[str, str]]:
+def _type_checking_imports(package: str) -> dict[str, tuple[str, str | None]]:
     """The names the ``if TYPE_CHECKING:`` block of ``package``'s ``__init__`` imports:
-    name in the package -> (absolute module, name in that module)."""
+    name in the package -> (absolute module, name in that module), or (the
+    submodule, None) for one of the package's submodules (``from . import rules``)."""
     path = Path(importlib.import_module(package).__file__ or "")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     block = next(
@@ -25,13 +25,21 @@ def _type_checking_imports(package: str) -> dict[str, tuple[str, str]]:
         for node in tree.body
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
     )
-    names = {}
+    names: dict[str, tuple[str, str | None]] = {}
     for node in block.body:
         assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.unparse(node)
-        module = f"{package}.{node.module}"
         for alias in node.names:
-            names[alias.asname or alias.name] = (module, alias.name)
+            if node.module is None:  # (a submodule)
+                names[alias.asname or alias.name] = (f"{package}.{alias.name}", None)
+            else:
+                names[alias.asname or alias.name] = (f"{package}.{node.module}", alias.name)
     return names
+
+
+def _object(module: str, attr: str | None) -> object:
+    """The object an entry of :func:`_type_checking_imports` names."""
+    loaded = importlib.import_module(module)
+    return loaded if attr is None else getattr(loaded, attr)
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
@@ -42,10 +50,9 @@ def test_every_lazy_name_is_its_modules_object(package: str) -> None:
     defines it, ``__all__`` among them, and ``dir()`` lists them."""
     pkg = importlib.import_module(package)
     names = _type_checking_imports(package)
-    if package not in PARTLY_LAZY:
-        assert set(pkg.__all__) <= set(names)
+    assert set(pkg.__all__) <= set(names)
     for name, (module, attr) in names.items():
-        assert getattr(pkg, name) is getattr(importlib.import_module(module), attr), name
+        assert getattr(pkg, name) is _object(module, attr), name
     assert set(names) <= set(dir(pkg))
 
 
@@ -102,7 +109,7 @@ def test_import_ofc_fast_loads_no_search() -> None:
     modules (about 30 ms of each start) for ``advise``, ``best_completion`` and
     ``Advice``, which the ranking, boards, scoring and Game do not need.  They are
     now imported when first used, and are still the search package's objects."""
-    loaded = _modules_after("pass")
+    loaded = _modules_after("ofc_fast.Game, ofc_fast.rank5, ofc_fast.score_pair")
     lazy = {"ofc_fast.search", "ofc_fast.learned", "ofc_fast.files", "tempfile"}
     assert sorted(lazy & loaded) == []
     assert {"ofc_fast.game", "ofc_fast.ranking", "ofc_fast.scoring"} <= loaded
@@ -110,6 +117,22 @@ def test_import_ofc_fast_loads_no_search() -> None:
     import ofc_fast.search
 
     assert ofc_fast.advise is ofc_fast.search.advise
+
+
+def test_import_ofc_fast_loads_nothing_heavy() -> None:
+    """Regression: ``import ofc_fast``, which the ``ofc-fast`` command runs before
+    its Ctrl-C handling is in place, loaded NumPy, the C library and the core (0.2 s
+    and more), so that a Ctrl-C in the first tenths of a second of any command was a
+    KeyboardInterrupt traceback.  Every name of the package now loads on first use;
+    the package's submodules are still its attributes (``ofc_fast.rules``)."""
+    loaded = _modules_after("pass")
+    assert sorted(m for m in loaded if m.startswith("ofc_fast")) == [
+        "ofc_fast",
+        "ofc_fast.lazy",
+    ]
+    assert "numpy" not in loaded
+    used = _modules_after("assert ofc_fast.game.Game is ofc_fast.Game, ofc_fast.rules")
+    assert {"numpy", "ofc_fast.game", "ofc_fast.rules"} <= used
 
 
 def test_import_ofc_fast_loads_no_solver() -> None:

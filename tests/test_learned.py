@@ -1585,26 +1585,14 @@ def test_sigterm_stops_training_as_ctrl_c_does(tmp_path: Path) -> None:
     assert (out / "config.json").exists() and not (out / "positions.npz").exists()
 
 
-_CTRL_C_AT_IMPORT = """
-import os, signal, sys
-class CtrlC:  # Ctrl-C as an import reaches the module sys.argv[1]
-    came = False
-    def find_spec(self, name, path=None, target=None):
-        if name == sys.argv[1] and not CtrlC.came:
-            CtrlC.came = True
-            os.kill(os.getpid(), signal.SIGINT)
-        return None
-sys.meta_path.insert(0, CtrlC())
-"""
-
-
 def _ctrl_c_at_import(module: str, script: str, *args: str) -> tuple[int, str, str]:
     """Exit status, output and errors of ``script`` run in a process that gets a
     Ctrl-C as an import first reaches ``module`` (``CtrlC.came``: it came)."""
+    from interrupts import CTRL_C_AT_IMPORT
     from scripts import package_env
 
     done = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_AT_IMPORT + script, module, *args],
+        [sys.executable, "-c", CTRL_C_AT_IMPORT + script, module, *args],
         capture_output=True,
         text=True,
         timeout=120,

@@ -15,6 +15,21 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+CTRL_C_AT_IMPORT = """
+import os, signal, sys
+class CtrlC:  # Ctrl-C as an import reaches the module sys.argv[1]
+    came = False
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1] and not CtrlC.came:
+            CtrlC.came = True
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, CtrlC())
+"""
+"""The start of a ``python -c`` script whose process gets a real Ctrl-C (SIGINT) as
+an import first reaches the module named by its first argument (``CtrlC.came``: it
+came); the script goes on after it."""
+
 
 class InterruptedGc:
     """:mod:`gc` (``isenabled``, ``enable``), whose ``disable()`` turns the collector
