@@ -11,6 +11,8 @@
 /* Called by the method table of _speedups.c, which declares them too. */
 PyObject *speedups_plain_data(PyObject *module, PyObject *obs);
 PyObject *speedups_plain_copy(PyObject *module, PyObject *value);
+/* Defined in _speedups.c: its module state's interned keys (borrowed). */
+int speedups_plain_keys(PyObject *module, PyObject **boards, PyObject **counts);
 
 /* 1 when v is of a type an observation's value has as observe() makes it: an exact
  * int, bool, None, list, str, float or dict (no NumPy array or scalar). */
@@ -34,18 +36,34 @@ static int lists_only(PyObject *list)
     return 1;
 }
 
-/* A new reference to dict[name], or NULL: none (no error set) or an error (a key's
+/* A new reference to dict[key], or NULL: none (no error set) or an error (a key's
  * __eq__ raised).  A new reference, not a borrowed one: a key's __eq__ run by a later
  * lookup may remove this value from the dict. */
-static PyObject *item_ref(PyObject *dict, const char *name)
+static PyObject *item_ref(PyObject *dict, PyObject *key)
 {
-    PyObject *key = PyUnicode_FromString(name), *value;
-    if (key == NULL)
-        return NULL;
-    value = PyDict_GetItemWithError(dict, key);
-    Py_DECREF(key);
+    PyObject *value = PyDict_GetItemWithError(dict, key);
     Py_XINCREF(value);
     return value;
+}
+
+/* 1 when every value of the exact dict obs is of a plain type (plain_value): one
+ * walk of the dict, no list of its values made (plain_value runs no Python code, so
+ * the dict cannot change during the walk where the GIL holds; a free-threaded build
+ * holds the dict's critical section, as PyDict_Values did). */
+static int plain_values(PyObject *obs)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int ok = 1;
+#ifdef Py_GIL_DISABLED
+    Py_BEGIN_CRITICAL_SECTION(obs);
+#endif
+    while (ok && PyDict_Next(obs, &pos, &key, &value))
+        ok = plain_value(value);
+#ifdef Py_GIL_DISABLED
+    Py_END_CRITICAL_SECTION();
+#endif
+    return ok;
 }
 
 /* plain(obs) -> bool: True when obs is a dict whose values are all of plain types
@@ -57,24 +75,16 @@ static PyObject *item_ref(PyObject *dict, const char *name)
 PyObject *speedups_plain_data(PyObject *module, PyObject *obs)
 {
     Py_ssize_t i, n;
-    PyObject *values, *boards, *counts;
-    int ok = 1;
-    if (!PyDict_CheckExact(obs))
+    PyObject *boards_key, *counts_key, *boards, *counts;
+    int ok;
+    if (!PyDict_CheckExact(obs) || !plain_values(obs))
         Py_RETURN_FALSE;
-    values = PyDict_Values(obs); /* (a list of its own: one step of the dict) */
-    if (values == NULL)
+    if (speedups_plain_keys(module, &boards_key, &counts_key) < 0)
         return NULL;
-    n = PyList_Size(values);
-    for (i = 0; ok && i < n; i++)
-        ok = plain_value(PyList_GetItem(values, i));
-    Py_DECREF(values);
-    if (!ok)
-        Py_RETURN_FALSE;
-    (void)module;
-    boards = item_ref(obs, "boards");
+    boards = item_ref(obs, boards_key);
     if (boards == NULL && PyErr_Occurred())
         return NULL;
-    counts = item_ref(obs, "face_down_counts");
+    counts = item_ref(obs, counts_key);
     if (counts == NULL && PyErr_Occurred()) {
         Py_XDECREF(boards);
         return NULL;

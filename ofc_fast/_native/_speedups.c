@@ -42,6 +42,8 @@
 /* The builtins of _plain_data.c: plain(obs), plain_copy(value) (METH_O). */
 PyObject *speedups_plain_data(PyObject *module, PyObject *obs);
 PyObject *speedups_plain_copy(PyObject *module, PyObject *value);
+/* Called by plain() of _plain_data.c (defined below). */
+int speedups_plain_keys(PyObject *module, PyObject **boards, PyObject **counts);
 
 /* The keys of an observation dict, in the order it is built. */
 static const char *const OBS_KEYS[] = {
@@ -50,6 +52,8 @@ static const char *const OBS_KEYS[] = {
     "dealt", "to_discard", "future_cards", "future_discards", "legal_actions",
     "full_set", "face_down"};
 #define OBS_NKEYS ((int)(sizeof OBS_KEYS / sizeof OBS_KEYS[0]))
+#define OBS_BOARDS 10           /* OBS_KEYS[OBS_BOARDS] is "boards" */
+#define OBS_FACE_DOWN_COUNTS 11 /* and the next, "face_down_counts" */
 
 /* Legal-action tuples are cached per decision shape: n 1..5, k 0..4, room 0..3,
  * 0..5, 0..5. */
@@ -217,6 +221,19 @@ static int intern_all(PyObject **keys, const char *const *names, int n)
         if (keys[i] == NULL && (keys[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
     }
+    return 0;
+}
+
+/* The module's interned "boards" and "face_down_counts" keys (borrowed, made once
+ * per module: the module state, as every interpreter has its own), for plain() of
+ * _plain_data.c, which reads them at every decision; -1 on error. */
+int speedups_plain_keys(PyObject *module, PyObject **boards, PyObject **counts)
+{
+    speedups_state *st = state_of(module);
+    if (intern_all(st->keys, OBS_KEYS, OBS_NKEYS) < 0)
+        return -1;
+    *boards = st->keys[OBS_BOARDS];
+    *counts = st->keys[OBS_FACE_DOWN_COUNTS];
     return 0;
 }
 
