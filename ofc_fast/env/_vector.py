@@ -256,7 +256,7 @@ class VectorEnv:
         self._slots = ffi.new("ofc_vecenv_slot[]", n)
         out = self._out = ffi.new("ofc_vecenv_out *")
         self._keep: list[Any] = []  # the cdata views keep the arrays' buffers alive
-        views: tuple[tuple[str, str, np.ndarray], ...] = (
+        views: tuple[tuple[str, str, npt.NDArray[Any]], ...] = (
             ("obs", "uint8_t[]", self.encodings),
             ("mask", "uint8_t[]", self.action_masks),
             ("legal", "uint8_t[]", self.legal_actions),
@@ -396,7 +396,7 @@ class VectorEnv:
         require_started(self, "step")
         self._deal_on([self._check_env(env)])
 
-    def _deal_on(self, envs: Sequence[int] | np.ndarray) -> None:
+    def _deal_on(self, envs: Sequence[int] | npt.NDArray[Any]) -> None:
         """Start the next deal of the matches of environments ``envs`` (indices):
         :meth:`next_deal` and :meth:`reset`'s ``reset_mask``.  An environment that
         fails stops the deals there, and raises after the bots and features of those
@@ -520,7 +520,7 @@ class VectorEnv:
             if status:  # pragma: no cover - the C state and its encodings always agree
                 raise status_error(status, "features", GameError)
 
-    def _action_array(self, actions: Any) -> np.ndarray:
+    def _action_array(self, actions: Any) -> npt.NDArray[Any]:
         a = as_array(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise MoveError(
@@ -534,7 +534,7 @@ class VectorEnv:
             raise move_error(int(lib.OFC_E_ACTION), f"env {i}, action {int(a[i])}")
         return a
 
-    def _placement_array(self, placements: Any) -> np.ndarray:
+    def _placement_array(self, placements: Any) -> npt.NDArray[Any]:
         try:
             p = np.asarray(placements)
             if (
