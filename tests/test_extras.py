@@ -195,3 +195,38 @@ def test_the_readme_lists_each_extra_s_packages() -> None:
         named = {p for p in pieces if re.fullmatch(r"[a-z][\w-]*", p)}  # not prose
         if named:  # (`test` (what the tests need) names none)
             assert named == _extra(name), (name, sorted(named), sorted(_extra(name)))
+
+
+_HINT = re.compile(r"pip install (\S+)")
+NOT_AN_EXTRA = {"-U": "an upgrade of the package", "-e": "a build of the checkout"}
+"""The package's ``pip install`` texts that name no optional dependency."""
+
+
+def _extras() -> set[str]:
+    """The extras of pyproject.toml."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        tomllib = pytest.importorskip("tomli", reason="pip install tomli (Python 3.10)")
+    doc = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    return set(doc["project"]["optional-dependencies"])
+
+
+def test_every_install_hint_of_the_package_names_its_extra_one_way() -> None:
+    """Regression: the package's hints for a missing optional dependency said
+    ``pip install "ofc-fast[ray]"``, ``pip install 'ofc-fast[serve]'`` and ``pip
+    install ofc-fast[arena]`` (which zsh refuses: "no matches found"): every hint
+    (messages and docstrings) is ``pip install 'ofc-fast[EXTRA]'``, EXTRA an extra of
+    pyproject.toml (``require_extra`` formats its own: ``{extra}``)."""
+    extras = _extras() | {"{extra}"}
+    root = Path(ofc_fast.__file__).parent
+    bad, seen = [], 0
+    for path in sorted(root.rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for what in _HINT.findall(line):
+                seen += 1
+                m = re.match(r"'ofc-fast\[([a-z{}-]+)\]'", what)  # (then `` or "))
+                if what in NOT_AN_EXTRA or (m is not None and m.group(1) in extras):
+                    continue
+                bad.append(f"{path.relative_to(root)}:{n}: pip install {what}")
+    assert seen > 10 and bad == [], bad

@@ -237,7 +237,7 @@ def load_sb3(path: str, **kwargs: Any) -> tuple[MaskablePPO, dict[str, str]]:
     except ImportError:
         raise BotError(
             f"{quote_path(path)}: a saved SB3 model needs the training libraries: "
-            f'pip install "ofc-fast[rl-train]"'
+            "pip install 'ofc-fast[rl-train]'"
         ) from None
     try:
         model = MaskablePPO.load(path, **kwargs)

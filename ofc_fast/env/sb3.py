@@ -1,7 +1,7 @@
 """Trainer adapters over one :class:`~ofc_fast.env.VectorEnv`: a Stable-Baselines3
 ``VecEnv`` (:class:`VecEnv`, with the masks sb3-contrib's MaskablePPO reads) and a
 Gymnasium vector env (:class:`GymVectorEnv`); hundreds of C tables in one process.
-Needs the ``rl-train`` extra (``pip install "ofc-fast[rl-train]"``).
+Needs the ``rl-train`` extra (``pip install 'ofc-fast[rl-train]'``).
 
 >>> from sb3_contrib.common.maskable.utils import get_action_masks
 >>> from ofc_fast.env.sb3 import VecEnv

@@ -40,7 +40,7 @@ def require_torch() -> Any:
         return import_extra("torch")
     except ImportError:
         raise ModelError(
-            'training a value model needs torch: pip install "ofc-fast[learn]"'
+            "training a value model needs torch: pip install 'ofc-fast[learn]'"
         ) from None
 
 
