@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +57,7 @@ def int_array(
     what: str,
     error: type[OfcError] = ArrayError,
     top: int | None = None,
-) -> np.ndarray:
+) -> npt.NDArray[Any]:
     """``a`` (an array of any integer dtype, or nested sequences of ints) as an
     aligned C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
     silent cast (307 is not card 51, 0.5 not 0, True not 1).  ``error`` (naming
@@ -111,7 +111,7 @@ def int_array(
             raise error(f"{what} holds values outside {lo}..{hi}")
     # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5); an
     # array at an odd address is copied (C reads it through a uint16_t * ...)
-    out: np.ndarray = np.asarray(arr, dtype=dtype, order="C")
+    out: npt.NDArray[Any] = np.asarray(arr, dtype=dtype, order="C")
     return out if out.flags.aligned else out.copy()
 
 
@@ -170,7 +170,7 @@ def _out_array(
 
 
 def _raise_bad_row(
-    status: int, rows: np.ndarray, index: int, fn: str, name: str = "a"
+    status: int, rows: npt.NDArray[Any], index: int, fn: str, name: str = "a"
 ) -> None:
     cards = rows[index].tolist()  # may differ from what C read if another thread wrote it
     bad = [c for c in cards if c >= 52]
@@ -351,7 +351,9 @@ def score_pairs(
     return net
 
 
-def _raise_bad_pair(status: int, a: np.ndarray, b: np.ndarray, index: int) -> None:
+def _raise_bad_pair(
+    status: int, a: npt.NDArray[Any], b: npt.NDArray[Any], index: int
+) -> None:
     """The CardError of pair ``index`` of score_pairs, naming the pair and the array
     and row at fault: ``a[i]`` or ``b[i]`` for a bad or repeated card in one board,
     ``a[i] and b[i]`` for a card on both."""

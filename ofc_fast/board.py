@@ -20,6 +20,7 @@ from operator import index
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ._native import OK, ffi, lib, status_error
 from ._native._fast import distinct_ids as _distinct_ids
@@ -393,7 +394,7 @@ def as_board(value: Board | str | Iterable[int]) -> Board:
     return Board.from_cards(value)
 
 
-def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
+def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> npt.NDArray[Any]:
     """Every way to split ``front + middle + back`` positions into the three rows: an
     ``(N, front + middle + back)`` read-only int array, each line the front positions,
     then the middle ones, then the back ones (each group ascending); N = n! / (front!
@@ -423,7 +424,7 @@ def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
 
 
 @lru_cache(maxsize=256)
-def _row_splits(front: int, middle: int, back: int) -> np.ndarray:
+def _row_splits(front: int, middle: int, back: int) -> npt.NDArray[Any]:
     """:func:`row_splits` of checked sizes (Python ints: the cache never answers a
     call its checks would refuse, as True == 1 and 1.0 == 1 share one key)."""
     n = front + middle + back

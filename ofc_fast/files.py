@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, TextIO
 
 import numpy as np
-from numpy.lib import format as npformat
+import numpy.typing as npt
+from numpy.lib import format as _npy_format
 
 __all__ = [
     "FIFO_WAIT",
@@ -61,6 +62,8 @@ __all__ = [
     "temporary_path",
     "written_in_place",
 ]
+
+_npformat: Any = _npy_format  # (NumPy 2.2's stubs leave read_magic & co. untyped)
 
 
 def written_in_place(path: str | os.PathLike[str]) -> bool:
@@ -437,7 +440,7 @@ NPZ_ERRORS = (
 
 def read_npz(
     path: str | os.PathLike[str], limit: int | None = None
-) -> dict[str, np.ndarray]:
+) -> dict[str, npt.NDArray[Any]]:
     """The arrays of an ``.npz`` file by name, each read only after its header was
     checked against the bytes the file holds for it, so a damaged file never makes
     this allocate more than it holds (``np.load`` allocated what a header declared:
@@ -450,7 +453,7 @@ def read_npz(
     >>> read_npz(path)["x"].tolist()
     [0, 1, 2]
     """
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, npt.NDArray[Any]] = {}
     with zipfile.ZipFile(path) as z:
         members = [i for i in z.infolist() if i.filename.endswith(".npy")]
         if limit is not None and sum(i.file_size for i in members) > limit:
@@ -460,14 +463,14 @@ def read_npz(
             if info.flag_bits & 0x1:  # (zipfile's RuntimeError asks for a password)
                 raise ValueError(f"{key}: encrypted")
             raw = io.BytesIO(z.read(info))  # (grows with the data, not a declared size)
-            version = npformat.read_magic(raw)
+            version = _npformat.read_magic(raw)
             if version not in ((1, 0), (2, 0)):
                 raise ValueError(f"{key}: .npy format version {version}")
-            read = npformat.read_array_header_1_0 if version == (1, 0) else None
-            shape, _, dtype = (read or npformat.read_array_header_2_0)(raw)
+            read = _npformat.read_array_header_1_0 if version == (1, 0) else None
+            shape, _, dtype = (read or _npformat.read_array_header_2_0)(raw)
             held = len(raw.getbuffer()) - raw.tell()
             if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize > held:
                 raise ValueError(f"{key}: its header declares {shape} {dtype}, not held")
             raw.seek(0)
-            out[key] = npformat.read_array(raw, allow_pickle=False)
+            out[key] = _npformat.read_array(raw, allow_pickle=False)
     return out

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from enum import IntEnum
 from operator import index
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from ._native import E_COUNT, lib
 from ._native._fast import rank3 as _rank3_ids
@@ -76,17 +77,17 @@ STRENGTH_INFO: tuple[int, ...] = tuple(
 """Per strength: the packed description of ``ofc_strength_info()`` (0 for 0)."""
 
 
-def _read_only(a: np.ndarray) -> np.ndarray:
+def _read_only(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     a.flags.writeable = False
     return a
 
 
 _INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
-STRENGTH_CARDS: np.ndarray = _read_only((_INFO >> 24).astype(np.int8))
+STRENGTH_CARDS: npt.NDArray[Any] = _read_only((_INFO >> 24).astype(np.int8))
 """Per strength: 3 or 5 cards (0 for strength 0); read-only."""
-STRENGTH_CATEGORY: np.ndarray = _read_only(((_INFO >> 20) & 0xF).astype(np.int8))
+STRENGTH_CATEGORY: npt.NDArray[Any] = _read_only(((_INFO >> 20) & 0xF).astype(np.int8))
 """Per strength: its :class:`HandCategory` value (0 for strength 0); read-only."""
-STRENGTH_RANKS: np.ndarray = _read_only(
+STRENGTH_RANKS: npt.NDArray[Any] = _read_only(
     np.where(
         _INFO[:, None] != 0,
         np.stack([(_INFO >> sh) & 0xF for sh in (16, 12, 8, 4, 0)], axis=1),

@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 import numpy as np
+import numpy.typing as npt
 
 from .cli.options import Parser
 from .errors import OfcError, quote
@@ -105,7 +106,9 @@ MAX_REPS = 1_000
 ``--reps 2**70`` (a mistyped count) timed on, for ever, with no word."""
 
 
-def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.ndarray:
+def deal(
+    n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16
+) -> npt.NDArray[Any]:
     """``n`` random deals of ``k`` distinct cards each, as uint8 (n, k), C-contiguous:
     each row the first ``k`` cards of an independently shuffled deck (argsort of
     random keys).

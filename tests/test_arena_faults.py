@@ -605,3 +605,24 @@ def test_bot_stderr_is_passed_discarded_or_a_file_never_a_pipe_nobody_reads(
     os.close(closed)
     with pytest.raises(ArenaError, match="bot_stderr"):
         run(closed)
+
+
+def test_a_bot_that_closes_its_stdout_and_runs_on_is_a_disconnect_at_once() -> None:
+    """Regression: a ``cmd:`` bot that closed its stdout and ran on was taken for a
+    bot about to exit: the arena waited the whole exit grace (``EXIT_GRACE_S``, 1 s)
+    for an exit status that never came, each time; it waits only for a process that
+    is exiting, and such a bot is a plain disconnect at once (one that exits is
+    still named with its status: test_arena_hostile_bots)."""
+    from ofc_fast.arena._transport import EXIT_GRACE_S, ProcessEndpoint
+
+    code = "import os, time; os.write(1, b'x\\n'); os.close(1); time.sleep(30)"
+    bot = ProcessEndpoint(f'{sys.executable} -c "{code}"')
+    try:
+        assert bot.receive(30.0)[0] != "timeout"  # the bot runs: its line came
+        start = time.monotonic()
+        assert bot.receive(30.0) == ("eof", None)
+        took = time.monotonic() - start
+        assert bot.proc.poll() is None  # it runs on
+    finally:
+        bot.kill()
+    assert took < EXIT_GRACE_S / 2, took

@@ -215,3 +215,28 @@ def test_the_readme_lists_every_extra() -> None:
     sentence = text.split("It needs `cffi` and `numpy`. Extras: ", 1)[1].split(". ", 1)[0]
     listed = set(re.findall(r"`([\w-]+)` \(", sentence))
     assert listed == set(_extras()), sorted(listed ^ set(_extras()))
+
+
+_HINT = re.compile(r"pip install (\S+)")
+NOT_AN_EXTRA = {"-U": "an upgrade of the package", "-e": "a build of the checkout"}
+"""The package's ``pip install`` texts that name no optional dependency."""
+
+
+def test_every_install_hint_of_the_package_names_its_extra_one_way() -> None:
+    """Regression: the package's hints for a missing optional dependency said
+    ``pip install "ofc-fast[ray]"``, ``pip install 'ofc-fast[serve]'`` and ``pip
+    install ofc-fast[arena]`` (which zsh refuses: "no matches found"): every hint
+    (messages and docstrings) is ``pip install 'ofc-fast[EXTRA]'``, EXTRA an extra of
+    pyproject.toml (``require_extra`` formats its own: ``{extra}``)."""
+    extras = set(_extras()) | {"{extra}"}
+    root = Path(ofc_fast.__file__).parent
+    bad, seen = [], 0
+    for path in sorted(root.rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for what in _HINT.findall(line):
+                seen += 1
+                m = re.match(r"'ofc-fast\[([a-z{}-]+)\]'", what)  # (then `` or "))
+                if what in NOT_AN_EXTRA or (m is not None and m.group(1) in extras):
+                    continue
+                bad.append(f"{path.relative_to(root)}:{n}: pip install {what}")
+    assert seen > 10 and bad == [], bad

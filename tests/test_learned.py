@@ -1814,7 +1814,7 @@ def test_training_without_torch_stops_before_any_step(tmp_path: Path, capsys, mo
     monkeypatch.setitem(sys.modules, "torch", None)  # import fails
     out = tmp_path / "run"
     assert main([*_TINY_RUN, "--out", str(out)]) == 2
-    assert 'needs torch: pip install "ofc-fast[learn]"' in capsys.readouterr().err
+    assert "needs torch: pip install 'ofc-fast[learn]'" in capsys.readouterr().err
     assert not out.exists()
 
 

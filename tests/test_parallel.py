@@ -1258,7 +1258,7 @@ def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from ofc_fast.parallel import ExecutorError, RayExecutor
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
-    with pytest.raises(ExecutorError, match=r"pip install \"ofc-fast\[ray\]\""):
+    with pytest.raises(ExecutorError, match=r"pip install 'ofc-fast\[ray\]'"):
         RayExecutor()
     assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
 

@@ -326,3 +326,38 @@ def test_made_observation_is_typed(mypy_errors: dict[str, list[str]]) -> None:
     ``dict[str, Any]``, so every field a user read from the position went unchecked;
     it returns an :class:`~ofc_fast.game.Observation`, as a game's."""
     assert _errors_in(mypy_errors, "user_api.py", "made_position") == []
+
+
+def _bare_ndarrays(tree: ast.AST) -> Iterator[int]:
+    """The lines of ``tree``'s annotations that name ``np.ndarray`` (or ``ndarray``)
+    without its type arguments."""
+    for node in ast.walk(tree):
+        notes: list[ast.expr | None] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            args = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+            notes += [x.annotation for x in args if x is not None]
+            notes.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            notes.append(node.annotation)
+        for note in filter(None, notes):
+            typed = {id(s.value) for s in ast.walk(note) if isinstance(s, ast.Subscript)}
+            for part in ast.walk(note):
+                named = isinstance(part, ast.Name) and part.id == "ndarray"
+                named |= isinstance(part, ast.Attribute) and part.attr == "ndarray"
+                if named and id(part) not in typed:
+                    yield part.lineno
+
+
+def test_no_annotation_of_the_package_is_a_bare_ndarray() -> None:
+    """Regression: ``mypy --strict ofc_fast`` on Python 3.10 with NumPy 2.2 reported
+    135 errors "Missing type arguments for generic type 'ndarray'" (NumPy 2.2 gives
+    ndarray's type parameters no defaults; CI type-checks on 3.11 with a newer NumPy
+    only): every array annotation names its arguments (``npt.NDArray[...]``)."""
+    root = Path(ofc_fast.__file__).parent
+    bare = [
+        f"{path.relative_to(root)}:{line}"
+        for path in sorted(root.rglob("*.py"))
+        for line in _bare_ndarrays(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert bare == [], bare

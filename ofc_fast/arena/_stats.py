@@ -2,7 +2,7 @@
 latency summaries.
 
 The t quantile is ``scipy.stats.t.ppf`` (scipy is the ``arena`` extra:
-``pip install ofc-fast[arena]``).
+``pip install 'ofc-fast[arena]'``).
 
 >>> round(t_half_width([1.0, 2.0, 3.0, 4.0]), 4)
 2.0543

@@ -325,6 +325,23 @@ def _readable(fd: int, timeout: float) -> bool:
     return bool(poller.poll(timeout * 1000))
 
 
+_PF_EXITING = 0x4
+"""Linux's flag of a task in its exit (``/proc/PID/stat``'s ninth field)."""
+
+
+def _exiting(pid: int) -> bool:
+    """Whether process ``pid`` is exiting or has exited, read without reaping it (its
+    group is killed by its pid once it has: :meth:`ProcessEndpoint._watch`): a
+    zombie, or Linux's flag of a task in its exit; where ``/proc`` cannot say (not
+    Linux, the process reaped already), True: it may be."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()  # (after the command's name)
+        return fields[0] in (b"Z", b"X") or bool(int(fields[6]) & _PF_EXITING)
+    except (OSError, IndexError, ValueError):
+        return True
+
+
 def _close_quietly(stream: Any) -> None:
     try:
         stream.close()
@@ -470,9 +487,12 @@ class ProcessEndpoint(_StreamEndpoint):
 
     def ended_as(self) -> str | None:
         """How the bot's process ended ("exited with status 2", "killed by signal 9
-        (SIGKILL)"), once it has, within :data:`EXIT_GRACE_S` (a bot that closed its
-        stdout and runs on: None, a plain disconnect)."""
-        code = self.proc.returncode if self.exited.wait(EXIT_GRACE_S) else None
+        (SIGKILL)"), once it has, within :data:`EXIT_GRACE_S`, waited for only while
+        the process is exiting (:func:`_exiting`: its stdout ends as it exits, just
+        before it can be reaped); a bot that closed its stdout and runs on: None, a
+        plain disconnect at once (it cost each such bot the whole grace)."""
+        gone = self.exited.is_set() or _exiting(self.proc.pid)
+        code = self.proc.returncode if gone and self.exited.wait(EXIT_GRACE_S) else None
         if code is None:
             return None
         if code >= 0:

@@ -46,6 +46,7 @@ from functools import wraps
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import GameError, Move
@@ -302,7 +303,7 @@ def _card_bit(card: object) -> int:
     return 1 << min(c, 52)
 
 
-def unseen_cards(observation: ObservationLike) -> np.ndarray:
+def unseen_cards(observation: ObservationLike) -> npt.NDArray[Any]:
     """Cards the seat to act has not seen anywhere (every board's visible cards, its
     dealt cards, its own discards), ascending, as uint8 (a malformed observation, a
     card id outside 0..51 among them: the OfcError naming the problem, as a bot's).

@@ -48,6 +48,7 @@ from numbers import Integral
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import lib
 from ..batch import rank5_batch
@@ -177,7 +178,7 @@ def _arrangement_count(n: int, slots: int, rounds: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _all_arrangements(n: int, slots: int, rounds: int) -> np.ndarray:
+def _all_arrangements(n: int, slots: int, rounds: int) -> npt.NDArray[Any]:
     """Every arrangement of n future cards into slots: (A, slots) indices; with
     Pineapple rounds (3 cards, keep 2), every choice of kept cards too."""
     out: list[tuple[int, ...]] = []

@@ -27,6 +27,7 @@ from numbers import Real
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array, rank5_batch
@@ -62,7 +63,7 @@ class ModelSettings(NamedTuple):
 
 def _typical_rows(
     n: int = 3000, seed: int = 12345
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """Strengths of the rows of ``n`` typical boards: 13 random cards set greedily
     (strongest back, then strongest middle, front the rest)."""
     rng = np.random.default_rng(seed)
@@ -84,8 +85,8 @@ def _typical_rows(
 
 
 def _cdf(
-    samples: np.ndarray, valid: np.ndarray, key: np.ndarray | None = None
-) -> np.ndarray:
+    samples: npt.NDArray[Any], valid: npt.NDArray[Any], key: npt.NDArray[Any] | None = None
+) -> npt.NDArray[Any]:
     """Per strength: share of ``samples`` below it plus half the equal ones (smoothed
     with one pseudo-observation per valid strength, so unseen strengths still order)."""
     k = np.arange(_SIZE) if key is None else key
@@ -102,7 +103,9 @@ def _cdf(
 
 
 @lru_cache(maxsize=1)
-def row_cdfs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def row_cdfs() -> tuple[
+    npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]
+]:
     """Per strength, the chance that a row beats the front, middle and back of a
     typical board, and a 2-7 middle the middle of a typical 2-7 board (computed once)."""
     fs, ms, bs = _typical_rows()
@@ -200,7 +203,9 @@ class HeuristicModel:
                 f"heuristic bot: settings {settings} give a model with non-finite values"
             )
 
-    def _chances(self, rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _chances(
+        self, rules: RuleSet
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
         """(win, lose, expected row units) per row and strength."""
         c = self._rules_c
         win_value = (
@@ -231,7 +236,7 @@ class HeuristicModel:
         for k in range(lib.OFC_HEUR_FL_VALUES):
             m.fl_value[k] = s.fl_value + s.fl_step * (k - 14) if k else 0.0
 
-    def values(self, boards: np.ndarray, in_fl: int = 0) -> np.ndarray:
+    def values(self, boards: npt.NDArray[Any], in_fl: int = 0) -> npt.NDArray[Any]:
         """Values of complete boards: an (n, 13) uint8 array (front 3, middle 5, back
         5); ``in_fl``: 0 for a normal hand, else the cards of this Fantasyland hand."""
         b = int_array(boards, np.uint8, "values: boards")
@@ -255,8 +260,12 @@ class HeuristicModel:
         return out
 
     def score_moves(
-        self, moves: MoveRows, fills: np.ndarray, in_fl: int = 0, optimism: float = 1.0
-    ) -> np.ndarray:
+        self,
+        moves: MoveRows,
+        fills: npt.NDArray[Any],
+        in_fl: int = 0,
+        optimism: float = 1.0,
+    ) -> npt.NDArray[Any]:
         """Per move, the mean over samples of the ``optimism`` blend of the best and
         the mean value over fills; ``fills`` is a (samples, fills, slots) uint8 array
         of the cards for the slots (``ofc_heur_score_moves``)."""
@@ -313,9 +322,9 @@ class MoveRows(NamedTuple):
     ``OFC_HEUR_CARD + card`` or a slot number; move i is the board (fronts[moves[i,
     0]], fives[moves[i, 1]], fives[moves[i, 2]])."""
 
-    fronts: np.ndarray  # (F, 3) uint8
-    fives: np.ndarray  # (V, 5) uint8
-    moves: np.ndarray  # (M, 3) uint16
+    fronts: npt.NDArray[Any]  # (F, 3) uint8
+    fives: npt.NDArray[Any]  # (V, 5) uint8
+    moves: npt.NDArray[Any]  # (M, 3) uint16
 
 
 def value_model(
@@ -366,14 +375,14 @@ def _value_model(key: _PlayKey, settings: ModelSettings) -> HeuristicModel:
 
 
 def sample_futures(
-    unseen: np.ndarray,
+    unseen: npt.NDArray[Any],
     n_future: int,
     n_slots: int,
     samples: int,
     fills: int,
     seed: int,
     rounds: int = 0,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """``samples`` futures of ``n_future`` cards drawn from ``unseen`` and ``fills``
     ways to fill ``n_slots`` slots from each (``ofc_heur_sample`` documents them:
     fill 0 by rank, the others at random; ``rounds`` Pineapple rounds keep 2 of each

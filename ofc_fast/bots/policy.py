@@ -60,14 +60,14 @@ Policy: TypeAlias = Callable[[NDArray[Any], NDArray[np.bool_]], SupportsInt]
 """What :class:`PolicyBot` plays: ``policy(x, mask) -> action id`` (``x`` the features,
 float32, or the encoding, uint8: the bot's ``obs_type``; ``mask`` the legal actions)."""
 
-_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+_ACTIVATIONS: dict[str, Callable[[NDArray[Any]], NDArray[Any]]] = {
     "linear": lambda x: x,
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
 }
 
 
-def _meta_text(value: np.ndarray, key: str) -> str:
+def _meta_text(value: NDArray[Any], key: str) -> str:
     """The text of a policy file's ``meta_`` array; ValueError when it holds code
     points past Unicode's (NumPy's ``str`` of such an array is a SystemError)."""
     if value.dtype.kind == "U" and value.size:
@@ -105,7 +105,7 @@ class MlpPolicy:
 
     def __init__(
         self,
-        params: list[np.ndarray],
+        params: list[NDArray[Any]],
         activations: list[str],
         meta: dict[str, Any] | None = None,
     ) -> None:
@@ -150,7 +150,7 @@ class MlpPolicy:
             raise BotError(f"cannot read the policy {quote_path(path)}: {exc}") from None
         return cls(params, meta.get("activations", "").split(","), meta)
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
+    def logits(self, x: NDArray[Any]) -> NDArray[Any]:
         """The action logits of observations ``x`` (one row or a batch); a row of
         another width than the first layer reads is a BotError."""
         h = np.asarray(x, np.float32)
@@ -176,7 +176,7 @@ class MlpPolicy:
         return p
 
     def act_batch(
-        self, x: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None = None
+        self, x: NDArray[Any], masks: NDArray[Any], rng: np.random.Generator | None = None
     ) -> NDArray[np.int64]:
         """One legal action per row: the best (``rng`` None) or one drawn from the
         softmax of the legal logits."""
@@ -189,11 +189,11 @@ class MlpPolicy:
         u = (1.0 - rng.random((*c.shape[:-1], 1))) * c[..., -1:]  # in (0, total]
         return np.asarray(np.minimum((c < u).sum(axis=-1), c.shape[-1] - 1), np.int64)
 
-    def __call__(self, x: np.ndarray, mask: np.ndarray) -> int:
+    def __call__(self, x: NDArray[Any], mask: NDArray[Any]) -> int:
         """The legal action with the largest logit."""
         return int(np.argmax(self._legal_logits(x, mask)))
 
-    def _legal_logits(self, x: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def _legal_logits(self, x: NDArray[Any], masks: NDArray[Any]) -> NDArray[Any]:
         """The logits of ``x``, -inf where ``masks`` is False (a mask of another
         width than the policy's actions: BotError)."""
         m = np.asarray(masks, bool)
@@ -222,7 +222,9 @@ POLICY_MAX_BYTES = 1 << 28
 weights); :func:`load_policy` refuses a larger file before reading it."""
 
 
-def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.ndarray]:
+def _interleave(
+    weights: list[NDArray[Any]], biases: list[NDArray[Any]]
+) -> list[NDArray[Any]]:
     return [a for pair in zip(weights, biases) for a in pair]
 
 
@@ -235,7 +237,7 @@ def load_sb3(path: str, **kwargs: Any) -> tuple[MaskablePPO, dict[str, str]]:
     except ImportError:
         raise BotError(
             f"{quote_path(path)}: a saved SB3 model needs the training libraries: "
-            f'pip install "ofc-fast[rl-train]"'
+            "pip install 'ofc-fast[rl-train]'"
         ) from None
     try:
         model = MaskablePPO.load(path, **kwargs)
@@ -291,7 +293,7 @@ class _Sb3Policy:
         shape = self.model.observation_space.shape
         self.obs_type = "features" if shape != (ENCODING_SIZE,) else "bytes"
 
-    def __call__(self, x: np.ndarray, mask: np.ndarray) -> int:
+    def __call__(self, x: NDArray[Any], mask: NDArray[Any]) -> int:
         action, _ = self.model.predict(x, deterministic=True, action_masks=mask)
         return int(np.asarray(action).reshape(-1)[0])
 

@@ -24,7 +24,7 @@ Options every subcommand reads the same way:
   output without PATH.
 
 On a terminal, tables and progress bars are drawn with ``rich`` when it is installed
-(``pip install "ofc-fast[cli]"``), as plain text otherwise; either way they fit 80
+(``pip install 'ofc-fast[cli]'``), as plain text otherwise; either way they fit 80
 columns.  Into a pipe or a file, tables are plain text at their full width, with
 no trailing spaces (nothing is cut short).  Error messages name the option or
 argument at fault.  Ctrl-C during ``play`` (or ``arena``) stops the match, prints

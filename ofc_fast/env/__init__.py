@@ -1,6 +1,6 @@
 """Reinforcement-learning environments: :class:`VectorEnv` (many tables in one C call),
 a Gymnasium environment and a PettingZoo AEC environment (the ``rl`` extra:
-``pip install "ofc-fast[rl]"``); :mod:`ofc_fast.env.sb3`: Stable-Baselines3 and
+``pip install 'ofc-fast[rl]'``); :mod:`ofc_fast.env.sb3`: Stable-Baselines3 and
 Gymnasium vector adapters over one VectorEnv (the ``rl-train`` extra).  Every one takes
 ``obs_type`` (:data:`OBS_TYPES`): the uint8 encoding or the float32 features.
 

@@ -27,7 +27,7 @@ from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_pla
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
-OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
+OpponentPolicy = Callable[[NDArray[Any], NDArray[Any]], Any]
 """``policy(observations, masks) -> actions``: one legal action id per row (a policy
 that samples may have ``reseed(seed)``: :meth:`LearnerTables.reset` calls it)."""
 
@@ -106,7 +106,7 @@ class LearnerTables:
         """The learner's observations (the VectorEnv's array: copy what you keep)."""
         return self.venv.observations
 
-    def final_observations(self, tables: np.ndarray) -> np.ndarray:
+    def final_observations(self, tables: NDArray[Any]) -> NDArray[Any]:
         """The terminal observations of ``tables`` (indices) after a :meth:`step` that
         ended their learner's deals (``dones``): the learner's views of those deals'
         ends, of the observations' type, one row per table (a new array; the

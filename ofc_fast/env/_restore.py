@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import check_error, ffi, lib, status_error
 from ..errors import GameError, TableError, quote
@@ -56,7 +57,7 @@ def restore_slots(config: Any, into: Any, slots: object, started: object) -> Non
     ffi.buffer(into)[:] = slots
 
 
-def restore_arrays(into: dict[str, np.ndarray], arrays: object) -> None:
+def restore_arrays(into: dict[str, npt.NDArray[Any]], arrays: object) -> None:
     """Copy a pickled VectorEnv's output arrays into its copy's own ``into`` (by
     name); GameError naming the first that is missing or not an array of the same
     shape (a damaged or edited state), before any is copied."""

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import GameError, MoveError, quote
 
 
-def as_array(value: object) -> np.ndarray:
+def as_array(value: object) -> npt.NDArray[Any]:
     """``np.asarray(value)``; a ragged list (an id and a list mixed: NumPy's
     ValueError) gives a 0-d object array instead, which the callers' checks of shape
     and dtype refuse, naming their argument."""
@@ -24,17 +25,17 @@ def as_array(value: object) -> np.ndarray:
         return np.array(None, object)
 
 
-def env_flags(value: object, num_envs: int, what: str) -> np.ndarray:
+def env_flags(value: object, num_envs: int, what: str) -> npt.NDArray[Any]:
     """``value`` as ``num_envs`` booleans (bools or integers, 0 False), else
     MoveError naming ``what`` (a step's ``active`` and ``ended``)."""
     a = as_array(value)
     if a.shape != (num_envs,) or a.dtype.kind not in "biu":
         raise MoveError(f"{what} must be {num_envs} booleans", "bad_action")
-    flags: np.ndarray = a != 0
+    flags: npt.NDArray[Any] = a != 0
     return flags
 
 
-def env_indices(envs: object, num_envs: int) -> np.ndarray:
+def env_indices(envs: object, num_envs: int) -> npt.NDArray[Any]:
     """``envs`` as a 1-D array of environment indices: an int (one), a sequence or a
     1-D array of ints 0..num_envs-1, or a mask of ``num_envs`` booleans (the
     environments it marks); else GameError naming ``envs``.
@@ -86,7 +87,7 @@ def check_options(options: object, takes: Sequence[str] | None = ()) -> dict[str
     return options
 
 
-def reset_mask(options: object, num_envs: int) -> np.ndarray | None:
+def reset_mask(options: object, num_envs: int) -> npt.NDArray[Any] | None:
     """The environments that a reset's ``options`` mark with Gymnasium's
     ``reset_mask`` (``num_envs`` booleans; the indices of the True ones), None when
     ``options`` is None or holds no mask; GameError naming the problem otherwise (a
@@ -108,8 +109,8 @@ def reset_mask(options: object, num_envs: int) -> np.ndarray | None:
 
 
 def deal_on_masked(
-    venv: Any, mid_deal: np.ndarray, seed: object, options: object
-) -> np.ndarray | None:
+    venv: Any, mid_deal: npt.NDArray[Any], seed: object, options: object
+) -> npt.NDArray[Any] | None:
     """Gymnasium's ``reset(options={"reset_mask": m})`` at the tables of ``venv`` (a
     VectorEnv) as the one-table env resets, the rule every vector adapter follows:
     the marked tables whose agent played a step of the deal pending there
@@ -129,8 +130,8 @@ def deal_on_masked(
 
 
 def reset_tables(
-    venv: Any, mid_deal: np.ndarray, seed: object, options: object
-) -> np.ndarray | None:
+    venv: Any, mid_deal: npt.NDArray[Any], seed: object, options: object
+) -> npt.NDArray[Any] | None:
     """A vector adapter's ``reset(seed, options)`` at the tables of ``venv`` (a
     VectorEnv) as its one-table envs reset, the rule every vector adapter follows
     (Gymnasium's and SB3's vector envs reset each env with ``seed=None``: it goes

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -247,7 +247,7 @@ class VectorEnv:
         self._slots = ffi.new("ofc_vecenv_slot[]", n)
         out = self._out = ffi.new("ofc_vecenv_out *")
         self._keep: list[Any] = []  # the cdata views keep the arrays' buffers alive
-        views: tuple[tuple[str, str, np.ndarray], ...] = (
+        views: tuple[tuple[str, str, npt.NDArray[Any]], ...] = (
             ("obs", "uint8_t[]", self.encodings),
             ("mask", "uint8_t[]", self.action_masks),
             ("legal", "uint8_t[]", self.legal_actions),
@@ -387,7 +387,7 @@ class VectorEnv:
         require_started(self, "step")
         self._deal_on([self._check_env(env)])
 
-    def _deal_on(self, envs: Sequence[int] | np.ndarray, play_on: bool = False) -> None:
+    def _deal_on(self, envs: Iterable[int], play_on: bool = False) -> None:
         """Deal the next deals of environments ``envs`` (indices; :meth:`next_deal`, a
         ``reset_mask``: ``play_on``, those without an agent decision played on as with
         autoreset, their points per seat summed in ``final_rewards``).  One that fails
@@ -520,7 +520,7 @@ class VectorEnv:
             if status:  # pragma: no cover - the C state and its encodings always agree
                 raise status_error(status, "features", GameError)
 
-    def _action_array(self, actions: Any) -> np.ndarray:
+    def _action_array(self, actions: Any) -> npt.NDArray[Any]:
         a = as_array(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise MoveError(
@@ -534,7 +534,7 @@ class VectorEnv:
             raise move_error(int(lib.OFC_E_ACTION), f"env {i}, action {int(a[i])}")
         return a
 
-    def _placement_array(self, placements: Any) -> np.ndarray:
+    def _placement_array(self, placements: Any) -> npt.NDArray[Any]:
         try:
             p = np.asarray(placements)
             if (

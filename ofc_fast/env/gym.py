@@ -109,7 +109,7 @@ def remap_action(venv: VectorEnv, env: int, action: int) -> tuple[int, bool]:
     return int(venv.legal_actions[env, action % count]), True
 
 
-def add_flags(infos: dict[str, Any], key: str, flags: np.ndarray) -> None:
+def add_flags(infos: dict[str, Any], key: str, flags: NDArray[Any]) -> None:
     """Add ``flags`` (one boolean per table) to a vector env's ``infos`` as ``key``
     with its mask ``_key``, both the tables whose one-table info holds ``key`` (True),
     as Gymnasium's vector envs batch them; nothing when no table does."""
@@ -243,7 +243,7 @@ class OfcEnv(gymnasium.Env):
         :func:`ofc_fast.env.sb3.export_policy` records for a model trained on it."""
         return self._venv.rules
 
-    def _obs(self) -> dict[str, np.ndarray]:
+    def _obs(self) -> dict[str, NDArray[Any]]:
         v = self._venv
         return {
             "observation": v.observations[0].copy(),
@@ -259,7 +259,7 @@ class OfcEnv(gymnasium.Env):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
         """Deal a new hand and play the opponents up to the learner's first decision:
         with a seed the match starts again; without one, after a deal ended, the next
         deal's first decision (already dealt) is returned again, and in the middle of a
@@ -282,7 +282,7 @@ class OfcEnv(gymnasium.Env):
 
     def step(
         self, action: Any
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    ) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents' until the learner acts again."""
         v = self._venv
         a = action_id(action)
@@ -409,7 +409,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         self._mid_deal = np.zeros(v.num_envs, np.bool_)  # tables cut short by a reset
         self._steps = np.zeros(v.num_envs, np.int64)  # each table's, for the limit
 
-    def _obs(self) -> dict[str, np.ndarray]:
+    def _obs(self) -> dict[str, NDArray[Any]]:
         v = self._venv
         return {
             "observation": v.observations.copy(),
@@ -507,7 +507,11 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
         return cut
 
     def _final_infos(
-        self, infos: dict[str, Any], done: np.ndarray, cut: np.ndarray, remapped: np.ndarray
+        self,
+        infos: dict[str, Any],
+        done: NDArray[Any],
+        cut: NDArray[Any],
+        remapped: NDArray[Any],
     ) -> None:
         """Add SameStep's ``final_obs`` and ``final_info`` of the tables whose deal
         ended (``done``: the learner's view of the end, every seat's points) or was

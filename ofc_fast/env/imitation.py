@@ -23,8 +23,10 @@ move's id in that order.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import ffi, lib
 from ..encoding import SCALE, features_of_encoding
@@ -41,7 +43,7 @@ _ARRAYS = {"action": "iu", "obs": "f", "mask": "b", "placement": "iu", "reward":
 and placements, float encodings and rewards, boolean masks."""
 
 
-def _rows(shard: Path) -> dict[str, np.ndarray]:
+def _rows(shard: Path) -> dict[str, npt.NDArray[Any]]:
     """The normal decisions of one shard (ValueError when its arrays do not fit:
     their kinds ``_ARRAYS``, placements -1..3, finite rewards; KeyError for one
     missing; :data:`~ofc_fast.files.NPZ_ERRORS` for a file that is no ``.npz``)."""
@@ -72,7 +74,7 @@ def _not_a_run(root: Path, why: str) -> GameError:
     return GameError(f"{root}: not a self-play run ({why})")
 
 
-def _encodings(obs: np.ndarray, root: Path) -> np.ndarray:
+def _encodings(obs: npt.NDArray[Any], root: Path) -> npt.NDArray[Any]:
     """A shard's scaled encodings back as bytes, or GameError: no silent uint8 cast
     of NaN or of values outside 0..255."""
     if obs.ndim != 2 or obs.shape[1] != SCALE.shape[0]:
@@ -83,7 +85,7 @@ def _encodings(obs: np.ndarray, root: Path) -> np.ndarray:
     return enc.astype(np.uint8)
 
 
-def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
+def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, npt.NDArray[Any]]:
     """The normal decisions of the self-play run in directory ``path`` (the shards
     its ``manifest.json`` lists): ``obs`` (D, FEATURE_SIZE) float32 features, ``mask``
     (D, ACTION_SPACE) bool, ``action`` (D,) int64 in a random deal order drawn from

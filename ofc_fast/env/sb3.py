@@ -1,7 +1,7 @@
 """Trainer adapters over one :class:`~ofc_fast.env.VectorEnv`: a Stable-Baselines3
 ``VecEnv`` (:class:`VecEnv`, with the masks sb3-contrib's MaskablePPO reads) and a
 Gymnasium vector env (:class:`GymVectorEnv`); hundreds of C tables in one process.
-Needs the ``rl-train`` extra (``pip install "ofc-fast[rl-train]"``).
+Needs the ``rl-train`` extra (``pip install 'ofc-fast[rl-train]'``).
 
 >>> from sb3_contrib.common.maskable.utils import get_action_masks
 >>> from ofc_fast.env.sb3 import VecEnv
@@ -282,7 +282,7 @@ class VecEnv(_Adapter, _SB3VecEnv):
             self._reset_options()
         return obs.copy()  # type: ignore[no-any-return]  # (numpy: a union's copy() is Any)
 
-    def step_async(self, actions: np.ndarray) -> None:
+    def step_async(self, actions: NDArray[Any]) -> None:
         """Keep the learner's actions (one integer id per table) for :meth:`step_wait`
         (which refuses anything else with MoveError)."""
         self._actions = np.array(actions)
@@ -420,7 +420,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         *,
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[NDArray[Any], dict[str, Any]]:
         """Deal every table the learner's next decision: with ``seed`` (an int, or a
         list of ``num_envs`` seeds, int or None, as Gymnasium's vector envs take:
         table ``i`` then plays the match a one-table env reset with ``seed[i]``
@@ -453,7 +453,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
 
     def step(
         self, actions: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         """One learner decision per table (see :meth:`LearnerTables.step`)."""
         obs, rewards, dones = self.tables.step(actions)
         infos = self._infos()
@@ -501,7 +501,7 @@ def mlp_of(model: BaseAlgorithm, **meta: Any) -> MlpPolicy:
     layers = [*getattr(net, "policy_net", ()), getattr(policy, "action_net", None)]
     if net is None or layers[-1] is None:
         raise GameError(f"not a MaskablePPO model with an MLP policy: {quote(model)}")
-    params: list[np.ndarray] = []
+    params: list[NDArray[Any]] = []
     acts: list[str] = []
     for m in layers:
         if isinstance(m, torch.nn.Linear):
@@ -576,7 +576,7 @@ class _FrozenPolicy:
     ) -> NDArray[np.int64]:
         return self.mlp.act_batch(observations, masks, self.rng)
 
-    def reseed(self, seed: int | Sequence[int | None] | np.ndarray) -> None:
+    def reseed(self, seed: int | Sequence[int | None] | NDArray[Any]) -> None:
         """Start the sampling again from :attr:`seed` and the tables' ``seed`` (an int
         or one per table; a None among them: a stream drawn at random, as those
         tables' matches are), as an adapter does when its matches start again from

@@ -181,7 +181,7 @@ class SeatStats:
         standard error ``sd / sqrt(deals)``; ``inf`` below 2 deals.
 
         The t quantile comes from SciPy, which the ``cli`` extra installs
-        (``pip install "ofc-fast[cli]"``); the core package depends on cffi and NumPy
+        (``pip install 'ofc-fast[cli]'``); the core package depends on cffi and NumPy
         only.  Without SciPy the interval falls back to the normal approximation,
         1.96 standard errors, which is too narrow for short matches (5 deals: 1.96
         instead of 2.78, so about 30% narrower; 30 deals: 4% narrower).

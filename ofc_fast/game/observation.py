@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any, Literal, TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import OK, ffi, lib
 from .._native._fast import plain as _plain_values
@@ -558,7 +559,9 @@ def _part(what: str, i: int) -> str:
     return f"{what}[{i}]"
 
 
-def _array(arr: np.ndarray, what: str, levels: int, items: tuple[str, int | None]) -> Any:
+def _array(
+    arr: npt.NDArray[Any], what: str, levels: int, items: tuple[str, int | None]
+) -> Any:
     """The plain lists of ``arr``, the field part ``what`` of ``levels`` levels of
     ``items``; the OfcError naming ``what`` when no such list is an array like it."""
     noun, high = items
@@ -578,7 +581,7 @@ def _array(arr: np.ndarray, what: str, levels: int, items: tuple[str, int | None
     return arr.tolist()
 
 
-def _out_of_range(arr: np.ndarray, what: str, noun: str, high: int) -> OfcError:
+def _out_of_range(arr: npt.NDArray[Any], what: str, noun: str, high: int) -> OfcError:
     """The error of the first item of ``arr`` outside 0..``high``, worded as the bots'
     checks word it for a list."""
     where = [int(i) for i in np.argwhere((arr < 0) | (arr > high))[0]]

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import OK, ffi, lib, status_error
 from ..bots import HeuristicBot, ValueBot
@@ -144,7 +145,7 @@ class GenTask:
     stay: Stay = ()  # the behaviour ValueBot's Fantasyland values (() : default)
 
 
-def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
+def gen_chunk(task: GenTask) -> dict[str, npt.NDArray[Any]]:
     """Decisions of the task's deals: ``board`` (D, 13) before, ``dealt`` (D, 5),
     ``n``, ``k``, ``dead`` (uint64 bit masks), ``played`` (action id), ``deal``; and
     ``rows``, the row strengths of the deals' clean finished boards (counts, as
@@ -189,7 +190,7 @@ def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
     return {**_arrays(rows), "rows": row_counts(rules, finished)}
 
 
-def row_counts(rules: RuleSet, boards: list[list[list[int]]]) -> np.ndarray:
+def row_counts(rules: RuleSet, boards: list[list[list[int]]]) -> npt.NDArray[Any]:
     """(3 * 7918,) uint64: per row and strength, how many of the complete ``boards``
     (three rows of card ids each) that do not foul have that row at that strength
     (an opponent row distribution: ``csrc/include/ofc_model.h``)."""
@@ -250,7 +251,7 @@ def _add(
     rows["deal"].append(deal)
 
 
-def _arrays(rows: dict[str, list[Any]]) -> dict[str, np.ndarray]:
+def _arrays(rows: dict[str, list[Any]]) -> dict[str, npt.NDArray[Any]]:
     return {
         "board": np.array(rows["board"], np.uint8).reshape(-1, 13),
         "dealt": np.array(rows["dealt"], np.uint8).reshape(-1, 5),
@@ -274,8 +275,8 @@ class LabelTask:
     rules: str
     players: int
     model: bytes | None
-    boards: np.ndarray
-    dead: np.ndarray
+    boards: npt.NDArray[Any]
+    dead: npt.NDArray[Any]
     seed: int
     start: int
     samples: int
@@ -283,7 +284,7 @@ class LabelTask:
     stay: Stay = ()  # Fantasyland values of 13..17 cards (() : the rules' default)
 
 
-def label_chunk(task: LabelTask) -> np.ndarray:
+def label_chunk(task: LabelTask) -> npt.NDArray[Any]:
     """float64 labels, one per after-state of the task."""
     rules = _rules(task.rules)
     ctx = context(rules, task.players, _model(task.model), task.opponent, task.stay)
@@ -332,10 +333,10 @@ def _seed(seed: int, i: int) -> int:
 def features(
     rules: RuleSet,
     players: int,
-    boards: np.ndarray,
-    dead: np.ndarray,
+    boards: npt.NDArray[Any],
+    dead: npt.NDArray[Any],
     opponent: bytes | None = None,
-) -> np.ndarray:
+) -> npt.NDArray[Any]:
     """(N, FEATURES) float32 features of after-states, against ``opponent`` (uint32
     row counts; None: the typical opponent)."""
     ctx = _bare_context(rules, players, opponent)
@@ -361,18 +362,18 @@ class EvalTask:
     players: int
     model: bytes
     teacher: bytes | None
-    board: np.ndarray
-    dealt: np.ndarray
-    n: np.ndarray
-    k: np.ndarray
-    dead: np.ndarray
+    board: npt.NDArray[Any]
+    dealt: npt.NDArray[Any]
+    n: npt.NDArray[Any]
+    k: npt.NDArray[Any]
+    dead: npt.NDArray[Any]
     seed: int
     start: int
     samples: int
     stay: Stay = ()  # Fantasyland values of 13..17 cards (() : the rules' default)
 
 
-def eval_chunk(task: EvalTask) -> np.ndarray:
+def eval_chunk(task: EvalTask) -> npt.NDArray[Any]:
     """(D, 2): per decision the teacher's regret of the model's choice and 1 when the
     model picks the teacher's best move."""
     rules = _rules(task.rules)

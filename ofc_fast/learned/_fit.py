@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import ffi, lib
 from ..arena import sigint_deferred
@@ -39,21 +40,23 @@ def require_torch() -> Any:
         return import_extra("torch")
     except ImportError:
         raise ModelError(
-            'training a value model needs torch: pip install "ofc-fast[learn]"'
+            "training a value model needs torch: pip install 'ofc-fast[learn]'"
         ) from None
 
 
 def fit(
-    x: np.ndarray,
-    y: np.ndarray,
+    x: npt.NDArray[Any],
+    y: npt.NDArray[Any],
     *,
     seed: int,
     hidden: tuple[int, ...] = (64, 64),
     epochs: int = 40,
     batch: int = 512,
     lr: float = 2e-3,
-    check: np.ndarray | None = None,
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any], np.ndarray]:
+    check: npt.NDArray[Any] | None = None,
+) -> tuple[
+    list[tuple[npt.NDArray[Any], npt.NDArray[Any]]], dict[str, Any], npt.NDArray[Any]
+]:
     """Fit an MLP (ReLU) to y ~ f(x); returns its layers (W (out, in), b (out,)) with
     the scalings folded in, a summary (train / validation mean squared error), and
     torch's own output of the fitted net (float32, unscaled) on the rows of ``check``
@@ -76,15 +79,17 @@ def fit(
 
 def _fit(
     torch: Any,
-    x: np.ndarray,
-    y: np.ndarray,
+    x: npt.NDArray[Any],
+    y: npt.NDArray[Any],
     seed: int,
     hidden: tuple[int, ...],
     epochs: int,
     batch: int,
     lr: float,
-    check: np.ndarray | None,
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any], np.ndarray]:
+    check: npt.NDArray[Any] | None,
+) -> tuple[
+    list[tuple[npt.NDArray[Any], npt.NDArray[Any]]], dict[str, Any], npt.NDArray[Any]
+]:
     """:func:`fit` with torch set up (one thread, seeded)."""
     rng = np.random.default_rng(seed)
     mu, sd = _scaling(x)
@@ -153,7 +158,7 @@ def _fit(
     )
 
 
-def _scaling(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _scaling(x: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """Each input's mean and standard deviation, in float64; a constant input gets 1.
 
     In float32 a constant column's deviation can come out near 1e-6 from rounding
@@ -168,7 +173,7 @@ def _scaling(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mu, sd
 
 
-def c_check(model: ValueModel, saved: dict[int, dict[str, np.ndarray]]) -> float:
+def c_check(model: ValueModel, saved: dict[int, dict[str, npt.NDArray[Any]]]) -> float:
     """Largest |C value - fitted net's value| over the saved check inputs (each net
     step's ``check_x`` and ``check_y``): the model file against torch's own output."""
     worst = 0.0

@@ -108,4 +108,4 @@ def report_files(
     if not (missing and md.exists()):
         atomic_write(md, markdown(report).encode())
     if not (missing and png.exists()) and not plot(report, png):
-        say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
+        say("report.png: not drawn without matplotlib (pip install 'ofc-fast[learn]')")

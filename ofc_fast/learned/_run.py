@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import ModelError
 from ..files import NPZ_ERRORS, atomic_write, read_npz, remove_leftovers
@@ -135,9 +136,9 @@ class Run:
     def step(
         self,
         name: str,
-        fn: Callable[[], dict[str, np.ndarray]],
-        read: Callable[[dict[str, np.ndarray]], object],
-    ) -> dict[str, np.ndarray]:
+        fn: Callable[[], dict[str, npt.NDArray[Any]]],
+        read: Callable[[dict[str, npt.NDArray[Any]]], object],
+    ) -> dict[str, npt.NDArray[Any]]:
         """The arrays of step ``name``: read from its saved file, or made by ``fn``
         and saved (its cost kept in ``cost.json``).  ``read`` reads the arrays as the
         run uses them: a saved file it cannot read so (an array missing: a file of

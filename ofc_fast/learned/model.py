@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array
@@ -179,7 +180,7 @@ class ValueModel:
         return self.name.rsplit("@", 1)[0]
 
     @property
-    def opponent_rows(self) -> np.ndarray | None:
+    def opponent_rows(self) -> npt.NDArray[Any] | None:
         """The opponent row counts the model was trained against ((3, 7918) uint32:
         per row, how often the opponent's row had each strength), or None: the
         shipped typical opponent (``csrc/include/ofc_model.h``, format 2 on)."""
@@ -560,10 +561,10 @@ def _decoded(text: str, name: str) -> ValueModel:
 
 
 def model_bytes(
-    nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
+    nets: Sequence[tuple[int, Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]]],
     rules: RulesLike,
     players: int = 0,
-    opponent: np.ndarray | None = None,
+    opponent: npt.NDArray[Any] | None = None,
 ) -> bytes:
     """A model file's bytes: ``nets`` is ``(cards, [(W, b), ...])`` per board size,
     W of shape (out, in) and b (out,) per layer (ReLU between layers, the last
@@ -627,7 +628,9 @@ def _pairs(items: object, what: str) -> list[tuple[Any, Any]]:
     raise ModelError(f"{what}: expected a list of pairs, got {quote(items)}")
 
 
-def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+def _widths(
+    cards: int, layers: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]
+) -> list[int]:
     """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
     weights are not (out, in) with ``in`` the previous width, its bias not ``out``
     numbers (they would land in the wrong places), or the format holds no such net."""
@@ -659,10 +662,10 @@ def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
 
 def write_model(
     path: str | os.PathLike[str],
-    nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
+    nets: Sequence[tuple[int, Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]]],
     rules: RulesLike,
     players: int = 0,
-    opponent: np.ndarray | None = None,
+    opponent: npt.NDArray[Any] | None = None,
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
     naming the path when it cannot be written).  The bytes go to a temporary file

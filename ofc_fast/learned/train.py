@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..arena import sigterm_as_sigint
 from ..cli.options import Parser, check_folder, load_rules, name_option, one_of, split_list
@@ -123,7 +124,7 @@ def _positions(
     progress: bool,
     behaviour: bytes | None = None,
     stay: Stay = (),
-) -> dict[str, np.ndarray]:
+) -> dict[str, npt.NDArray[Any]]:
     text = rules.to_json()
     tasks = [
         GenTask(
@@ -145,8 +146,8 @@ def _positions(
 
 
 def _after_states(
-    pos: dict[str, np.ndarray], cards: int, others: int, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
+    pos: dict[str, npt.NDArray[Any]], cards: int, others: int, seed: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """After-states with ``cards`` cards: the move played and up to ``others`` random
     legal ones per decision."""
     from ..game import actions_for
@@ -174,14 +175,14 @@ def _labels(
     rules: RuleSet,
     players: int,
     model: bytes | None,
-    boards: np.ndarray,
-    dead: np.ndarray,
+    boards: npt.NDArray[Any],
+    dead: npt.NDArray[Any],
     seed: int,
     samples: int,
     progress: bool,
     opponent: bytes | None,
     stay: Stay,
-) -> np.ndarray:
+) -> npt.NDArray[Any]:
     text = rules.to_json()
     tasks = [
         LabelTask(
@@ -207,7 +208,7 @@ def _evaluate(
     rules: RuleSet,
     players: int,
     model: bytes,
-    held: dict[str, np.ndarray],
+    held: dict[str, npt.NDArray[Any]],
     cards: int,
     seed: int,
     samples: int,
@@ -244,7 +245,7 @@ def _evaluate(
     n = len(res)
     regret, agree = res[:, 0], res[:, 1]
 
-    def ci(v: np.ndarray) -> float | None:  # (below two decisions there is none)
+    def ci(v: npt.NDArray[Any]) -> float | None:  # (below two decisions there is none)
         return float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else None
 
     return {
@@ -257,22 +258,24 @@ def _evaluate(
 
 
 def _nets_of(
-    saved: dict[int, dict[str, np.ndarray]],
-) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
+    saved: dict[int, dict[str, npt.NDArray[Any]]],
+) -> list[tuple[int, list[tuple[npt.NDArray[Any], npt.NDArray[Any]]]]]:
     return [(cards, _layers(saved[cards])) for cards in sorted(saved)]
 
 
-def _layers(net: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+def _layers(
+    net: dict[str, npt.NDArray[Any]],
+) -> list[tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     """A net step's layers, (weights, biases) each."""
     return [(net[f"w{i}"], net[f"b{i}"]) for i in range(int(net["layers"]))]
 
 
-def _net(net: dict[str, np.ndarray]) -> object:
+def _net(net: dict[str, npt.NDArray[Any]]) -> object:
     """A net step's arrays as the run reads them (Run.step's ``read``)."""
     return _layers(net), json.loads(str(net["summary"])), net["check_x"], net["check_y"]
 
 
-def _named(*names: str) -> Callable[[dict[str, np.ndarray]], object]:
+def _named(*names: str) -> Callable[[dict[str, npt.NDArray[Any]]], object]:
     """Run.step's ``read`` of a step of arrays ``names``."""
     return lambda arrays: [arrays[k] for k in names]
 
@@ -285,7 +288,7 @@ def _backward(
     ex: Executor,
     rules: RuleSet,
     players: int,
-    pos: dict[str, np.ndarray],
+    pos: dict[str, npt.NDArray[Any]],
     tag: str,
     seed: int,
     samples: int,
@@ -294,14 +297,14 @@ def _backward(
     epochs: int,
     say: Callable[[str], None],
     progress: bool,
-    opponent: np.ndarray | None,
+    opponent: npt.NDArray[Any] | None,
     stay: Stay,
-) -> tuple[dict[int, dict[str, np.ndarray]], dict[str, Any]]:
+) -> tuple[dict[int, dict[str, npt.NDArray[Any]]], dict[str, Any]]:
     """Labels and nets of one round, from the last partial street back to the
     opening (steps ``labels-<cards><tag>``, ``net-<cards><tag>``)."""
     from ._fit import fit
 
-    saved: dict[int, dict[str, np.ndarray]] = {}
+    saved: dict[int, dict[str, npt.NDArray[Any]]] = {}
     fits: dict[str, Any] = {}
     opp = None if opponent is None else opponent.tobytes()
     for cards in reversed(sizes(rules)):
@@ -310,7 +313,7 @@ def _backward(
 
         def labelled(
             cards: int = cards, partial: bytes | None = partial
-        ) -> dict[str, np.ndarray]:
+        ) -> dict[str, npt.NDArray[Any]]:
             boards, dead = _after_states(
                 pos, cards, others if cards > 5 else 2 * others + 1, seed
             )
@@ -332,13 +335,13 @@ def _backward(
         lab = run.step(f"labels-{cards}{tag}", labelled, _named("boards", "dead", "y"))
 
         def fitted(
-            cards: int = cards, lab: dict[str, np.ndarray] = lab
-        ) -> dict[str, np.ndarray]:
+            cards: int = cards, lab: dict[str, npt.NDArray[Any]] = lab
+        ) -> dict[str, npt.NDArray[Any]]:
             x = features(rules, players, lab["boards"], lab["dead"], opp)
             layers, summary, check_y = fit(
                 x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs, check=x[:2000]
             )
-            arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
+            arrays: dict[str, npt.NDArray[Any]] = {"layers": np.array(len(layers))}
             for i, (w, b) in enumerate(layers):
                 arrays[f"w{i}"], arrays[f"b{i}"] = w, b
             arrays["summary"] = np.array(json.dumps(summary))
@@ -488,7 +491,7 @@ def train(
             ),
             _POSITIONS,
         )
-        saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
+        saved: dict[int, dict[str, npt.NDArray[Any]]] = {}  # the last round's nets
         rounds_pos = [pos]
         for r in range(1, rounds + 1):
             tag = "" if r == 1 else f"-r{r}"
@@ -496,7 +499,7 @@ def train(
                 behaviour = model_bytes(_nets_of(saved), rules, players, rows)
                 say(f"round {r}: positions played by the round {r - 1} model")
 
-                def played(r: int = r, b: bytes = behaviour) -> dict[str, np.ndarray]:
+                def played(r: int = r, b: bytes = behaviour) -> dict[str, npt.NDArray[Any]]:
                     start = (r - 1) * deals
                     return _positions(
                         ex, rules, players, seed, start, deals, epsilon, progress, b, stay

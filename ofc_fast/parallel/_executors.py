@@ -544,7 +544,7 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ExecutorError('--ray needs Ray: pip install "ofc-fast[ray]"') from None
+        raise ExecutorError("--ray needs Ray: pip install 'ofc-fast[ray]'") from None
     return ray
 
 

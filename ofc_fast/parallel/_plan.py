@@ -50,6 +50,7 @@ from functools import lru_cache
 from typing import Any, TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from ..bots import bot_key, make_bot, make_bots
 from ..bots.registry import is_bot_spec
@@ -341,7 +342,7 @@ class ChunkResult:
     stop: int
     outcomes: list[DealOutcome]
     lines: list[str] = field(default_factory=list)  #: hand-history JSON lines
-    arrays: dict[str, np.ndarray] | None = None  #: self-play decisions
+    arrays: dict[str, npt.NDArray[Any]] | None = None  #: self-play decisions
     pid: int = 0  #: the worker's process id
 
 
@@ -373,7 +374,7 @@ class Seats:
         return self.bots
 
 
-def _placement(move: Any) -> np.ndarray:
+def _placement(move: Any) -> npt.NDArray[Any]:
     """Per card: -1 not in the move, 0/1/2 front/middle/back, 3 discarded."""
     out = np.full(52, -1, dtype=np.int8)
     for c, d in zip(move.cards, move.destinations):
@@ -421,11 +422,11 @@ class _Decisions:
         for k in range(first, len(rew)):
             rew[k] = net[seats[k]]
 
-    def arrays(self) -> dict[str, np.ndarray]:
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
         c = self.cols
         n = len(c["seat"])
 
-        def stack(key: str, dtype: Any, width: int) -> np.ndarray:
+        def stack(key: str, dtype: Any, width: int) -> npt.NDArray[Any]:
             return np.stack(c[key]).astype(dtype) if n else np.zeros((0, width), dtype)
 
         return {

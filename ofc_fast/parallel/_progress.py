@@ -1,5 +1,5 @@
 """A progress bar on standard error with deals/s and the time left: ``tqdm`` when it is
-installed (``pip install "ofc-fast[cli]"``) and standard error is a terminal, a plain
+installed (``pip install 'ofc-fast[cli]'``) and standard error is a terminal, a plain
 line every 10% otherwise (a log file gets no carriage returns).
 
 >>> p = Progress(10, enabled=False)

@@ -53,7 +53,7 @@ def add_parallel_options(parser: argparse.ArgumentParser, chunks: bool = True) -
         metavar="ADDRESS",
         help="run on Ray: ADDRESS of a cluster (auto: the one `ray "
         "start --head` started; no ADDRESS or local: a local cluster); needs "
-        'pip install "ofc-fast[ray]"',
+        "pip install 'ofc-fast[ray]'",
     )
     parser.add_argument(
         "--chunk-size",

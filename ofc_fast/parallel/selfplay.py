@@ -83,6 +83,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
+import numpy.typing as npt
 
 from ..arena import parse
 from ..errors import GameError, SelfPlayError, quote
@@ -111,7 +112,7 @@ DEFAULT_SHARD = 100
 _KINDS = ("npz", "jsonl")
 
 
-def write_npz(path: str | Path | BinaryIO, arrays: dict[str, np.ndarray]) -> None:
+def write_npz(path: str | Path | BinaryIO, arrays: dict[str, npt.NDArray[Any]]) -> None:
     """``np.savez_compressed`` with fixed member times, so the same arrays give the
     same bytes (``np.load`` reads it), into a file or an open one (a shard's
     :func:`~ofc_fast.files.atomic_file`).
@@ -129,9 +130,8 @@ def write_npz(path: str | Path | BinaryIO, arrays: dict[str, np.ndarray]) -> Non
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             buf = io.BytesIO()
-            np.lib.format.write_array(
-                buf, np.ascontiguousarray(arrays[name]), allow_pickle=False
-            )
+            npy: Any = np.lib.format  # (NumPy 2.2's stubs leave write_array untyped)
+            npy.write_array(buf, np.ascontiguousarray(arrays[name]), allow_pickle=False)
             z.writestr(info, buf.getvalue())
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import OK, ffi, lib
 from .._native._fast import rules_handle
@@ -62,7 +63,7 @@ _NATURALS_RULE = {
 }
 
 
-def schedule_tables(schedule: Schedule) -> np.ndarray:
+def schedule_tables(schedule: Schedule) -> npt.NDArray[Any]:
     """(3, 7918) int16 table: units by row and strength under a schedule."""
     table = np.zeros((3, _SIZE), dtype=np.int16)
     pair = np.array(schedule.front_pair, dtype=np.int16)[_LEAD]
@@ -74,13 +75,13 @@ def schedule_tables(schedule: Schedule) -> np.ndarray:
     return table
 
 
-def _lowball_valid(lowball: Lowball) -> np.ndarray:
+def _lowball_valid(lowball: Lowball) -> npt.NDArray[Any]:
     """Per strength: a legal 2-7 middle (no pair, straight or flush; high card at most
     the limit; A-5-4-3-2 is no straight there but ace-high, legal only with an ace
     limit, R-27-2)."""
     high_card = _FIVE & (_CATEGORY == HandCategory.HIGH_CARD)
     wheel = _FIVE & (_CATEGORY == HandCategory.STRAIGHT) & (_LEAD == 3)  # A-5-4-3-2
-    valid: np.ndarray = (high_card & (lowball.limit >= _LEAD)) | (
+    valid: npt.NDArray[Any] = (high_card & (lowball.limit >= _LEAD)) | (
         wheel & (lowball.limit == 12)
     )
     return valid
@@ -91,7 +92,7 @@ def lowball_limit(lowball: Lowball) -> int:
     return int(LOW27[_lowball_valid(lowball)].min())
 
 
-def _lowball_royalties(lowball: Lowball) -> np.ndarray:
+def _lowball_royalties(lowball: Lowball) -> npt.NDArray[Any]:
     high = np.where(_CATEGORY == HandCategory.STRAIGHT, 12, _LEAD)  # the wheel: ace-high
     values = np.array(lowball.royalties, dtype=np.int16)[high]
     table = np.where(_lowball_valid(lowball), values, 0).astype(np.int16)

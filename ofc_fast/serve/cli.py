@@ -1,6 +1,6 @@
 """``ofc-fast serve``: the API and the web app on uvicorn (registered by
 :func:`add_commands`; ``ofc_fast.cli`` calls it).  Needs the ``serve`` extra
-(``pip install "ofc-fast[serve]"``)."""
+(``pip install 'ofc-fast[serve]'``)."""
 
 from __future__ import annotations
 
