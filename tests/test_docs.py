@@ -371,7 +371,8 @@ def _python_blocks(page: str) -> list[str]:
 
 # Each docs page's Python blocks and how a test runs them.  environments.md trains
 # MaskablePPO for 400,000 steps on 256 tables: tests/test_rl_train.py runs its block
-# as written but for those sizes (test_docs_environments_block_runs_at_a_small_size).
+# as written but for those sizes (test_docs_environments_block_runs_at_a_small_size);
+# its VectorEnv loop runs as written in tests/test_env.py.
 RUN_IN_PROCESS = ("index.md", "report.md")
 RUN_AS_SCRIPT = ("parallel.md",)
 RUN_SHRUNK = ("environments.md",)

@@ -2765,3 +2765,53 @@ def test_vector_env_reset_mask_plays_on_deals_without_an_agent_decision(
             assert not infos["final_rewards"][~terms].any()
     assert passed > 0  # the learner sat out a deal (else nothing was checked)
     assert got.tolist() == want.tolist()
+
+
+def _docs_loop(without: str = "") -> list[tuple[np.ndarray, ...]]:
+    """Run docs/environments.md's VectorEnv loop as written (less each ``without``)
+    and return the transitions it keeps."""
+    from md_blocks import fenced_blocks
+    from scripts import checkout_file
+
+    page = checkout_file("docs/environments.md").read_text(encoding="utf-8")
+    (block,) = [b for b in fenced_blocks(page, "python") if "autoreset=False" in b]
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    exec(compile(block.replace(without, ""), "environments.md", "exec"), namespace)
+    transitions: list[tuple[np.ndarray, ...]] = namespace["transitions"]  # type: ignore[assignment]
+    return transitions
+
+
+def _replay_mismatches(transitions: list[tuple[np.ndarray, ...]]) -> list[int]:
+    """The steps whose kept (observation, actions, rewards, terminations) differ from
+    a replay of the docs loop's VectorEnv checked at each step."""
+    env = VectorEnv("pineapple", num_envs=64, seed=0, opponents="random", autoreset=False)
+    obs, _ = env.reset()
+    bad = []
+    for k, (before, actions, rewards, terminations) in enumerate(transitions):
+        same = np.array_equal(obs, before)
+        obs, got_rewards, got_terminations, _, _ = env.step(actions)
+        same &= np.array_equal(got_rewards, rewards)
+        if not (same and np.array_equal(got_terminations, terminations)):
+            bad.append(k)
+        if got_terminations.any():
+            obs, _ = env.reset(options={"reset_mask": got_terminations})
+    return bad
+
+
+def test_docs_vector_env_loop_keeps_its_transitions() -> None:
+    """Regression: docs/environments.md did not say that VectorEnv returns arrays of
+    its own that the next call overwrites, reset() included, so a loop that kept
+    ``terminations`` from step() saw it all False after
+    ``reset(options={"reset_mask": terminations})``, and kept observations all became
+    the last.  The page says so now, and its loop, which copies what it keeps, runs as
+    written: its transitions are those of a replay checked step by step."""
+    transitions = _docs_loop()
+    assert len(transitions) == 50
+    assert sum(int(t[3].sum()) for t in transitions) > 64  # deals ended, reset on
+    assert _replay_mismatches(transitions) == []
+
+
+def test_the_docs_loop_check_catches_arrays_kept_without_a_copy() -> None:
+    """The check above fails for the docs loop without its ``.copy()`` calls (the
+    kept arrays are then the VectorEnv's own, overwritten by the later calls)."""
+    assert len(_replay_mismatches(_docs_loop(without=".copy()"))) > 40

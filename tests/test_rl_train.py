@@ -224,7 +224,7 @@ def test_docs_environments_block_runs_at_a_small_size(
     from ofc_fast.bots import RandomBot, make_bot
 
     page = checkout_file("docs/environments.md").read_text(encoding="utf-8")
-    (block,) = fenced_blocks(page, "python")
+    (block,) = [b for b in fenced_blocks(page, "python") if "MaskablePPO" in b]
     for text, small, count in _SHRUNK:
         assert block.count(text) == count, (text, block)
         block = block.replace(text, small)
@@ -1947,3 +1947,83 @@ def test_vector_adapters_refuse_a_render_mode_the_env_lacks(sb3: Any) -> None:
     for make in (GymVectorEnv, VecEnv):
         with pytest.raises(RenderModeError, match=r"render_mode must be one of ansi"):
             make("pineapple", 2, opponent="random", render_mode="rgb_array")
+
+
+def _space_mismatches(rules: str, players: int, obs_type: str) -> list[str]:
+    """Where the observation spaces of the envs of ``rules`` for ``players`` seats
+    differ from the Gymnasium env's observation: the PettingZoo env's and the
+    registered id's, the vector envs' (one table's and batched), the SB3 adapter's."""
+    import gymnasium
+
+    from ofc_fast.env import GYM_IDS, pettingzoo_env
+    from ofc_fast.env.gym import OfcEnv, OfcVectorEnv
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    seats = {"players": players, "obs_type": obs_type}
+    want = OfcEnv(rules, **seats).observation_space["observation"]
+    gym_vector = OfcVectorEnv(rules, 2, **seats)
+    adapter = GymVectorEnv(rules, 2, **seats)
+    single = {
+        "PettingZoo": pettingzoo_env(rules, **seats).observation_space("player_0")[
+            "observation"
+        ],
+        "OfcVectorEnv": gym_vector.single_observation_space["observation"],
+        "VecEnv": VecEnv(rules, 2, **seats).observation_space,
+        "GymVectorEnv": adapter.single_observation_space,
+    }
+    single |= {
+        env_id: gymnasium.make(env_id, **seats).observation_space["observation"]
+        for env_id, preset in GYM_IDS.items()
+        if preset == rules
+    }
+    batch = gymnasium.vector.utils.batch_space(want, 2)
+    batched = {
+        "OfcVectorEnv batched": gym_vector.observation_space["observation"],
+        "GymVectorEnv batched": adapter.observation_space,
+    }
+    return [f"{k}: {v} != {want}" for k, v in single.items() if v != want] + [
+        f"{k}: {v} != {batch}" for k, v in batched.items() if v != batch
+    ]
+
+
+def test_every_env_has_the_sb3_adapters_observation_space(sb3: Any) -> None:
+    """Regression: the SB3 adapters built their observation space apart from the
+    Gymnasium env's (a second definition, free to drift from it); one place builds
+    it now.  Every env (Gymnasium, PettingZoo, the Gymnasium vector env, both
+    adapters) gives the same one for every preset with envs (the registered ids'
+    included), seat count and ``obs_type``."""
+    from ofc_fast.env import OBS_TYPES
+    from ofc_fast.rules import PRESETS, as_rules
+    from ofc_fast.rules.model import GameKind
+
+    checked = 0
+    for rules in PRESETS:
+        ruleset = as_rules(rules)
+        if ruleset.game is GameKind.CLASSIC:  # (no env: its sets have no action ids)
+            continue
+        for players in range(2, ruleset.max_players + 1):
+            for obs_type in OBS_TYPES:
+                assert _space_mismatches(rules, players, obs_type) == [], (rules, players)
+                checked += 1
+    assert checked == 2 * (3 + 2 * 4)  # OFC: 2-4 seats, the Pineapples: 2-3
+
+
+def test_the_same_observation_space_check_catches_a_drift(
+    sb3: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check above fails when the SB3 adapters build their observation space
+    otherwise than the Gymnasium env (here an encoding byte's bound drifted)."""
+    import gymnasium
+
+    from ofc_fast.env import sb3 as adapters
+
+    def drifted(obs_type: str) -> gymnasium.spaces.Box:
+        return gymnasium.spaces.Box(0, 16, (828,), np.uint8)
+
+    monkeypatch.setattr(adapters, "observation_box", drifted)
+    bad = _space_mismatches("PINEAPPLE", 2, "bytes")
+    assert [line.split(":")[0] for line in bad] == [
+        "VecEnv",
+        "GymVectorEnv",
+        "GymVectorEnv batched",
+    ]

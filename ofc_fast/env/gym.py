@@ -38,20 +38,16 @@ from ._arguments import takes_arguments
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_on, single_table
+from ._spaces import observation_box, set_vector_spaces
 from ._stuck import whole_step
 from ._vector import (
     ACTION_SPACE,
-    FEATURE_SIZE,
-    OBS_SIZE,
     VectorEnv,
     check_opponents,
     require_started,
 )
 
 __all__ = ["OfcEnv", "OfcVectorEnv"]
-
-OBS_HIGH = 17
-"""The largest value of an encoding byte (a 17-card Fantasyland count)."""
 
 RENDER_MODES = ("ansi", "human")
 """The render modes of every env: ``"ansi"`` returns the text, ``"human"`` prints it
@@ -88,14 +84,8 @@ def observation_space(obs_type: str = "bytes") -> spaces.Dict:
     >>> observation_space("features")["observation"].shape
     (696,)
     """
-    obs: spaces.Box = (
-        spaces.Box(0.0, 1.0, (FEATURE_SIZE,), np.float32)
-        if obs_type == "features"
-        else spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8)
-    )
-    return spaces.Dict(
-        {"observation": obs, "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8)}
-    )
+    mask = spaces.Box(0, 1, (ACTION_SPACE,), np.int8)
+    return spaces.Dict({"observation": observation_box(obs_type), "action_mask": mask})
 
 
 def remap_action(venv: VectorEnv, env: int, action: int) -> tuple[int, bool]:
@@ -396,14 +386,7 @@ class OfcVectorEnv(gymnasium.vector.VectorEnv):
             final_obs=True,
         )
         self.num_envs = v.num_envs
-        self.single_observation_space = observation_space(v.obs_type)
-        self.single_action_space = spaces.Discrete(ACTION_SPACE)
-        self.observation_space = gymnasium.vector.utils.batch_space(
-            self.single_observation_space, v.num_envs
-        )
-        self.action_space = gymnasium.vector.utils.batch_space(
-            self.single_action_space, v.num_envs
-        )
+        set_vector_spaces(self, observation_space(v.obs_type), v.num_envs)
         self.illegal = choice(illegal, ("remap", "raise"), "illegal", "", GameError)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._mid_deal = np.zeros(v.num_envs, np.bool_)  # tables cut short by a reset

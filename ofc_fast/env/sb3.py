@@ -50,9 +50,10 @@ from ._guard import check_open, require_started
 from ._learner import LearnerTables, Observations, OpponentPolicy
 from ._rows import RESET_OPTIONS, check_options, reset_mask
 from ._single import check_render_mode
+from ._spaces import observation_box, set_vector_spaces
 from ._stuck import whole_step
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, check_finite
-from .gym import OBS_HIGH, RENDER_MODES, render_human, render_tables
+from .gym import RENDER_MODES, render_human, render_tables
 
 if TYPE_CHECKING:  # (the rl-train extra has it; load_ppo imports it when called)
     import sb3_contrib as _sb3_contrib
@@ -64,12 +65,6 @@ __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "load_ppo
 _RECORDED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
 """The meta texts of the ``.zip`` each model :func:`load_ppo` read records, kept
 beside the model, not in it: ``model.save`` writes none of them again."""
-
-
-def _obs_space(obs_type: str) -> spaces.Box:
-    if obs_type == "features":
-        return spaces.Box(0.0, 1.0, (FEATURE_SIZE,), np.float32)
-    return spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8)
 
 
 class _Adapter:
@@ -168,7 +163,9 @@ class VecEnv(_Adapter, _SB3VecEnv):
         self.reward_scale = reward_scale
         num_envs = self._make_tables(args, kwargs, render_mode).num_envs
         super().__init__(
-            num_envs, _obs_space(self.tables.venv.obs_type), spaces.Discrete(ACTION_SPACE)
+            num_envs,
+            observation_box(self.tables.venv.obs_type),
+            spaces.Discrete(ACTION_SPACE),
         )
         self._actions = np.zeros(num_envs, np.int64)
         self._ret = np.zeros(num_envs, np.float64)
@@ -400,15 +397,7 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
     @takes_arguments(LearnerTables)
     def __init__(self, *args: Any, render_mode: str | None = None, **kwargs: Any) -> None:
         self.num_envs = num_envs = self._make_tables(args, kwargs, render_mode).num_envs
-        obs_type = self.tables.venv.obs_type
-        self.single_observation_space = _obs_space(obs_type)
-        self.single_action_space = spaces.Discrete(ACTION_SPACE)
-        self.observation_space = gymnasium.vector.utils.batch_space(
-            self.single_observation_space, num_envs
-        )
-        self.action_space = gymnasium.vector.utils.batch_space(
-            self.single_action_space, num_envs
-        )
+        set_vector_spaces(self, observation_box(self.tables.venv.obs_type), num_envs)
 
     def close_extras(self, **kwargs: Any) -> None:
         """What Gymnasium's ``close()`` (idempotent: ``closed`` then True) calls: close
