@@ -1100,6 +1100,22 @@ def test_a_history_that_fails_to_read_is_named_as_the_argument(
     assert not page.exists()
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="run on Linux (/dev/stdout)")
+def test_a_report_written_to_standard_output_is_the_page_alone(tmp_path: Path) -> None:
+    """Regression: ``ofc-fast report r.json h.jsonl -o /dev/stdout | gzip > p.html.gz``
+    put ``wrote /dev/stdout`` after the page's ``</html>``, a line the browser showed
+    at its foot; the page written to standard output is now all it holds."""
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    out = cli("report", str(rep), str(hist), "-o", "/dev/stdout")
+    assert out.stdout.rstrip().endswith("</html>") and "wrote" not in out.stdout
+    out = cli("report", str(rep), str(hist), "-o", str(tmp_path / "p.html"))
+    assert out.stdout == f"wrote {tmp_path / 'p.html'}\n"
+
+
 @pytest.mark.parametrize("option", ["--json", "--history"])
 def test_an_output_that_is_the_rules_file_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str
