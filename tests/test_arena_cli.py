@@ -5,7 +5,9 @@ and a match that keeps no deal in memory."""
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import io
 import json
 import os
 import stat
@@ -1059,6 +1061,59 @@ def test_report_errors_name_the_report_and_history_arguments(
     assert not (tmp_path / "p.html").exists()
     usage = build_parser().commands["report"].format_usage().rstrip()
     assert usage.endswith(" REPORT HISTORY")
+
+
+class _ReadFails(io.BytesIO):
+    """A history file that opens, then fails to read (EIO: a failing disk)."""
+
+    def readline(self, size: int | None = -1) -> bytes:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+def test_a_history_that_fails_to_read_is_named_as_the_argument(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Regression: a history file that opened but failed to read (an I/O error of a
+    failing disk; ``replay /proc/self/mem``) gave ``replay`` the bare ``ofc-fast:
+    error: [Errno 5] Input/output error`` and ``report`` ``--output: cannot write
+    'p.html': Input/output error``, blaming the page; now both name the file, as
+    FILE and HISTORY."""
+    from ofc_fast.arena import history
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    monkeypatch.setattr(history, "open_input", lambda *a, **k: _ReadFails())
+    eio = os.strerror(errno.EIO)
+    page = tmp_path / "p.html"
+    cases = [
+        (["replay", str(hist)], f"FILE: cannot read {str(hist)!r}: {eio}\n"),
+        (
+            ["report", str(rep), str(hist), "-o", str(page)],
+            f"HISTORY: cannot read {str(hist)!r}: {eio}\n",
+        ),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        assert capsys.readouterr().err == f"ofc-fast: error: {message}"
+    assert not page.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="run on Linux (/dev/stdout)")
+def test_a_report_written_to_standard_output_is_the_page_alone(tmp_path: Path) -> None:
+    """Regression: ``ofc-fast report r.json h.jsonl -o /dev/stdout | gzip > p.html.gz``
+    put ``wrote /dev/stdout`` after the page's ``</html>``, a line the browser showed
+    at its foot; the page written to standard output is now all it holds."""
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    out = cli("report", str(rep), str(hist), "-o", "/dev/stdout")
+    assert out.stdout.rstrip().endswith("</html>") and "wrote" not in out.stdout
+    out = cli("report", str(rep), str(hist), "-o", str(tmp_path / "p.html"))
+    assert out.stdout == f"wrote {tmp_path / 'p.html'}\n"
 
 
 @pytest.mark.parametrize("option", ["--json", "--history"])

@@ -101,6 +101,69 @@ def test_json_same_in_every_subcommand(
     assert alone == written
 
 
+JSON_KEYS = {
+    "eval": {"cards", "strength", "category", "description", "kev_rank", "rules"},
+    "eval-board": {
+        *("board", "cards", "rules", "strengths", "categories", "descriptions", "rows"),
+        *("royalties", "foul", "fantasyland"),
+    },
+    "score": {
+        *("rules", "boards", "fouls", "royalties", "fantasyland", "net", "stacks"),
+        *("pairs", "items"),
+    },
+    "rules": {"name", "game", "max_players", "description"},
+    "solve": {"rules", "cards", "best", "stay", "no_stay"},
+    "play": {
+        *("rules", "players", "seed", "hands", "totals", "button", "fantasyland"),
+        *("stacks", "start_stacks", "keep_nets", "seats", "rule_set", "bots"),
+        *("seconds", "decisions", "interrupted", "mode", "executor", "deals"),
+    },
+    "advise": {
+        *("action", "move", "ev", "stderr", "exact", "samples", "foul"),
+        *("fantasyland", "royalties", "model", "source"),
+    },
+    "bench": {"machine", "version", "params", "targets_ns", "rows", "agreement"},
+}
+"""The keys of each command's ``--json`` (of each item, for a list: ``rules``,
+``advise``); ``rules NAME`` is ``RuleSet.to_json()``, ``arena``'s report has its
+schema (``report.schema.json``)."""
+
+_BENCH = ["bench", "--quick", "--skip", "rank5_batch,rank3_batch,eval_boards,score_pairs"]
+
+
+@pytest.mark.parametrize("name", sorted(JSON_KEYS))
+def test_every_json_has_the_documented_keys(
+    capsys: pytest.CaptureFixture, name: str
+) -> None:
+    """Regression: the JSON of ``score``, ``advise``, ``rules`` and ``bench`` was
+    documented nowhere in docs/cli.md (nor ``play``'s ``button``, ``stacks``, ...:
+    "..."), and no test held any command's keys, so a script reading them had no
+    promise; each command's keys are now pinned here and named in its item of "The
+    JSON of each command"."""
+    argv = _BENCH if name == "bench" else JSON_COMMANDS[name]
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code == 0
+    doc = json.loads(out)
+    items = doc if isinstance(doc, list) else [doc]
+    assert items and all(set(item) == JSON_KEYS[name] for item in items), name
+    docs = checkout_file("docs/cli.md").read_text(encoding="utf-8")
+    text = docs.split("## The JSON of each command")[1]
+    text = text.split("\n## ")[0]
+    command = argv[0]
+    (item,) = [i for i in text.split("\n- ") if i.startswith(f"`{command}`")]
+    missing = [k for k in sorted(JSON_KEYS[name]) if f"`{k}`" not in item]
+    assert not missing, f"docs/cli.md: {command}'s JSON item lacks {missing}"
+
+
+def test_every_command_with_json_has_its_keys_pinned() -> None:
+    """A new command with ``--json`` gets its keys pinned in :data:`JSON_KEYS` (the
+    arena's report: by its schema)."""
+    commands = cli.build_parser().commands
+    with_json = {name for name, p in commands.items() if "json" in p.options}
+    pinned = {JSON_COMMANDS.get(name, _BENCH)[0] for name in JSON_KEYS}
+    assert with_json - {"arena"} <= pinned, with_json - pinned
+
+
 @pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
 def test_an_empty_json_name_is_refused_in_every_subcommand(
     capsys: pytest.CaptureFixture, name: str

@@ -20,6 +20,7 @@ from ..cli.options import (
     check_output,
     input_file,
     is_rules_file,
+    is_standard_output,
     load_rules,
     named,
     one_of,
@@ -326,11 +327,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
     named("REPORT", read_report, report)
     if not isinstance(report, str):
         report.seek(0)
+    page_alone = is_standard_output(args.output)  # (-o /dev/stdout: the page alone)
     try:
         side = write_html_report(report, history, args.output, embed=args.embed)
     except HistoryError as exc:
         raise HistoryError(f"HISTORY: {exc}", exc.field) from None
-    print(f"wrote {shown_path(args.output)}" + (f" and {shown_path(side)}" if side else ""))
+    if not page_alone:
+        wrote = f"wrote {shown_path(args.output)}"
+        print(wrote + (f" and {shown_path(side)}" if side else ""))
     return 0
 
 

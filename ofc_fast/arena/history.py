@@ -230,15 +230,13 @@ def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[Importe
     ofc_fast.errors.HistoryError: line 1: ...
     """
     if isinstance(source, (str, Path)):
-        try:
-            f = open_input(source)  # closed below, also when abandoned (a FIFO: waited
-            # on at most FIFO_WAIT seconds)
-        except OSError as exc:
+        try:  # (a FIFO: waited on at most FIFO_WAIT seconds; closed also when abandoned)
+            with open_input(source) as f:
+                yield from _deals(f, f"{shown_path(source)}, ")
+        except OSError as exc:  # opening it, or a read once open (EIO: a failing disk)
             raise HistoryError(
                 f"cannot read {quote_path(source)}: {exc.strerror}", ""
             ) from None
-        with f:
-            yield from _deals(f, f"{shown_path(source)}, ")
         return
     yield from _deals(source, "")
 
