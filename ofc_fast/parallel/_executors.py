@@ -81,6 +81,22 @@ class Executor:
     def close(self) -> None:
         """Release the workers."""
 
+    def __repr__(self) -> str:
+        """The executor's class, workers and settings, as a log line shows it (never
+        raising: a half-made or closed one too).
+
+        >>> ProcessExecutor(workers=2)
+        <ProcessExecutor workers=2 max_restarts=5 restarts=0>
+        """
+        shown = {"workers": self.workers, **vars(self)}
+        words = [type(self).__name__]
+        words += [
+            f"{key}={value!r}"
+            for key, value in shown.items()
+            if not key.startswith("_") and isinstance(value, (int, float, str))
+        ]
+        return f"<{' '.join(words)}>"
+
     def __enter__(self) -> Executor:
         return self
 
