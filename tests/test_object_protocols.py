@@ -201,3 +201,23 @@ def test_every_error_pickles_with_its_message_and_attributes(cls: type) -> None:
     if isinstance(exc, errors.MoveError):
         moved = pickle.loads(pickle.dumps(errors.MoveError("taken", "row_full")))
         assert moved.reason == "row_full"
+
+
+def test_a_closed_vector_env_says_so_in_its_repr() -> None:
+    """Regression: a closed VectorEnv's repr was an open one's
+    (``<VectorEnv PINEAPPLE x2, 2 players, opponents self, seed 0>``), so a log or a
+    debugger showed nothing of why its next step was refused; it ends ``, closed>``.
+    Every public object with ``close()`` keeps an informative repr once closed."""
+    from ofc_fast.env import VectorEnv
+
+    env = VectorEnv("pineapple", 2, seed=0)
+    assert not repr(env).endswith(", closed>")
+    env.close()
+    assert (
+        repr(env) == "<VectorEnv PINEAPPLE x2, 2 players, opponents self, seed 0, closed>"
+    )
+    for name, make in _samples().items():
+        obj = make()
+        if callable(getattr(obj, "close", None)):
+            obj.close()
+            assert " object at 0x" not in repr(obj), name
