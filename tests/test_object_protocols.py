@@ -221,3 +221,35 @@ def test_a_closed_vector_env_says_so_in_its_repr() -> None:
         if callable(getattr(obj, "close", None)):
             obj.close()
             assert " object at 0x" not in repr(obj), name
+
+
+def test_a_ray_executor_copies_without_owning_the_cluster(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: pickling or deep-copying a RayExecutor raised ``TypeError: cannot
+    pickle 'module' object`` (the Ray module it held), and a ``copy.copy`` owned the
+    cluster its original started: closing the copy shut Ray down under the original.
+    A copy (pickled, copied, deep-copied) now has the settings and its own Ray module
+    but never the ownership: only the original's close() shuts Ray down.  A stand-in
+    Ray module counts the shutdowns."""
+    import sys
+    import types
+
+    from ofc_fast.parallel import RayExecutor
+
+    ray = types.ModuleType("ray")
+    shutdowns: list[int] = []
+    up = [False]
+    ray.is_initialized = lambda: up[0]  # type: ignore[attr-defined]
+    ray.init = lambda **_: up.__setitem__(0, True)  # type: ignore[attr-defined]
+    ray.cluster_resources = lambda: {"CPU": 3}  # type: ignore[attr-defined]
+    ray.shutdown = lambda: shutdowns.append(1)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    pool = RayExecutor(num_cpus=3, max_retries=2)
+    for take in (copy.copy, copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))):
+        again = take(pool)
+        assert (again.workers, again.max_retries, again.ray) == (3, 2, ray)
+        again.close()
+        assert shutdowns == [], take
+    pool.close()
+    assert shutdowns == [1]

@@ -688,6 +688,16 @@ class RayExecutor(Executor):
                 f"{counted(self.max_retries, 'retry', 'retries')}: {exc}"
             ) from None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and copies (``copy.copy`` too): the settings, not the Ray module,
+        and never the ownership: closing a copy never shuts down the cluster this
+        executor started."""
+        return {**self.__dict__, "ray": None, "_owned": False}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy's settings, with this process's Ray module."""
+        self.__dict__.update(state, ray=_ray())
+
     def close(self) -> None:
         """Disconnect from Ray if this executor started it."""
         if self._owned:
