@@ -395,3 +395,21 @@ def test_settle_refuses_boards_without_a_seat_order() -> None:
     want = score_ofc(list(b.cards), list(a.cards))
     for ordered in ([b, a], (b, a), iter([b, a]), {0: b, 1: a}.values()):
         assert settle(ordered).net == [want, -want]  # type: ignore[arg-type]
+
+
+def test_a_settlement_is_unhashable_by_name() -> None:
+    """Regression: ``hash(settle(...))`` (a Settlement as a set member or a dict key)
+    raised ``TypeError: unhashable type: 'list'`` from deep in the dataclass, and
+    ``isinstance(s, Hashable)`` said True; a Settlement (lists inside: frozen, yet
+    unhashable, as a GameResult) is now unhashable by its own name."""
+    from collections.abc import Hashable
+
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ]
+    s = settle(boards, "OFC")
+    assert not isinstance(s, Hashable)
+    with pytest.raises(TypeError, match="unhashable type: 'Settlement'"):
+        hash(s)
+    assert s == copy.deepcopy(s)  # (== is kept)

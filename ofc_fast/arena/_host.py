@@ -340,6 +340,15 @@ class Arena:
         """Whether every seat is taken (bots joined): the hands are being played."""
         self._stop_requested = False
 
+    def __repr__(self) -> str:
+        """Rules, seats, hands, seed and hands played (never raising: half-made too)."""
+        rules, names = getattr(self, "rules", None), getattr(self, "names", [])
+        return (
+            f"<Arena {getattr(rules, 'name', rules)} {', '.join(names)}: "
+            f"{getattr(self, 'hands_done', 0)} of {getattr(self, 'hands', 0)} hands "
+            f"played, seed {getattr(self, 'seed', None)}>"
+        )
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling and copies (``copy.copy`` too): a new Arena of the same settings,
         its match not yet played (an Arena plays one match, reproducible from its

@@ -781,7 +781,7 @@ class VectorEnv:
     def __repr__(self) -> str:
         return (
             f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
-            f"opponents {self.opponents}, seed {self.seed}>"
+            f"opponents {self.opponents}, seed {self.seed}{', closed' * self.closed}>"
         )
 
 

@@ -81,6 +81,22 @@ class Executor:
     def close(self) -> None:
         """Release the workers."""
 
+    def __repr__(self) -> str:
+        """The executor's class, workers and settings, as a log line shows it (never
+        raising: a half-made or closed one too).
+
+        >>> ProcessExecutor(workers=2)
+        <ProcessExecutor workers=2 max_restarts=5 restarts=0>
+        """
+        shown = {"workers": self.workers, **vars(self)}
+        words = [type(self).__name__]
+        words += [
+            f"{key}={value!r}"
+            for key, value in shown.items()
+            if not key.startswith("_") and isinstance(value, (int, float, str))
+        ]
+        return f"<{' '.join(words)}>"
+
     def __enter__(self) -> Executor:
         return self
 
@@ -671,6 +687,16 @@ class RayExecutor(Executor):
                 f"chunk {index} failed after "
                 f"{counted(self.max_retries, 'retry', 'retries')}: {exc}"
             ) from None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and copies (``copy.copy`` too): the settings, not the Ray module,
+        and never the ownership: closing a copy never shuts down the cluster this
+        executor started."""
+        return {**self.__dict__, "ray": None, "_owned": False}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy's settings, with this process's Ray module."""
+        self.__dict__.update(state, ray=_ray())
 
     def close(self) -> None:
         """Disconnect from Ray if this executor started it."""

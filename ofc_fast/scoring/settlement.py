@@ -102,6 +102,8 @@ class Settlement:
     naturals: dict[int, NaturalHand] = field(default_factory=dict)  #: seat -> NaturalHand
     winner: int | None = None  #: single-winner mode's winner
 
+    __hash__ = None  # type: ignore[assignment]  # its lists: frozen, yet unhashable
+
 
 def _int(value: object, what: str) -> int:
     """An int, Python's or NumPy's (:func:`ofc_fast.table.as_int`: bools and floats

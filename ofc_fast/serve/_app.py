@@ -434,6 +434,12 @@ class App:
             path for path, ops in OPERATIONS.items() if all(o.keyless for o in ops.values())
         )
 
+    def __repr__(self) -> str:
+        """Address and workers of its config (never raising: half-made too)."""
+        c = getattr(self, "config", None)
+        where = "(no config)" if c is None else f"{c.host}:{c.port} workers={c.workers}"
+        return f"<App {where}>"
+
     def __reduce_ex__(self, protocol: object) -> Any:
         """Pickling and copies (``copy.copy``, ``copy.deepcopy``): refused with a
         TypeError saying why, not one about a lock deep inside, nor a second app
