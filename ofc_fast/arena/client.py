@@ -514,10 +514,13 @@ def play_bot(
 
     >>> play_bot("random", seed=7)  # plays on stdin/stdout until match-end  # doctest: +SKIP
     0
-    >>> play_bot("random", connect=1)  # no arena listens on port 1
+    >>> import socket
+    >>> with socket.socket() as taken:  # a port held, never listening: no arena there
+    ...     taken.bind(("127.0.0.1", 0))
+    ...     play_bot("random", connect=taken.getsockname()[1])
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ArenaError: cannot connect to 127.0.0.1:1: ...
+    ofc_fast.errors.ArenaError: cannot connect to 127.0.0.1:...: ...Connection refused
     """
     from ..bots import make_bot
     from ..cli.options import named
