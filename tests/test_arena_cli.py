@@ -65,6 +65,29 @@ def test_summary_says_a_bot_was_killed_and_its_substitutions() -> None:
     assert "substituted" not in other and "killed" not in other
 
 
+def test_a_long_seat_name_keeps_the_standings_columns_aligned() -> None:
+    """Regression: a seat name longer than 20 characters (``value@/some/long/path/
+    model.ofcvm``, ``NAME@cmd:...``) pushed its row's points, mean and fouls to the
+    right of every other row's; the name column is now as wide as the longest name."""
+    long_name = "a_seat_name_of_forty_characters_and_more"
+    out = cli(
+        "arena",
+        "--bot",
+        "random",
+        "--bot",
+        f"{long_name}@cmd:{sys.executable} -m ofc_fast bot random",
+        "--hands",
+        "2",
+        "--seed",
+        "1",
+    )
+    rows = [x for x in out.stdout.splitlines() if " pts " in x]
+    assert len(rows) == 2 and rows[1].lstrip().startswith(long_name), out.stdout
+    for column in (" pts ", "/hand", " fouls "):
+        assert rows[0].index(column) == rows[1].index(column), out.stdout
+    assert rows[1].startswith(f"  {long_name} "), out.stdout  # one space, not cut
+
+
 def test_json_alone_prints_only_the_report() -> None:
     out = cli("arena", "--bot", "random", "--bot", "random", "--hands", "2", "--json")
     report = json.loads(out.stdout)

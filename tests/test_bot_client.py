@@ -103,6 +103,30 @@ def test_seat_count_bounds_follow_the_game() -> None:
         )
 
 
+def test_a_hello_without_a_field_is_refused_naming_the_missing_field() -> None:
+    """Regression: a hello with no ``proto`` field was refused as "this client speaks
+    protocol 1, the host proto None" (and one with no ``game_id`` as "got None"), as
+    if the host had sent a null: every missing hello field is now named as missing,
+    in the one wording of the client's other field checks ("got nothing")."""
+    no_proto = {k: v for k, v in HELLO.items() if k != "proto"}
+    proc = run_bot(lines(no_proto), "random")
+    err = one_line_error(proc, "host line 1", "hello message: 'proto' must be 1")
+    assert err.rstrip().endswith("got nothing (this client speaks protocol 1)"), err
+    assert "None" not in err
+    cases = {
+        "game_id": "hello message: 'game_id' must be text, got nothing",
+        "seat_count": "hello message: 'seat_count' must be an integer 2..3, got nothing",
+    }
+    for field, wording in cases.items():
+        with pytest.raises(ProtocolError, match=f"^{re.escape(wording)}$"):
+            BotClient(make_bot("random")).feed(
+                {k: v for k, v in HELLO.items() if k != field}
+            )
+    for sent in (None, 2, True):  # sent, but not this protocol: what it was is named
+        with pytest.raises(ProtocolError, match=rf"'proto' must be 1, got {sent}"):
+            BotClient(make_bot("random")).feed({**HELLO, "proto": sent})
+
+
 def test_place_events_cannot_grow_a_board_past_its_rows() -> None:
     c = BotClient(make_bot("random", seed=0))
     for m in (HELLO, START):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import importlib
 import inspect
@@ -88,3 +89,40 @@ def test_every_public_class_and_function_shows_an_example(name: str) -> None:
     ]
     bare = [n for n in names if ">>>" not in (inspect.getdoc(getattr(module, n)) or "")]
     assert bare == []
+
+
+def test_the_bot_client_examples_need_no_port_free_on_the_machine() -> None:
+    """Regression: ``test_docstring_examples[ofc_fast.arena.client]`` failed once on a
+    busy machine and passed alone: its ``play_bot(connect=1)`` example took port 1 to
+    have no listener, which another process on the machine may hold.  The example now
+    holds a port of its own, never listening; run here with a listener on port 1."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (a TIME_WAIT)
+    try:
+        listener.bind(("127.0.0.1", 1))
+    except OSError as exc:
+        listener.close()
+        pytest.skip(f"binds 127.0.0.1:1 ({exc.strerror}): run on a machine as root")
+    with listener:
+        listener.listen()
+
+        def hang_up() -> None:
+            try:
+                conn, _ = listener.accept()
+                conn.close()
+            except OSError:  # (closed: nothing connected)
+                pass
+
+        waiter = threading.Thread(target=hang_up, daemon=True)
+        waiter.start()
+        module = importlib.import_module("ofc_fast.arena.client")
+        try:
+            result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        finally:  # (wakes the accept still waiting, so that port 1 is let go)
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
+            waiter.join(10)
+    assert result.failed == 0, f"{result.failed} doctest(s) failed with port 1 taken"

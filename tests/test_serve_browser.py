@@ -1694,6 +1694,30 @@ def test_a_move_slow_to_be_answered_is_said_waited_for(
     assert status.text.startswith("Your turn: place 2 cards."), status.text
 
 
+def test_new_game_clicked_while_a_move_is_awaited_says_it_did_nothing(
+    server: Server, browser: Any
+) -> None:
+    """Regression: New game clicked while a move's answer was still awaited did nothing
+    and said nothing (the status only "Waiting for the server\u2026", as before the
+    click): the page runs one request at a time and dropped the click in silence.  The
+    status now says the click did nothing and to click again once the server answers;
+    the awaited move is then shown, the game the same."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = d.execute_script("return play.state.id")
+    d.execute_script(_SLOW_FIRST_FETCH, 2000)  # the move's answer, 2 s late
+    confirm_opening(d)
+    status = d.find_element(*by("#status"))
+    wait(lambda: d.execute_script("return play.busy"), 1.5, "the move asked")
+    tid(d, "new-game").click()
+    said = status.text
+    assert said.startswith("Waiting for the server\u2026 ") and "click again" in said, said
+    settled(d)
+    idle(d)
+    assert d.execute_script("return play.state.id") == first  # no game was started
+    assert status.text.startswith("Your turn: place 2 cards."), status.text
+
+
 def test_a_refusal_names_its_field_once(server: Server, browser: Any) -> None:
     """Regression: a refusal whose words begin with the field they are about was shown
     with that field again after them: "Error: dealt: give the cards dealt to the seat

@@ -24,6 +24,7 @@ __all__ = [
     "object_field",
     "optional_int",
     "placements",
+    "text_field",
 ]
 
 MAX_SEATS = 4
@@ -52,6 +53,12 @@ def _where(msg: Mapping[str, Any], key: str) -> str:
     return f"{msg.get('t')!s:.20} message: {key!r}"
 
 
+def _got(msg: Mapping[str, Any], key: str) -> str:
+    """What the host sent as ``msg[key]``, as an error names it: ``nothing`` for a
+    missing field (not ``None``, which reads as a JSON null sent)."""
+    return "nothing" if key not in msg else quote(msg[key])
+
+
 def optional_int(msg: Mapping[str, Any], key: str, low: int, high: int) -> int | None:
     """``msg[key]``, a JSON integer within ``low..high``, or None (missing or null)."""
     value = msg.get(key)
@@ -61,13 +68,11 @@ def optional_int(msg: Mapping[str, Any], key: str, low: int, high: int) -> int |
 
 
 def int_field(msg: Mapping[str, Any], key: str, low: int, high: int) -> int:
-    """``msg[key]``, a JSON integer within ``low..high``."""
+    """``msg[key]``, a JSON integer within ``low..high`` (one value where they meet)."""
     value = msg.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        got = "nothing" if key not in msg else quote(value)
-        raise ProtocolError(
-            f"{_where(msg, key)} must be an integer {low}..{high}, got {got}"
-        )
+        wanted = str(low) if low == high else f"an integer {low}..{high}"
+        raise ProtocolError(f"{_where(msg, key)} must be {wanted}, got {_got(msg, key)}")
     return value
 
 
@@ -85,7 +90,15 @@ def object_field(msg: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     """``msg[key]``, a JSON object."""
     value = msg.get(key)
     if not isinstance(value, Mapping):
-        raise ProtocolError(f"{_where(msg, key)} must be an object, got {quote(value)}")
+        raise ProtocolError(f"{_where(msg, key)} must be an object, got {_got(msg, key)}")
+    return value
+
+
+def text_field(msg: Mapping[str, Any], key: str) -> str:
+    """``msg[key]``, a JSON string."""
+    value = msg.get(key)
+    if not isinstance(value, str):
+        raise ProtocolError(f"{_where(msg, key)} must be text, got {_got(msg, key)}")
     return value
 
 
@@ -93,7 +106,8 @@ def _list(msg: Mapping[str, Any], key: str, default: list[Any] | None) -> list[A
     value = msg.get(key, default)
     if not isinstance(value, list) or len(value) > MAX_CARDS:
         raise ProtocolError(
-            f"{_where(msg, key)} must be a list of at most {MAX_CARDS}, got {quote(value)}"
+            f"{_where(msg, key)} must be a list of at most {MAX_CARDS}, "
+            f"got {_got(msg, key) if default is None else quote(value)}"
         )
     return value
 

@@ -198,8 +198,9 @@ def _signed(x: float | None) -> str:
     return "-" if x is None else f"{x:+.3f}"
 
 
-def _bot_line(b: dict[str, Any]) -> str:
-    """One bot's standing; its faults by kind, and when the arena stopped asking it
+def _bot_line(b: dict[str, Any], width: int) -> str:
+    """One bot's standing, its name padded to ``width`` (the longest name's, so that
+    the columns line up); its faults by kind, and when the arena stopped asking it
     (killed, disconnected) and filled in its decisions, say so."""
     ci = b["points_per_hand_ci95"]
     mean = b["points_per_hand_mean"]
@@ -208,7 +209,7 @@ def _bot_line(b: dict[str, Any]) -> str:
         f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
     )
     line = (
-        f"  {printable(b['name']):<20} {b['points']:+7d} pts  {_signed(mean)}"
+        f"  {printable(b['name']):<{width}} {b['points']:+7d} pts  {_signed(mean)}"
         f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
         f"FL {b['fantasylands']}  {faults}"
     )
@@ -236,8 +237,9 @@ def _print_standings(report: dict[str, Any]) -> None:
         + (f", forfeited by {printable(forfeit)}" if forfeit else "")
         + (" (interrupted)" if report.get("interrupted") else "")
     )
+    width = max([20] + [len(printable(b["name"])) for b in report["bots"]])
     for b in report["bots"]:
-        print(_bot_line(b))
+        print(_bot_line(b, width))
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:

@@ -59,6 +59,7 @@ from ._host_checks import (
     object_field,
     optional_int,
     placements,
+    text_field,
 )
 from ._protocol import (
     PROTO_VERSION,
@@ -200,16 +201,13 @@ class BotClient:
         return int_field(msg, "seat", 0, self.players - 1)
 
     def _hello(self, msg: dict[str, Any]) -> None:
-        if msg.get("proto") != PROTO_VERSION or isinstance(msg.get("proto"), bool):
+        try:
+            int_field(msg, "proto", PROTO_VERSION, PROTO_VERSION)
+        except ProtocolError as exc:
             raise ProtocolError(
-                f"hello: this client speaks protocol {PROTO_VERSION}, the host "
-                f"proto {msg.get('proto')!r:.20}"
-            )
-        game_id = msg.get("game_id")
-        if not isinstance(game_id, str):
-            raise ProtocolError(
-                f"hello message: 'game_id' must be text, got {game_id!r:.40}"
-            )
+                f"{exc} (this client speaks protocol {PROTO_VERSION})"
+            ) from None
+        game_id = text_field(msg, "game_id")
         if self.own_game is not None and game_id != self.own_game[0]:
             raise ArenaError(
                 f"rules: the bot was made for {self.own_game[0]} ({self.own_game[1]}), "
@@ -516,10 +514,13 @@ def play_bot(
 
     >>> play_bot("random", seed=7)  # plays on stdin/stdout until match-end  # doctest: +SKIP
     0
-    >>> play_bot("random", connect=1)  # no arena listens on port 1
+    >>> import socket
+    >>> with socket.socket() as taken:  # a port held, never listening: no arena there
+    ...     taken.bind(("127.0.0.1", 0))
+    ...     play_bot("random", connect=taken.getsockname()[1])
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ArenaError: cannot connect to 127.0.0.1:1: ...
+    ofc_fast.errors.ArenaError: cannot connect to 127.0.0.1:...: ...Connection refused
     """
     from ..bots import make_bot
     from ..cli.options import named

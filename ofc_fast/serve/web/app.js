@@ -209,6 +209,7 @@ const play = {
   placed: {}, // card text -> row name, for this street
   selected: null, // card text
   busy: false,
+  waiting: null, // the timer that says an answer is slow to come
   stale: false, // a change got no answer and the game could not be read since
 };
 
@@ -276,15 +277,23 @@ async function newGame() {
 // page's, so the page reads the game again and shows the server's; and while it could
 // not, the next such action only reads it.
 const WAIT_SAID_MS = 400;
+const BUSY_SAID =
+  "Waiting for the server\u2026 the page does nothing else till it answers: click again then.";
 
 async function run(fn, changes) {
-  if (play.busy) return;
+  if (play.busy) {
+    // a click while an answer is awaited (New game, Next deal) is not queued: the
+    // status says it did nothing, as a click that cannot act now does
+    clearTimeout(play.waiting);
+    setStatus(BUSY_SAID);
+    return;
+  }
   play.busy = true;
   document.body.classList.add("busy");
   // an answer slow to come (the bots' moves, a busy server) is said so: the status
   // line no longer says to play on as if the click had done nothing (each way out
   // below says what came)
-  const waiting = setTimeout(() => setStatus("Waiting for the server\u2026"), WAIT_SAID_MS);
+  play.waiting = setTimeout(() => setStatus("Waiting for the server\u2026"), WAIT_SAID_MS);
   try {
     if (changes && play.stale) {
       await reread();
@@ -297,7 +306,7 @@ async function run(fn, changes) {
     else if (changes && play.state && !play.stale && outOfStep(err)) await resync(err);
     else setStatus("Error: " + err.message);
   } finally {
-    clearTimeout(waiting);
+    clearTimeout(play.waiting);
     play.busy = false;
     document.body.classList.remove("busy");
     updateConfirm();
