@@ -14,29 +14,39 @@ Python's own error.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main"]
+__all__ = ["launch", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ofc-fast`` command line (:func:`ofc_fast.cli.main`, which it loads
     first); returns the exit status."""
+    return launch("ofc_fast.cli", argv, "ofc-fast")
+
+
+def launch(module: str, argv: Sequence[str] | None, prog: str) -> int:
+    """Run ``module.main(argv)``, a command line whose module loads heavy ones (this
+    one's, ``python -m ofc_fast.learned.train``'s), the module loaded first with
+    SIGINT held (``sigint_deferred``); returns its exit status, or 130 after a
+    Ctrl-C that came while it loaded (``PROG: interrupted``)."""
     try:
         from .arena import sigint_deferred
 
         with sigint_deferred():
-            from .cli import main as run
+            run = importlib.import_module(module).main
     except KeyboardInterrupt:  # (held to the loading's end; or before: it ends now)
         from .cli import run_command
 
-        return run_command(_interrupted)
-    return run(argv)
+        return run_command(_interrupted, prog)
+    status: int = run(argv)
+    return status
 
 
 def _interrupted() -> None:
-    """A command stopped by the Ctrl-C that came while the command line loaded."""
+    """A command stopped by the Ctrl-C that came while its module loaded."""
     raise KeyboardInterrupt
 
 

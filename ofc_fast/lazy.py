@@ -2,11 +2,13 @@
 the packages whose ``__init__`` would otherwise import heavy modules on every
 ``ofc-fast`` command (:mod:`ofc_fast.parallel`: multiprocessing and
 concurrent.futures; :mod:`ofc_fast.arena`: the arena host and its transports;
-:mod:`ofc_fast.serve`: the web server) and of :mod:`ofc_fast` itself, every name
-(NumPy, the C library, the search and its learned model, the Fantasyland solver):
-``import ofc_fast``, which the ``ofc-fast`` command runs before its Ctrl-C handling
-is in place, loads none of them.  ``ofc-fast --help`` builds every subcommand's
-parser from those packages' ``cli`` modules, which need none of the heavy ones.
+:mod:`ofc_fast.serve`: the web server; :mod:`ofc_fast.learned`: NumPy, which
+``python -m ofc_fast.learned.train`` loads with Ctrl-C held) and of :mod:`ofc_fast`
+itself, every name (NumPy, the C library, the search and its learned model, the
+Fantasyland solver): ``import ofc_fast``, which the ``ofc-fast`` command runs before
+its Ctrl-C handling is in place, loads none of them.  ``ofc-fast --help`` builds
+every subcommand's parser from those packages' ``cli`` modules, which need none of
+the heavy ones.
 
 A package imports its names under ``if TYPE_CHECKING:``, where mypy and the API
 pages read them, and lists them per module for :func:`lazy_exports` in the ``else``

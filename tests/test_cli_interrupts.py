@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,54 @@ def _before_the_package_ran(err: str) -> bool:
         )
         for path, func in frames
     )
+
+
+_TRAIN = [
+    "--rules", "pineapple", "--seed", "1", "--deals", "40", "--eval-deals", "4",
+    "--opponent-deals", "40", "--samples", "4", "--epochs", "2", "--quiet",
+]  # fmt: skip
+
+
+@POSIX
+@pytest.mark.parametrize(
+    "module",
+    [
+        "numpy",
+        "ofc_fast.learned.model",
+        "ofc_fast.parallel",
+        "ofc_fast.learned._fit",
+        "torch",
+    ],
+)
+def test_ctrl_c_while_the_training_command_loads_is_one_line(
+    module: str, tmp_path: Path
+) -> None:
+    """Regression: ``python -m ofc_fast.learned.train ... --out X`` (docs/learned.md)
+    stopped by Ctrl-C in its first half second ended by the signal with a
+    KeyboardInterrupt traceback (its imports, torch's, ran before ``main()``'s
+    Ctrl-C handling); it now says ``...: interrupted``, exit status 130, as
+    ``ofc-fast`` does.  Here the Ctrl-C comes as the import of each heavy part first
+    reaches it, the module run as ``python -m`` runs it (runpy); one as runpy finds
+    the module itself is Python's own (docs/cli.md)."""
+    pytest.importorskip("torch", reason='pip install ".[learn]" (docs/learned.md)')
+    from interrupts import CTRL_C_AT_IMPORT
+    from scripts import package_env
+
+    script = CTRL_C_AT_IMPORT + _RUN_AS_MODULE
+    out = str(tmp_path / "model")
+    argv = [sys.executable, "-c", script, module, *_TRAIN, "--out", out]
+    done = subprocess.run(
+        argv, capture_output=True, text=True, timeout=120, env=package_env()
+    )
+    said = (  # (torch: loaded by main(), whose own Ctrl-C handling says this)
+        "python -m ofc_fast.learned.train: interrupted\n",
+        f"interrupted before the first step: nothing was saved in {out}\n",
+    )
+    assert done.returncode == 130 and done.stderr in said, done.stderr
+
+
+_RUN_AS_MODULE = """
+import runpy  # (as python -m ofc_fast.learned.train: sys.argv[0] its path)
+sys.argv = [sys.argv[0], *sys.argv[2:]]
+runpy.run_module("ofc_fast.learned.train", run_name="__main__", alter_sys=True)
+"""

@@ -16,19 +16,9 @@ The bots that use a model: :class:`~ofc_fast.bots.ValueBot` (registry name
 
 from __future__ import annotations
 
-from .model import (
-    FEATURES,
-    FORMAT_VERSION,
-    MODEL_DIR,
-    ModelSpec,
-    ValueModel,
-    load_model,
-    model_bytes,
-    resolve_model,
-    rules_hash,
-    shipped_model,
-    write_model,
-)
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 
 __all__ = [
     "FEATURES",
@@ -43,3 +33,37 @@ __all__ = [
     "shipped_model",
     "write_model",
 ]
+
+if TYPE_CHECKING:
+    from .model import (
+        FEATURES,
+        FORMAT_VERSION,
+        MODEL_DIR,
+        ModelSpec,
+        ValueModel,
+        load_model,
+        model_bytes,
+        resolve_model,
+        rules_hash,
+        shipped_model,
+        write_model,
+    )
+else:
+    __getattr__, __dir__ = lazy_exports(
+        globals(),
+        {
+            ".model": (
+                "FEATURES",
+                "FORMAT_VERSION",
+                "MODEL_DIR",
+                "ModelSpec",
+                "ValueModel",
+                "load_model",
+                "model_bytes",
+                "resolve_model",
+                "rules_hash",
+                "shipped_model",
+                "write_model",
+            )
+        },
+    )

@@ -41,6 +41,11 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+if __name__ == "__main__":  # python -m: loaded again under its name, Ctrl-C held
+    from ..__main__ import launch
+
+    sys.exit(launch("ofc_fast.learned.train", None, "python -m ofc_fast.learned.train"))
+
 import numpy as np
 import numpy.typing as npt
 
@@ -761,7 +766,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     print(markdown(report))
     return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

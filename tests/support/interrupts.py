@@ -18,9 +18,9 @@ from typing import Any
 CTRL_C_AT_IMPORT = """
 import os, signal, sys
 class CtrlC:  # Ctrl-C as an import reaches the module sys.argv[1]
-    came = False
+    came, at = False, sys.argv[1]  # (read now: the script may change sys.argv)
     def find_spec(self, name, path=None, target=None):
-        if name == sys.argv[1] and not CtrlC.came:
+        if name == CtrlC.at and not CtrlC.came:
             CtrlC.came = True
             os.kill(os.getpid(), signal.SIGINT)
         return None
