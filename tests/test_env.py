@@ -2767,6 +2767,29 @@ def test_vector_env_reset_mask_plays_on_deals_without_an_agent_decision(
     assert got.tolist() == want.tolist()
 
 
+def test_vector_env_reset_mask_gives_no_points_at_the_tables_it_keeps() -> None:
+    """Regression: a ``reset_mask`` reset left ``infos["final_rewards"]`` of the
+    tables it kept as the step before wrote them: a table whose deal ended at that
+    step but was left unmarked showed its points again (a loop summing every row
+    counted them twice).  The reset's points are those of its deals, 0 elsewhere."""
+    env = VectorEnv("pineapple", num_envs=8, seed=3, opponents="random", autoreset=False)
+    env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        pick = (rng.random(8) * env.legal_counts).astype(np.int64)
+        _, _, terms, _, infos = env.step(env.legal_actions[np.arange(8), pick])
+        ended = np.flatnonzero(infos["final_rewards"].any(axis=1))
+        if len(ended) >= 2:
+            break
+    else:
+        raise AssertionError("no two tables ended a deal with points")
+    mask = terms.copy()
+    mask[ended[0]] = False  # (ended, with points, and kept)
+    _, infos = env.reset(options={"reset_mask": mask})
+    assert not infos["final_rewards"][~mask].any()
+    assert env.seats[ended[0]] < 0 and (env.seats[mask] >= 0).all()
+
+
 def _docs_loop(without: str = "") -> list[tuple[np.ndarray, ...]]:
     """Run docs/environments.md's VectorEnv loop as written (less each ``without``)
     and return the transitions it keeps."""

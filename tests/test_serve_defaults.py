@@ -538,3 +538,23 @@ def test_serve_counts_are_refused_in_the_one_count_wording(
             ServeConfig(workers=1, **{name: least - 1}).check()  # type: ignore[arg-type]
         assert str(exc.value) == f"{name}: must be at least {least}, got {least - 1}"
         ServeConfig(workers=1, **{name: least}).check()  # type: ignore[arg-type]
+
+
+def test_numpy_counts_are_served_as_ints() -> None:
+    """Regression: once serve's counts went through the one count check, which takes
+    NumPy integers, ``create_app(ServeConfig(max_samples=np.int64(1000)))`` raised
+    "TypeError: Object of type int64 is not JSON serializable" building /openapi.json
+    (the check kept the NumPy value): a checked config holds each count as an int."""
+    import numpy as np
+
+    from ofc_fast.serve import create_app
+
+    names = ("workers", "queue", "max_body", "max_samples", "max_sessions", "port")
+    counts = {"workers": 2, "queue": 3, "max_body": 4096, "max_samples": 1000}
+    counts |= {"max_sessions": 5, "port": 0}
+    config = ServeConfig(**{n: np.int64(counts[n]) for n in names})  # type: ignore[arg-type]
+    create_app(config)  # (builds /openapi.json: json.dumps of max_samples)
+    for name in names:
+        value = getattr(config.check(), name)
+        assert type(value) is int and value == counts[name], name
+    assert json.loads(json.dumps(openapi(config=config)))

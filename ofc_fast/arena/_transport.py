@@ -491,7 +491,7 @@ class ProcessEndpoint(_StreamEndpoint):
         the process is exiting (:func:`_exiting`: its stdout ends as it exits, just
         before it can be reaped); a bot that closed its stdout and runs on: None, a
         plain disconnect at once (it cost each such bot the whole grace)."""
-        gone = self.exited.is_set() or _exiting(self.proc.pid)
+        gone = self.exited.is_set() or _exiting(self.proc.pid) or self.exited.is_set()
         code = self.proc.returncode if gone and self.exited.wait(EXIT_GRACE_S) else None
         if code is None:
             return None

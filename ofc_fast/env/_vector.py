@@ -318,10 +318,9 @@ class VectorEnv:
         plays the match of a one-table env seeded ``seed[i]``, ``env_seed(seed[i],
         0)`` (None: drawn at random), a 1-D numpy integer array too; :attr:`seed` is
         left as it is.
-        ``options={"reset_mask": m}`` (Gymnasium's vector API, what its disabled
-        autoreset mode resets with; ``num_envs`` booleans): deal the next deal of the
-        match at the environments ``m`` marks up to an agent decision (the points of
-        deals played on: ``infos["final_rewards"]``), the others as they are; no seed."""
+        ``options={"reset_mask": m}`` (Gymnasium's disabled autoreset mode; ``num_envs``
+        booleans, no seed): the environments ``m`` marks deal on to an agent decision,
+        the others kept (``infos["final_rewards"]``: deals played on, 0 elsewhere)."""
         masked = reset_mask(options, self.num_envs)
         if masked is not None:
             if seed is not None or not self.started:
@@ -329,6 +328,7 @@ class VectorEnv:
                     "a reset_mask deals the next deals of started matches: it takes no "
                     "seed, and needs a reset() before (reset(seed=...) starts them again)"
                 )
+            self.final_rewards[:] = 0  # (this reset's points: 0 at the tables kept)
             self._deal_on(masked, play_on=True)
             return self.observations, self.infos()
         seeds = seed_list(seed, self.num_envs)

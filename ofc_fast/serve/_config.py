@@ -139,18 +139,22 @@ class ServeConfig:
             )
         if self.api_key is not None:
             _usable_key(self.api_key, label("api_key"))
-        # threads, the same bound as every command's --workers: the same check
-        worker_count(self.workers, named.get("workers", "workers"))
+        # threads, the same bound as every command's --workers: the same check; each
+        # count kept as the int it is (a NumPy integer would reach the JSON documents)
+        counted = {"workers": worker_count(self.workers, named.get("workers", "workers"))}
         for name, low, most in (  # (queue: connections are 4 x (workers + queue),
             ("queue", 0, MAX_QUEUE),  # uvicorn's limit)
             ("max_body", 1024, None),
             ("max_samples", 1, None),
             ("max_sessions", 1, None),
             ("max_sessions_per_client", 1, None),
-            ("port", 0, None),
+            ("port", 0, 65535),
             ("retry_after", 0, None),
         ):  # (every count in the one wording: "--queue: must be at least 0, got -1")
-            whole_count(getattr(self, name), named.get(name, name), low, OfcError, most)
+            value = getattr(self, name)
+            counted[name] = whole_count(value, named.get(name, name), low, OfcError, most)
+        for name, n in counted.items():
+            object.__setattr__(self, name, n)  # (frozen: the same count, as an int)
         hosts, chars = self.allowed_hosts, "(letters, digits, '.', '-', ':')"
         if not isinstance(hosts, tuple) or not all(isinstance(h, str) for h in hosts):
             raise OfcError(
@@ -168,10 +172,6 @@ class ServeConfig:
             raise OfcError(
                 f"{label('root_path')} must be a path ('/' and segments of letters, "
                 f"digits and -._~ but . and ..: /ofc), or '', got {quote(root)}"
-            )
-        if self.port > 65535:
-            raise OfcError(
-                f"{label('port')} must be within 0..65535, got {quote(self.port)}"
             )
         for name, high, want in (
             ("max_time_budget", 600.0, "> 0 and <= 600"),
