@@ -190,3 +190,27 @@ def test_a_ray_run_let_go_stops_its_chunks_in_flight(
     results.close()
     time.sleep(5)  # past the end of every chunk that was in flight
     assert [p.name for p in done.iterdir()] == ["0"]
+
+
+def test_a_ray_executor_copies_and_pickles_on_a_real_cluster(ray_session: Any) -> None:
+    """A RayExecutor's repr names it, and its copies (``copy.copy``, ``deepcopy``,
+    pickle: a multiprocessing or Ray task's argument) keep its settings, take this
+    process's Ray module, run tasks on the cluster, and never own it: closing a copy
+    of the executor that started Ray leaves Ray running (the stand-in Ray module's
+    test in test_object_protocols.py, here on a real cluster)."""
+    import copy
+    import pickle
+
+    ex = RayExecutor(max_retries=2)
+    assert "RayExecutor" in repr(ex) and "2" in repr(ex)
+    ex._owned = True  # (as if it had started the cluster: the module's session did)
+    try:
+        for dup in (copy.copy(ex), copy.deepcopy(ex), pickle.loads(pickle.dumps(ex))):
+            assert type(dup) is RayExecutor and dup is not ex
+            assert (dup.max_retries, dup.workers) == (2, ex.workers)
+            assert dup.ray is ray_session and not dup._owned
+            assert sorted(dup.map_unordered(abs, [-1, -2])) == [(0, 1), (1, 2)]
+            dup.close()
+            assert ray_session.is_initialized()
+    finally:
+        ex._owned = False  # (the module's fixture shuts Ray down)

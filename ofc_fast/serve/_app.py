@@ -32,7 +32,7 @@ from ..arena import LongInteger, ManyDigits, json_integer, json_number, reject_c
 from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
-from ._config import ServeConfig, host_allowed, host_names
+from ._config import ServeConfig, checked_config, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
@@ -395,7 +395,7 @@ class App:
     """
 
     def __init__(self, config: ServeConfig | None = None) -> None:
-        self.config = (config or ServeConfig()).check()
+        self.config = checked_config(config)
         c = self.config
         self.sessions = SessionStore(
             c.max_sessions,

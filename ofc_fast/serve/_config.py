@@ -227,6 +227,24 @@ def host_name(header: bytes) -> str:
     return name.removesuffix(".")
 
 
+def checked_config(config: object) -> ServeConfig:
+    """``config`` checked (:meth:`ServeConfig.check`; None: the defaults), or OfcError
+    naming it when it is no ServeConfig (``create_app(True)`` raised AttributeError).
+
+    >>> checked_config(None).port
+    8000
+    >>> checked_config({"port": 1})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: config: expected a ServeConfig, got {'port': 1}
+    """
+    if config is None:
+        config = ServeConfig()
+    if not isinstance(config, ServeConfig):
+        raise OfcError(f"config: expected a ServeConfig, got {quote(config)}")
+    return config.check()
+
+
 def host_names(config: ServeConfig) -> frozenset[str]:
     """The names a server without a key answers ``/v1`` requests for
     (:func:`host_allowed`): the local ones, the address it binds and ``allowed_hosts``,
