@@ -695,7 +695,10 @@ class RayExecutor(Executor):
         return {**self.__dict__, "ray": None, "_owned": False}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """A copy's settings, with this process's Ray module."""
+        """A copy's settings, with this process's Ray module.  A copy used where Ray
+        is not running (after its original's ``close()``, or unpickled in another
+        process) starts a local Ray on its first task, as Ray does, which no
+        executor owns: Ray's own exit handler stops it."""
         self.__dict__.update(state, ray=_ray())
 
     def close(self) -> None:
