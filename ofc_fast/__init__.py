@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 from .lazy import lazy_exports
 
 # The compiled extension found (loaded with the first name used); a source tree
-# without it fails here, with _native's one-line ImportError saying what to do.
+# without it fails here, with _native's one-line ImportError saying what to do.  A
+# damaged one (truncated, another ABI) is found too: its loader's ImportError comes
+# with the first name used, as the price of an import that loads nothing.
 if not PathFinder.find_spec(
     f"{__name__}._native._ofc", [os.path.join(__path__[0], "_native")]
 ):

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-LAZY_PACKAGES = ("ofc_fast.parallel", "ofc_fast.arena", "ofc_fast.serve", "ofc_fast")
+LAZY_PACKAGES = (
+    "ofc_fast.parallel",
+    "ofc_fast.arena",
+    "ofc_fast.serve",
+    "ofc_fast.learned",
+    "ofc_fast",
+)
 
 
 def _type_checking_imports(package: str) -> dict[str, tuple[str, str | None]]:
