@@ -129,6 +129,7 @@ def _public_classes() -> dict[str, type]:
             value = getattr(module, attr)
             if (
                 inspect.isclass(value)
+                and typing.get_origin(value) is None  # (3.10: Callable[...] is a class)
                 and not issubclass(value, (BaseException, Enum))
                 and not typing.is_typeddict(value)
             ):
