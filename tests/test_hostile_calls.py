@@ -19,6 +19,7 @@ import inspect
 import os
 import signal
 from collections.abc import Callable, Iterator
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -169,6 +170,8 @@ def _targets() -> list[tuple[str, Callable[..., Any], str, dict[str, Any]]]:
             if not attr.startswith("_") and inspect.ismethod(getattr(make(), attr)):
                 calls.append((f"{owner}().{attr}", _method(make, attr)))
     for label, fn in calls:
+        if inspect.isclass(fn) and issubclass(fn, Enum):
+            fn = _enum_lookup(fn)  # (3.12+: an enum's signature is (*values))
         try:
             sig = inspect.signature(fn)
         except (TypeError, ValueError):
@@ -189,6 +192,16 @@ def _targets() -> list[tuple[str, Callable[..., Any], str, dict[str, Any]]]:
 
 
 _MISSING = object()
+
+
+def _enum_lookup(cls: type[Enum]) -> Callable[..., Any]:
+    """An enum's lookup by value (``HandCategory(value)``), one parameter on every
+    Python version."""
+
+    def lookup(value: Any) -> Any:
+        return cls(value)
+
+    return lookup
 
 
 def _method(make: Callable[[], Any], attr: str) -> Callable[..., Any]:
