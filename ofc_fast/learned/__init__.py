@@ -10,6 +10,7 @@ The bots that use a model: :class:`~ofc_fast.bots.ValueBot` (registry name
 ``model="auto"``).
 
 >>> from ofc_fast import rules
+>>> from ofc_fast.learned import shipped_model
 >>> shipped_model(rules.PINEAPPLE, 2).players
 2
 """
