@@ -14,18 +14,22 @@ ON_LINUX = pytest.mark.skipif(
 )
 
 
-def _zombie_children() -> list[int]:
-    """The pids of this process's children that exited and were never reaped."""
+def _zombie_children(command: str) -> list[int]:
+    """The pids of this process's children running ``command`` that exited and were
+    never reaped (only this test's: an earlier test's child may exit meanwhile, and
+    stay a zombie till its Popen is collected)."""
     me, found = os.getpid(), []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
-            with open(f"/proc/{name}/stat", encoding="ascii") as f:
-                state, ppid = f.read().rsplit(")", 1)[1].split()[:2]
-        except OSError:  # (gone meanwhile)
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as f:
+                head, tail = f.read().rsplit(")", 1)
+            state, ppid = tail.split()[:2]
+        except (OSError, ValueError):  # (gone meanwhile)
             continue
-        if state == "Z" and int(ppid) == me:
+        comm = head.split("(", 1)[-1]
+        if state == "Z" and int(ppid) == me and comm == command:
             found.append(int(name))
     return found
 
@@ -45,7 +49,7 @@ def test_the_ctrl_c_timer_leaves_no_zombie_of_a_spawn_it_cuts() -> None:
         made.append(subprocess.Popen(["true"]))
         made[-1].wait()
 
-    before = set(_zombie_children())  # (others': reaped meanwhile, or not)
+    before = set(_zombie_children("true"))  # (others': reaped meanwhile, or not)
     calls = CutCalls(60, cap=3_000)
     with ctrl_c_timer() as armed:
         for _ in calls:
@@ -53,4 +57,4 @@ def test_the_ctrl_c_timer_leaves_no_zombie_of_a_spawn_it_cuts() -> None:
     for p in made:  # (those whose wait() was cut)
         p.wait()
     assert calls.cuts == calls.target, calls  # the timer did land inside the calls
-    assert set(_zombie_children()) - before == set(), f"{calls}: zombies left"
+    assert set(_zombie_children("true")) - before == set(), f"{calls}: zombies left"
