@@ -43,7 +43,9 @@ ELSEWHERE = {
     "numpy": "a dependency",
     "ray": "the ray extra",
     "torch": "the learn and rl-train extras",
+    "markdown": "the docs extra (the link check renders pages as mkdocs does)",
     "matplotlib": "the learn extra (the training report's plot)",
+    "mkdocs": "the docs extra (the link check reads mkdocs.yml as mkdocs does)",
     "sb3_contrib": "the rl-train extra",
     "stable_baselines3": "the rl-train extra",
 }
