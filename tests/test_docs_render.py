@@ -202,3 +202,23 @@ def test_the_link_check_reads_anchors_as_mkdocs_renders_them(tmp_path: Path) -> 
     site = _Site(docs)
     broken, checked = site.broken_links([docs / "a.md"], tmp_path)
     assert broken == [f"docs/a.md: {t}" for t in bad] and checked == len(good + bad)
+
+
+def test_every_file_under_docs_is_one_the_site_reaches() -> None:
+    """Regression: docs/img/learned-pineapple-2p.png, the held-out figure of a value
+    model shipped once and long replaced, was copied into every build of the site and
+    shown by no page: each page under docs/ is in mkdocs.yml's nav, and each other file
+    is one a page links or shows."""
+    site = _Site()
+    nav = re.findall(r":\s+([\w./-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    docs = (ROOT / "docs").resolve()
+    pages = sorted(docs.rglob("*.md"))
+    reached = {docs / p for p in nav}
+    for page in [ROOT / "README.md", *pages]:
+        for target in site.page(page).targets:
+            parts = urlsplit(target)
+            if not (parts.scheme or parts.netloc) and parts.path:
+                reached.add((page.parent / unquote(parts.path)).resolve())
+    files = [p for p in sorted(docs.rglob("*")) if p.is_file()]
+    assert len(files) > len(nav) and len(reached) > len(nav)
+    assert [str(p.relative_to(docs)) for p in files if p not in reached] == []
