@@ -88,14 +88,21 @@ def test_the_new_pages_are_in_the_navigation() -> None:
     assert '"front / middle / back"' in cli and "What advise's ev means" in cli
 
 
+# A full or collapsed reference-style link, ``[text][ref]`` / ``[text][]``, not escaped
+# (the hook writes a citation, ``[000][001]``, as ``\[000\]\[001\]``).
+_REFERENCE = re.compile(r"(?<![\\\]])\[([^\[\]\n]+)\]\[([^\[\]\n]*)\]")
+
+
 class _Anchors(HTMLParser):
     """The ids a rendered page offers as anchors (as MkDocs collects them: every
-    element's ``id``, an ``<a>``'s ``name``) and the targets of its links and images."""
+    element's ``id``, an ``<a>``'s ``name``), the targets of its links and images, and
+    the reference-style links whose reference the page does not define."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ids: set[str] = set()
         self.targets: list[str] = []
+        self.undefined: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
@@ -139,6 +146,11 @@ class _Site:
                     for hook in self._hooks:
                         text = hook(text, page=None, config=None, files=None)
                 parsed.feed(self._md.reset().convert(text))
+                code = r"^```.*?^```|`[^`\n]*`"
+                for m in _REFERENCE.finditer(re.sub(code, "", text, flags=re.S | re.M)):
+                    ref = " ".join((m[2] or m[1]).split()).lower()
+                    if ref not in self._md.references:  # shown as text, no link
+                        parsed.undefined.append(m[0])
             self._pages[path] = parsed
         return self._pages[path]
 
@@ -147,6 +159,10 @@ class _Site:
         anchor its page does not have, and how many links were checked."""
         broken, checked = [], 0
         for page in pages:
+            name = page.relative_to(root)
+            broken += [
+                f"{name}: {ref} (no such reference)" for ref in self.page(page).undefined
+            ]
             for target in self.page(page).targets:
                 parts = urlsplit(target)
                 if parts.scheme or parts.netloc:
@@ -154,7 +170,7 @@ class _Site:
                 linked = (page.parent / unquote(parts.path)) if parts.path else page
                 anchor = unquote(parts.fragment)
                 if not linked.exists() or (anchor and anchor not in self.page(linked).ids):
-                    broken.append(f"{page.relative_to(root)}: {target}")
+                    broken.append(f"{name}: {target}")
                 checked += 1
         return broken, checked
 
@@ -180,9 +196,10 @@ def test_the_link_check_reads_anchors_as_mkdocs_renders_them(tmp_path: Path) -> 
     inline links, so a broken link passed it when it pointed at an explicit anchor's
     heading text (``## Setup {#install}`` is ``#install``, not ``#setup-install``),
     at a repeated heading by GitHub's suffix (``#usage-1``; MkDocs writes
-    ``#usage_1``) or was reference-style (``[text][ref]`` with ``[ref]: url``); and
-    it refused the right links to the last two. It now renders each page with
-    mkdocs.yml's Markdown extensions and checks the anchors and links it renders."""
+    ``#usage_1``) or was reference-style (``[text][ref]`` with ``[ref]: url``, or
+    no ``[ref]:`` at all: the page shows the brackets as text); and it refused the
+    right links to the last two. It now renders each page with mkdocs.yml's Markdown
+    extensions and checks the anchors and links it renders."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "b.md").write_text(
@@ -195,13 +212,18 @@ def test_the_link_check_reads_anchors_as_mkdocs_renders_them(tmp_path: Path) -> 
     links = [f"[{i}]({t})" for i, t in enumerate(good[:3])]
     links += [f"[r{i}][ref{i}]" for i in range(len(good) - 3 + len(bad))]
     defs = [f"[ref{i}]: {t}" for i, t in enumerate(good[3:] + bad)]
+    # a collapsed reference (any case), one with no definition, code and an escape
+    links += ["[Setup][]", "[r][missing]", "`[c][code]`", r"\[001\]\[002\]"]
+    defs += ["[setup]: b.md#install"]
     (docs / "a.md").write_text(
         "# A {#top}\n\n" + "\n".join(links) + "\n\n" + "\n".join(defs) + "\n",
         encoding="utf-8",
     )
     site = _Site(docs)
     broken, checked = site.broken_links([docs / "a.md"], tmp_path)
-    assert broken == [f"docs/a.md: {t}" for t in bad] and checked == len(good + bad)
+    expected = ["docs/a.md: [r][missing] (no such reference)"]
+    expected += [f"docs/a.md: {t}" for t in bad]
+    assert broken == expected and checked == len(good + bad) + 1
 
 
 def test_every_file_under_docs_is_one_the_site_reaches() -> None:
