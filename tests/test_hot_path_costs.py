@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from ofc_fast import rules
+from ofc_fast._native import _fast
 from ofc_fast._native._fast import plain
 from ofc_fast.bots import RandomBot
+from ofc_fast.errors import ObservationError
 from ofc_fast.game import Game, Match, play_out
 
 
@@ -81,3 +83,33 @@ def test_the_plain_observation_check_allocates_nothing() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 100, peak  # (a list of the 21 values alone: about 230 bytes)
+
+
+def test_random_bot_decision_makes_no_check_calls() -> None:
+    """Regression: ``RandomBot.act`` ran about 1.8x slower than before every bot
+    checked its observation (commit 356d26e8): two Python calls a decision,
+    ``plain_observation`` (NumPy values as plain ones) and ``observed_seat`` (the
+    seat in range, one board per player).  Both checks are now one builtin's
+    (``plain_seat``) on a plain observation; the functions serve only the others
+    (NumPy values, a bad seat), which are still refused as before."""
+    obs = Game("pineapple", 3, seed=1).observation(1)
+    bot = RandomBot(seed=1)
+    bot.act(obs)  # (the first decision of a shape builds its table)
+    calls = python_calls(lambda: bot.act(obs))
+    assert "plain_observation" not in calls and "observed_seat" not in calls, calls
+    if _fast.NATIVE:  # (the portable twin of the check is a Python function)
+        assert calls == ["act", "from_action"], calls
+    assert bot.act(obs) in Game("pineapple", 3, seed=1).legal_moves()
+    for bad, error in (
+        ({**obs, "seat": 3}, ObservationError),
+        ({**obs, "seat": True}, ObservationError),
+        ({**obs, "players": 2}, ObservationError),
+        ({**obs, "boards": obs["boards"][:2]}, ObservationError),
+    ):
+        with pytest.raises(error, match="observation: "):
+            bot.act(bad)
+    numpy = pytest.importorskip("numpy", reason="pip install numpy")
+    assert (
+        bot.act({**obs, "seat": numpy.int64(1)})
+        in Game("pineapple", 3, seed=1).legal_moves()
+    )
