@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import sys
+import threading
 import tracemalloc
 from collections.abc import Callable
 from types import FrameType
@@ -19,6 +20,7 @@ from ofc_fast._native._fast import plain
 from ofc_fast.bots import RandomBot
 from ofc_fast.errors import ObservationError
 from ofc_fast.game import Game, Match, play_out
+from ofc_fast.game.state import finish
 
 
 def python_calls(fn: Callable[[], Any]) -> list[str]:
@@ -113,3 +115,35 @@ def test_random_bot_decision_makes_no_check_calls() -> None:
         bot.act({**obs, "seat": numpy.int64(1)})
         in Game("pineapple", 3, seed=1).legal_moves()
     )
+
+
+class _CountedLock:
+    """An RLock that counts the ``with`` blocks taken on it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.blocks = 0
+
+    def __enter__(self) -> bool:
+        self.blocks += 1
+        return self.lock.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.__exit__(*exc)
+
+
+def test_finish_takes_one_lock_block_a_move() -> None:
+    """Regression: ``play_out`` (``finish``, what ``Match.play`` runs for each deal)
+    took two blocks of the game's lock a move: its own, around its check that no
+    other thread moved the game while the bot chose, then the move's.  The check is
+    now made in the move's own block (``one_mover.since``), still refusing a move
+    landed meanwhile (tests/test_game_threads.py)."""
+    g = Game("pineapple", 3, seed=5)
+    counted = _CountedLock()
+    g._state_lock = counted  # type: ignore[assignment]
+    finish(g, [RandomBot(seed=s) for s in range(3)])
+    assert g.is_over and len(g.moves) == 15
+    assert counted.blocks == len(g.moves), counted.blocks  # (30 with two blocks)
+    ref = Game("pineapple", 3, seed=5)
+    play_out(ref, [RandomBot(seed=s) for s in range(3)])
+    assert ref == g
