@@ -296,6 +296,34 @@ def test_plain_check_agrees_with_portable_twin() -> None:
             assert check(value) is want, (check, value)
 
 
+def test_plain_seat_agrees_with_portable_twin() -> None:
+    """RandomBot's one check of a decision (plain values, the seat in range, one board
+    per player): the builtin's seat or -1 is its portable twin's, for the plain check's
+    cases and seats and player counts out of range or of other types."""
+    checks = [_portable.plain_seat] + (
+        [speedups.plain_seat] if speedups is not None else []
+    )
+    assert _fast.plain_seat in checks
+    obs = Game(rules.PINEAPPLE, 3, seed=4).observation(2)
+    seats: list[object] = [0, 2, 3, -1, True, 2**70, -(2**70), 1.0, None, "1"]
+    cases: list[tuple[object, int]] = [
+        (v, v["seat"]) for v, want in _plain_cases() if want and isinstance(v, dict)
+    ]
+    cases += [(value, -1) for value, want in _plain_cases() if not want]
+    cases += [
+        ({**obs, "seat": s}, s if s in (0, 2) and s is not True else -1) for s in seats
+    ]
+    cases += [({**obs, "players": p}, 2 if p == 3 and p is not True else -1) for p in seats]
+    cases += [({k: v for k, v in obs.items() if k != "seat"}, -1), (obs, 2)]
+    for most, want_obs in ((2, -1), (3, 2), (6, 2)):
+        cases.append(({**obs, "most": most}, 2))  # (an extra key: no matter)
+        for check in checks:
+            assert check(obs, most) == want_obs, (check, most)
+    for value, want in cases:
+        for check in checks:
+            assert check(value, 6) == want, (check, value)
+
+
 def test_plain_check_holds_what_a_key_s_eq_removes() -> None:
     """A key whose ``__eq__`` runs on the second lookup (a hash equal to
     ``"face_down_counts"``'s) and removes ``"boards"``: the builtin read the list it

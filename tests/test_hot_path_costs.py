@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import sys
+import threading
 import tracemalloc
 from collections.abc import Callable
 from types import FrameType
@@ -14,9 +15,12 @@ from typing import Any
 import pytest
 
 from ofc_fast import rules
+from ofc_fast._native import _fast
 from ofc_fast._native._fast import plain
 from ofc_fast.bots import RandomBot
+from ofc_fast.errors import ObservationError
 from ofc_fast.game import Game, Match, play_out
+from ofc_fast.game.state import finish
 
 
 def python_calls(fn: Callable[[], Any]) -> list[str]:
@@ -81,3 +85,68 @@ def test_the_plain_observation_check_allocates_nothing() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 100, peak  # (a list of the 21 values alone: about 230 bytes)
+
+
+def test_random_bot_decision_makes_no_check_calls() -> None:
+    """Regression: ``RandomBot.act`` ran about 1.8x slower than before every bot
+    checked its observation (commit 356d26e8): two Python calls a decision,
+    ``plain_observation`` (NumPy values as plain ones) and ``observed_seat`` (the
+    seat in range, one board per player).  Both checks are now one builtin's
+    (``plain_seat``) on a plain observation; the functions serve only the others
+    (NumPy values, a bad seat), which are still refused as before."""
+    obs = Game("pineapple", 3, seed=1).observation(1)
+    bot = RandomBot(seed=1)
+    bot.act(obs)  # (the first decision of a shape builds its table)
+    calls = python_calls(lambda: bot.act(obs))
+    assert "plain_observation" not in calls and "observed_seat" not in calls, calls
+    if _fast.NATIVE:  # (the portable twin of the check is a Python function)
+        assert calls == ["act", "from_action"], calls
+    assert bot.act(obs) in Game("pineapple", 3, seed=1).legal_moves()
+    for bad, error in (
+        ({**obs, "seat": 3}, ObservationError),
+        ({**obs, "seat": True}, ObservationError),
+        ({**obs, "players": 2}, ObservationError),
+        ({**obs, "boards": obs["boards"][:2]}, ObservationError),
+    ):
+        with pytest.raises(error, match="observation: "):
+            bot.act(bad)
+    numpy = pytest.importorskip("numpy", reason="pip install numpy")
+    assert (
+        bot.act({**obs, "seat": numpy.int64(1)})
+        in Game("pineapple", 3, seed=1).legal_moves()
+    )
+
+
+class _CountedLock:
+    """An RLock that counts the ``with`` blocks taken on it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.blocks = 0
+
+    def __enter__(self) -> bool:
+        self.blocks += 1
+        return self.lock.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.__exit__(*exc)
+
+
+def test_finish_takes_one_lock_block_a_move() -> None:
+    """Regression: ``play_out`` (``finish``, what ``Match.play`` runs for each deal)
+    took two blocks of the game's lock a move: its own, around its check that no
+    other thread moved the game while the bot chose, then the move's.  The check is
+    now made in the move's own block (``one_mover.since``), still refusing a move
+    landed meanwhile (tests/test_game_threads.py)."""
+    g = Game("pineapple", 3, seed=5)
+    counted = _CountedLock()
+    g._state_lock = counted  # type: ignore[assignment]
+    finish(g, [RandomBot(seed=s) for s in range(3)])
+    blocks = counted.blocks  # (before the reads below: the twins' take the lock)
+    assert g.is_over and len(g.moves) == 15
+    # (30 with two blocks; the portable twins read each view under the lock too)
+    per_move = 1 if _fast.ATOMIC_READS else 2
+    assert blocks == per_move * len(g.moves), blocks
+    ref = Game("pineapple", 3, seed=5)
+    play_out(ref, [RandomBot(seed=s) for s in range(3)])
+    assert ref == g

@@ -59,6 +59,7 @@ moves: Callable[
 observe: Callable[[bytearray, int, dict[str, Any]], dict[str, Any]] = _impl.observe
 legal_actions: Callable[[bytearray], list[int] | None] = _impl.legal_actions
 plain: Callable[[object], bool] = _impl.plain
+plain_seat: Callable[[object, int], int] = _impl.plain_seat
 plain_copy: Callable[[Any], Any] = _impl.plain_copy
 place: Callable[[bytearray, tuple[int, ...], list[Any], Any], int] = _impl.place
 act: Callable[[bytearray, int, list[Any]], int] = _impl.act

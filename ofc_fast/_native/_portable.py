@@ -82,6 +82,31 @@ def plain(obs: object, /) -> bool:
     )
 
 
+def plain_seat(obs: object, most: int, /) -> int:
+    """The observed seat of ``obs`` when :func:`plain` is True and its ``seat`` and
+    ``players`` are ints (no bool) with 0 <= seat < players, 2 <= players <= ``most``
+    and one board per player (``ofc_fast.bots.base.observed_seat``'s quick test); else
+    -1, which sends the caller to ``plain_observation`` and ``observed_seat``.
+
+    >>> obs = {"boards": [[[], [], []]] * 2, "face_down_counts": [], "players": 2}
+    >>> plain_seat({**obs, "seat": 1}, 6), plain_seat({**obs, "seat": True}, 6)
+    (1, -1)
+    """
+    if not plain(obs):
+        return -1
+    assert type(obs) is dict  # (plain: a dict)
+    seat, players = obs.get("seat"), obs.get("players")
+    if (
+        type(seat) is int
+        and type(players) is int
+        and 0 <= seat < players <= most
+        and players > 1
+        and len(obs["boards"]) == players
+    ):
+        return seat
+    return -1
+
+
 def plain_copy(value: Any, /) -> Any:
     """A copy of plain JSON-like data (the rule set an observation carries): new dicts
     and lists (exact ones) all the way down, the other values as they are.

@@ -39,11 +39,13 @@
 
 #include "ofc_fast.h"
 
-/* The builtins of _plain_data.c: plain(obs), plain_copy(value) (METH_O). */
+/* The builtins of _plain_data.c: plain(obs), plain_copy(value) (METH_O) and
+ * plain_seat(obs, most) (METH_FASTCALL). */
 PyObject *speedups_plain_data(PyObject *module, PyObject *obs);
+PyObject *speedups_plain_seat(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *speedups_plain_copy(PyObject *module, PyObject *value);
-/* Called by plain() of _plain_data.c (defined below). */
-int speedups_plain_keys(PyObject *module, PyObject **boards, PyObject **counts);
+/* Called by plain() and plain_seat() of _plain_data.c (defined below). */
+int speedups_plain_keys(PyObject *module, PyObject **keys);
 
 /* The keys of an observation dict, in the order it is built. */
 static const char *const OBS_KEYS[] = {
@@ -54,6 +56,8 @@ static const char *const OBS_KEYS[] = {
 #define OBS_NKEYS ((int)(sizeof OBS_KEYS / sizeof OBS_KEYS[0]))
 #define OBS_BOARDS 10           /* OBS_KEYS[OBS_BOARDS] is "boards" */
 #define OBS_FACE_DOWN_COUNTS 11 /* and the next, "face_down_counts" */
+#define OBS_SEAT 0              /* "seat" */
+#define OBS_PLAYERS 1           /* "players" */
 
 /* Legal-action tuples are cached per decision shape: n 1..5, k 0..4, room 0..3,
  * 0..5, 0..5. */
@@ -224,16 +228,19 @@ static int intern_all(PyObject **keys, const char *const *names, int n)
     return 0;
 }
 
-/* The module's interned "boards" and "face_down_counts" keys (borrowed, made once
- * per module: the module state, as every interpreter has its own), for plain() of
- * _plain_data.c, which reads them at every decision; -1 on error. */
-int speedups_plain_keys(PyObject *module, PyObject **boards, PyObject **counts)
+/* The module's interned "boards", "face_down_counts", "seat" and "players" keys, in
+ * keys[0..3] (borrowed, made once per module: the module state, as every
+ * interpreter has its own), for plain() and plain_seat() of _plain_data.c, which
+ * read them at every decision; -1 on error. */
+int speedups_plain_keys(PyObject *module, PyObject **keys)
 {
     speedups_state *st = state_of(module);
     if (intern_all(st->keys, OBS_KEYS, OBS_NKEYS) < 0)
         return -1;
-    *boards = st->keys[OBS_BOARDS];
-    *counts = st->keys[OBS_FACE_DOWN_COUNTS];
+    keys[0] = st->keys[OBS_BOARDS];
+    keys[1] = st->keys[OBS_FACE_DOWN_COUNTS];
+    keys[2] = st->keys[OBS_SEAT];
+    keys[3] = st->keys[OBS_PLAYERS];
     return 0;
 }
 
@@ -794,6 +801,9 @@ static PyMethodDef speedups_methods[] = {
     {"plain", speedups_plain_data, METH_O,
      "plain(obs) -> bool: True when the observation dict holds no NumPy value where "
      "plain_observation reads."},
+    {"plain_seat", (PyCFunction)(void (*)(void))speedups_plain_seat, METH_FASTCALL,
+     "plain_seat(obs, most) -> int: the observed seat when plain(obs) and its seat and "
+     "players are in range (one board per player), else -1."},
     {"plain_copy", speedups_plain_copy, METH_O,
      "plain_copy(value) -> object: new dicts and lists all the way down, the other "
      "values as they are."},

@@ -28,6 +28,10 @@ def plain(obs: object, /) -> bool:
     """True when the observation dict holds no NumPy value where ``plain_observation``
     reads (its values of plain types, its boards and Face-down counts lists)."""
 
+def plain_seat(obs: object, most: int, /) -> int:
+    """The observed seat when ``plain(obs)`` and its seat and players are in range (one
+    board per player), else -1."""
+
 def plain_copy(value: Any, /) -> Any:
     """New dicts and lists all the way down, the other values as they are."""
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from .._native._fast import plain_seat
 from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..game.observation import plain_observation
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
+from ..table import MAX_SEATS
 from .base import (
     READ_ERRORS,
     ObservationLike,
@@ -79,13 +81,18 @@ class RandomBot(SeparateCopies):
     def act(self, observation: ObservationLike) -> Move:
         """A uniformly random legal move for the observed decision (a malformed
         observation: the OfcError naming the problem, as ``names_bad_observations``)."""
-        obs = plain_observation(observation)  # NumPy values as plain ones, or named
+        # one builtin's look: a plain observation (a Game's, JSON's) whose seat is in
+        # range is played as it is; else NumPy values as plain ones (or named) and the
+        # seat checked (observed_seat: out of range, or players that do not fit the
+        # boards, refused by the one check), as every bot's
+        seat = plain_seat(observation, MAX_SEATS)
+        obs = observation if seat >= 0 else plain_observation(observation)
         try:
-            # the seat's three rows, read as every bot reads them: a seat out of
-            # range, or players that do not fit the boards, is refused by the one
-            # check (observed_seat); damaged boards fail here and are named by
-            # raise_bad_observation
-            _front, _middle, _back = rows = obs["boards"][observed_seat(obs)]
+            # the seat's three rows, read as every bot reads them: damaged boards fail
+            # here and are named by raise_bad_observation
+            _front, _middle, _back = rows = obs["boards"][
+                seat if seat >= 0 else observed_seat(obs)
+            ]
             legal = obs.get("legal_actions")
             if legal:  # a normal decision: a uniformly random legal action id
                 # n.bit_length() random bits, drawn again while they reach n: what

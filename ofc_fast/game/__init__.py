@@ -34,8 +34,9 @@ from .moves import (
     random_move,
 )
 from .observation import Observation, ObservationResult, RuleSetDict
+from .playout import play_out
 from .result import GameResult
-from .state import Game, cards_per_seat, play_out
+from .state import Game, cards_per_seat
 
 __all__ = [
     "ACTION_SPACE",

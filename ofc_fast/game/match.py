@@ -51,8 +51,9 @@ from ..table import (
     random_seed,
 )
 from ._engine import deal_seed, resolve_rules
+from .playout import finish
 from .result import GameResult
-from .state import Game, cards_per_seat, finish
+from .state import Game, cards_per_seat
 from .threads import consistent
 
 if TYPE_CHECKING:  # (bots imports game)

@@ -34,6 +34,7 @@ import copy
 import gc
 import threading
 from collections.abc import Mapping, Sequence
+from inspect import unwrap
 from math import comb
 from random import Random
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,12 +51,12 @@ from ..errors import GameError, MoveError, quote
 from ..lazy import lazy_module
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
-from ..table import as_int, check_bots, check_seat, check_seed, check_table, random_seed
+from ..table import as_int, check_seat, check_seed, check_table, random_seed
 from ._actions import action_id
 from ._buffer import new_state, one_mover, schedule_of
 from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
-from ._refusal import Illegal, refusal_detail, seat_named
+from ._refusal import refusal_detail
 
 if TYPE_CHECKING:  # (bots imports game)
     from ..bots import base as _bots
@@ -69,10 +70,13 @@ from .moves import (
     settings_for,
 )
 from .observation import Observation, cards_as_text, own_rule_set, table_template
+from .playout import PlaysOut
+from .playout import finish as finish  # (its old home: still imported from here)
+from .playout import play_out as play_out
 from .result import GameResult, result_copy, result_of
 from .threads import lock_free
 
-__all__ = ["Game", "cards_per_seat", "play_out"]
+__all__ = ["Game", "cards_per_seat"]
 
 _G = TypeVar("_G", bound="Game")
 
@@ -111,7 +115,7 @@ _COUNT = ffi.offsetof("ofc_game", "count")
 _DECK = ffi.offsetof("ofc_game", "deck")
 
 
-class Game:
+class Game(PlaysOut):
     """One deal between ``players`` seats (2 to ``rules.max_players``).
 
     ``seed``: an int 0..2**64-1 (None draws one; it is kept in :meth:`history`); the
@@ -481,6 +485,9 @@ class Game:
                 status, refusal_detail(status, st[0], move, self.to_discard, dealt, counts)
             )
 
+    _game_play = staticmethod(play)  # (play_out: Game.play, or a subclass's own)
+    _play_since = one_mover.since(unwrap(play))  # (play_out's check and move: one lock)
+
     def _book_if_made(self, move: Move | int) -> None:
         """Book ``move`` the engine made though its call raised.  The builtins make and
         book a move in one C call, with no bytecode between, so no Ctrl-C lands
@@ -743,58 +750,3 @@ class Game:
             tag = f" FL{self.fantasyland[s]}" if self.fantasyland[s] else ""
             lines.append(f"  seat {s}{tag}: {b}")
         return "\n".join(lines)
-
-
-def play_out(game: Game, bots: Sequence[_bots.Bot]) -> GameResult:
-    """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (GameError for a ``game`` that is no Game, or that another
-    thread moved while a bot chose; TableError for bots not one per seat; a MoveError
-    names the bot's seat).  Its reads wait for a move in progress, as the game's do.
-
-    >>> from ofc_fast.bots import make_bots
-    >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
-    >>> len(result.net), sum(result.net)
-    (2, 0)
-    >>> play_out(Game("pineapple", 3, seed=3), make_bots("random", 2))
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.TableError: 3 seats need 3 bots, got 2
-    """
-    finish(game, bots)
-    return game.result()
-
-
-def finish(game: Game, bots: Sequence[_bots.Bot], illegal: Illegal | None = None) -> None:
-    """:func:`play_out` without the result (a match books it once: ``record``);
-    ``illegal(seat, error)`` makes the error raised for a seat's illegal move from the
-    bot's own MoveError (default: "seat S (its bot's class): " and the move's words)."""
-    if not isinstance(game, Game):
-        raise GameError(f"play_out: game must be a Game, got {quote(game)}")
-    check_bots(bots, game.players)
-    steps, play, buf, lock = game._steps, game.play, game._buf, game._state_lock
-    booked = game._moves  # (one per decision made)
-    held = lock if type(game).play is Game.play else threading.Lock()  # an override: unheld
-    template = game._obs or game._obs_template()
-    own = "rule_set" in template  # (the views, unchecked: a copy of the rules each)
-    while (step := len(booked)) < len(steps):
-        s = steps[step][0]  # CPython: one builtin's read, under the GIL; read again
-        obs = _observe(buf, s, template) if _NATIVE else None  # locked if a move landed
-        if obs is None or obs["to_act"] != s:  # since the step's read (and the twins)
-            with lock:  # the seat to act and its view, one read
-                if (step := len(booked)) >= len(steps):
-                    return
-                obs = _observe(buf, s := steps[step][0], template)
-        try:  # seat s's move, at its step only: play(move), a subclass's play too (run
-            move = bots[s].act(own_rule_set(obs) if own else obs)  # out of the lock: it
-            with held:  # may wait for another thread's read); the check and move: one step
-                if len(booked) == step:
-                    play(move)
-                    continue
-        except MoveError as exc:  # whose move it was (the game is as it was before it)
-            if len(booked) == step:
-                raise (illegal or seat_named(bots))(s, exc) from None
-        raise GameError(
-            f"play_out: another thread played a move on this Game while seat {s} "
-            f"({type(bots[s]).__name__}) chose its move: play a Game from one thread "
-            "at a time"
-        )

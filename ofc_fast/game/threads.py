@@ -35,7 +35,7 @@ from typing import Any, Protocol, TypeVar
 from .._native._fast import ATOMIC_READS
 from ..errors import GameError
 
-__all__ = ["Guard", "consistent", "lock_free", "one_at_a_time"]
+__all__ = ["Guard", "Moved", "consistent", "lock_free", "one_at_a_time"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -72,6 +72,13 @@ have been played on the game the other call left.  (A second lock, held for the
 refusal's look, cost a move a third of its guard: a ``with`` block is ~2,000
 instructions on CPython 3.11.)"""
 
+_SINCE = _ONE_AT_A_TIME.split("\n", 1)[1]
+"""The body of a guard's :meth:`~Guard.since` twin: :data:`_ONE_AT_A_TIME` with the
+count given, ``entries``, the caller's earlier read of ``_entries`` (with the view it
+decided on): refused, nothing touched, when a guarded call entered since that read,
+checked in the call's one lock block (a caller that checked under a lock of its own
+around the call took two)."""
+
 _UNLOCKED = """\
 entries = {self}._entries
 if not entries & 1:
@@ -94,12 +101,13 @@ lock, as :data:`_HOLDING`."""
 _OWN_NAMES = frozenset(("method", "error", "refusal", "check", "what", "entries", "seen"))
 
 
-def _twin(method: _F, body: str, **names: Any) -> _F:
+def _twin(method: _F, body: str, lead: str = "", **names: Any) -> _F:
     """``method`` wrapped in ``body`` (its ``{self}``: the first parameter; ``{args}``:
     the call's arguments) by a function with ``method``'s very parameters, made once
     here: a ``(*args, **kwargs)`` wrapper packed and unpacked them at every call (a
     quarter of a guarded ``play_action``).  ``names``: what ``body`` reads (``method``
-    is given)."""
+    is given); ``lead``: a parameter of the twin's own after the object's, which
+    ``body`` reads and ``method`` does not get."""
     params: list[str] = []
     args: list[str] = []
     defaults: dict[str, Any] = {}
@@ -134,6 +142,8 @@ def _twin(method: _F, body: str, **names: Any) -> _F:
         Parameter.POSITIONAL_OR_KEYWORD,
     ):
         raise TypeError(f"{method.__qualname__}: a guarded method takes the object first")
+    if lead:
+        params.insert(1, lead)
     code = body.format(self=given[0].name, args=", ".join(args))
     inner = "\n".join("        " + line for line in code.splitlines())
     source = (
@@ -147,12 +157,22 @@ def _twin(method: _F, body: str, **names: Any) -> _F:
     return wraps(method)(twin)  # type: ignore[return-value]
 
 
+class Moved(GameError):
+    """A :meth:`Guard.since` call refused: a guarded call entered since the caller's
+    read of the count (its caller says what happened, in its own words)."""
+
+
 class Guard(Protocol):
     """What :func:`one_at_a_time` makes: ``guard(method, call=None)``, the method
-    guarded (its signature kept)."""
+    guarded (its signature kept), and ``guard.since(method)``."""
 
     def __call__(self, method: _F, /, call: str | None = None) -> _F:
         """``method`` guarded; ``call``: what the user did, as the refusal names it."""
+
+    def since(self, method: Callable[..., Any], /) -> Callable[..., Any]:
+        """``method`` guarded, with the count the caller read as its second parameter
+        (``twin(obj, entries, *args)``): refused with :class:`Moved` when another
+        guarded call entered since that read (:data:`_SINCE`)."""
 
 
 def one_at_a_time(
@@ -174,22 +194,37 @@ def one_at_a_time(
     ``check(obj, call)`` runs (it may refuse: a closed object).  The
     attributes are named here, not given: a fixed name is read as fast as the guards
     were before they were one; the guarded method has the method's own parameters and
-    only the steps its options ask for (:func:`_twin`)."""
+    only the steps its options ask for (:func:`_twin`).  ``guard.since(method)``: the
+    same guard, its caller's earlier read of the count given (:data:`_SINCE`)."""
+    inside = "return method({args})"
+    if check is not None:
+        inside = "check({self}, what)\n" + inside
+    indented = "\n".join("        " + line for line in inside.splitlines())
 
-    def guard(method: _F, call: str | None = None) -> _F:
-        what = call or f"{method.__name__}()"
-        refusal = (
-            f"{call or f'{owner}.{what}'} while another thread is {doing} this "
-            f"{owner}: {advice}"
-        )
-        inside = "return method({args})"
-        if check is not None:
-            inside = "check({self}, what)\n" + inside
-        indented = "\n".join("        " + line for line in inside.splitlines())
-        body = _ONE_AT_A_TIME.replace("{inside}", indented)
-        return _twin(method, body, error=GameError, refusal=refusal, check=check, what=what)
+    class _Guard:
+        """The guard (:class:`Guard`)."""
 
-    return guard
+        def __call__(self, method: _F, /, call: str | None = None) -> _F:
+            """``method`` guarded (:class:`Guard`)."""
+            what = call or f"{method.__name__}()"
+            refusal = (
+                f"{call or f'{owner}.{what}'} while another thread is {doing} this "
+                f"{owner}: {advice}"
+            )
+            body = _ONE_AT_A_TIME.replace("{inside}", indented)
+            return _twin(
+                method, body, error=GameError, refusal=refusal, check=check, what=what
+            )
+
+        def since(self, method: Callable[..., Any], /) -> Callable[..., Any]:
+            """``method`` guarded since the caller's read (:meth:`Guard.since`)."""
+            what = f"{method.__name__}()"
+            body = _SINCE.replace("{inside}", indented)
+            return _twin(
+                method, body, "entries", error=Moved, refusal=what, check=check, what=what
+            )
+
+    return _Guard()
 
 
 def consistent(method: _F) -> _F:

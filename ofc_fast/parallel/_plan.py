@@ -66,7 +66,7 @@ from ..errors import (
 from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import book_deal, next_button
 from ..game.moves import action_for_move
-from ..game.state import finish
+from ..game.playout import finish
 from ..rules import RuleSet
 from ..search import flag
 from ..table import SEED_MAX, check_players, check_seat, check_seed
