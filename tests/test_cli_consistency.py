@@ -6,6 +6,7 @@ and ``bench``'s verdict at the precision it prints."""
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
 import os
@@ -599,6 +600,73 @@ def test_a_dash_with_standard_input_closed_names_the_argument(
     assert code == 2 and err.startswith("ofc-fast: error: FILE: '-': "), err
     code, _, err = run(capsys, "play", "--rules", "-")
     assert code == 2 and err.startswith("ofc-fast: error: --rules: '-': "), err
+
+
+class _FailingInput(io.RawIOBase):
+    """A standard input whose every read fails with EIO (a hung-up terminal, a
+    failing disk)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: object) -> int:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["replay", "-"], "FILE"),
+        (["rules", "-"], "NAME"),
+        (["play", "--hands", "1", "--rules", "-"], "--rules"),
+        (["report", "-", "{history}", "-o", "{out}"], "REPORT"),
+        (["report", "{report}", "-", "-o", "{out}"], "HISTORY"),
+        (["serve", "--port", "0", "--api-key-file", "-"], "--api-key-file"),
+    ],
+)
+def test_a_dash_whose_standard_input_fails_to_read_says_so(
+    argv: list[str],
+    option: str,
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``ofc-fast replay - 0> FILE`` (standard input that cannot be
+    read: EBADF, EIO) printed ``ofc-fast: error: [Errno 9] Bad file descriptor``,
+    naming neither the argument nor standard input (``report``: the same; ``rules
+    -``: "cannot read '-'"): every ``-`` reads standard input one way, and a failed
+    read is one line naming the argument, standard input and the cause, exit 2."""
+    from ofc_fast.serve import cli as serve_cli
+
+    monkeypatch.setattr(serve_cli, "run_server", lambda *a: pytest.fail("served"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(_FailingInput())))
+    names = {k: str(v) for k, v in match_files.items()} | {"out": str(tmp_path / "r.html")}
+    code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err == (
+        f"ofc-fast: error: {option}: cannot read '-' (standard input): "
+        f"{os.strerror(errno.EIO)}\n"
+    ), err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_dash_whose_standard_input_is_write_only_says_so(tmp_path: Path) -> None:
+    """Regression: ``ofc-fast replay - 0> FILE`` (standard input open for writing
+    only) printed ``ofc-fast: error: [Errno 9] Bad file descriptor``; it names
+    FILE, standard input and the cause, exit status 2."""
+    with open(tmp_path / "written", "wb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", "replay", "-"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env=package_env(),
+            timeout=120,
+        )
+    assert done.returncode == 2 and done.stderr == (
+        "ofc-fast: error: FILE: cannot read '-' (standard input): "
+        f"{os.strerror(errno.EBADF)}\n"
+    ), done.stderr
 
 
 def test_bot_refuses_rules_from_the_standard_input_it_plays_on(

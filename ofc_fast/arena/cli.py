@@ -296,13 +296,15 @@ def _print_deals(
     return shown, hands
 
 
-def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
-    """``report`` as a file that can be read twice (:func:`_cmd_report`): a regular
-    file's path as it is; standard input, or the path of a pipe that gives its bytes
-    once (``<(gunzip -c r.json.gz)``, a FIFO), read into memory (a report is at most
-    MAX_REPORT_BYTES); a path that cannot be opened as it is (read_report says why)."""
+def _read_twice(argument: str) -> str | IO[bytes]:
+    """The report ``argument`` names as a file that can be read twice
+    (:func:`_cmd_report`): a regular file's path as it is; standard input, or the
+    path of a pipe that gives its bytes once (``<(gunzip -c r.json.gz)``, a FIFO),
+    read into memory (a report is at most MAX_REPORT_BYTES); a path that cannot be
+    opened as it is (read_report says why)."""
     from .report import MAX_REPORT_BYTES, ReadOnce
 
+    report = input_file(argument)
     if not isinstance(report, str):
         return io.BytesIO(report.read(MAX_REPORT_BYTES + 1))
     try:
@@ -315,6 +317,7 @@ def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from ..cli.options import StandardInputError
     from ..errors import HistoryError
     from .html import write_html_report
     from .report import read_report
@@ -322,8 +325,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     check_output("--output", args.output)
     if args.report == args.history == "-":
         raise ArenaError("REPORT, HISTORY: standard input (-) can be one of them, not both")
-    report = _read_twice(named("REPORT", input_file, args.report))
-    history = input_file(args.history)
+    report = named("REPORT", _read_twice, args.report)
+    history = named("HISTORY", input_file, args.history)
     # the files' errors name REPORT and HISTORY, as its usage calls them (a report is
     # at most MAX_REPORT_BYTES: read once more here to tell its errors apart)
     named("REPORT", read_report, report)
@@ -334,6 +337,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
         side = write_html_report(report, history, args.output, embed=args.embed)
     except HistoryError as exc:
         raise HistoryError(f"HISTORY: {exc}", exc.field) from None
+    except StandardInputError as exc:  # (REPORT's was read before: HISTORY's)
+        raise StandardInputError(f"HISTORY: {exc}") from None
     if not page_alone:
         wrote = f"wrote {shown_path(args.output)}"
         print(wrote + (f" and {shown_path(side)}" if side else ""))
