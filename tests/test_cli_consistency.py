@@ -197,6 +197,32 @@ def test_bench_judges_the_target_at_the_printed_precision(
     assert (shown <= 5.0) == (verdict == "pass")  # the verdict agrees with the figure
 
 
+def test_every_cli_table_sizes_its_columns_as_a_terminal_shows_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: the tables of ``eval``, ``score`` and ``play`` (plain text) sized a
+    column by code points, so a cell of wide characters (``北京``) pushed its row's
+    next columns right of the header's; ``bench``'s ``n`` of 10,000,000 widened its
+    row past the header.  Both take their columns' widths from the one mechanism
+    (``ofc_fast.cli.options.padded``): the header and every row line up."""
+    from ofc_fast.cli._render import plain_table
+    from ofc_fast.cli.options import display_width
+
+    plain_table("T", ["seat", "net"], [["北京北京", -5], ["x", 1_234_567]], None, None)
+    lines = capsys.readouterr().out.splitlines()[1:]
+    # where each line's second column starts, in terminal columns
+    starts = {display_width(x[: x.rindex(" ") + 1]) for x in lines}
+    assert len(lines) == 4 and starts == {len("--------  ")}, lines
+    rows = [timing.Row("rank5_batch", "hand", n, (5e-6,)) for n in (1000, 10_000_000, 10)]
+    table = timing.format_table(rows, strict=False)
+    ends = {
+        display_width(x[: x.index(" hand") if "hand" in x else x.index(" unit")])
+        for x in [table[0], *table[2:]]
+    }
+    assert len(ends) == 1, table
+    assert len(table[1]) == len(table[0]), table
+
+
 def test_docs_cli_states_each_exit_status_of_bench(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,6 +24,7 @@ from ..cli.options import (
     load_rules,
     named,
     one_of,
+    padded,
     plus_minus,
     write_whole,
     writing,
@@ -198,21 +199,31 @@ def _signed(x: float | None) -> str:
     return "-" if x is None else f"{x:+.3f}"
 
 
-def _bot_line(b: dict[str, Any], width: int) -> str:
-    """One bot's standing, its name padded to ``width`` (the longest name's, so that
-    the columns line up); its faults by kind, and when the arena stopped asking it
-    (killed, disconnected) and filled in its decisions, say so."""
+def _bot_cells(b: dict[str, Any]) -> list[str]:
+    """One bot's standing as the columns of its row: its name, points, mean (and
+    its confidence interval) per hand, fouls and Fantasylands."""
     ci = b["points_per_hand_ci95"]
-    mean = b["points_per_hand_mean"]
+    margin = "" if ci is None else f" {plus_minus()} {ci:.3f}"
+    return [
+        printable(b["name"]),
+        f"{b['points']:+d}",
+        f"{_signed(b['points_per_hand_mean'])}{margin}",
+        f"fouls {b['fouls']}",
+        f"FL {b['fantasylands']}",
+    ]
+
+
+def _bot_line(b: dict[str, Any], cells: list[str]) -> str:
+    """One bot's standing, its ``cells`` padded to their columns' widths (so that the
+    rows line up, whatever the names and numbers); its faults by kind, and when the
+    arena stopped asking it (killed, disconnected) and filled in its decisions, say
+    so."""
     kinds = b.get("fault_kinds") or {}
     faults = f"faults {b['faults']}" + (
         f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
     )
-    line = (
-        f"  {printable(b['name']):<{width}} {b['points']:+7d} pts  {_signed(mean)}"
-        f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
-        f"FL {b['fantasylands']}  {faults}"
-    )
+    name, points, mean, fouls, fl = cells
+    line = f"  {name} {points} pts  {mean}/hand  {fouls}  {fl}  {faults}"
     if b.get("stopped"):
         line += f"; {b['stopped']}"
     if b.get("substituted"):
@@ -237,9 +248,13 @@ def _print_standings(report: dict[str, Any]) -> None:
         + (f", forfeited by {printable(forfeit)}" if forfeit else "")
         + (" (interrupted)" if report.get("interrupted") else "")
     )
-    width = max([20] + [len(printable(b["name"])) for b in report["bots"]])
-    for b in report["bots"]:
-        print(_bot_line(b, width))
+    cells = padded(
+        [_bot_cells(b) for b in report["bots"]],
+        right=[False, True, True],
+        minimum=[20, 7],  # (the usual names and points: columns that stay put)
+    )
+    for b, row in zip(report["bots"], cells):
+        print(_bot_line(b, row))
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:

@@ -49,6 +49,7 @@ from ..files import (
     output_key,
     temporary_file,
 )
+from ._columns import display_width, pad, padded
 from ._stdin import StandardInputError, input_file
 from ._values import (
     HANDS_WHY,
@@ -77,12 +78,15 @@ __all__ = [
     "check_output",
     "count_problem",
     "dash_refused",
+    "display_width",
     "input_file",
     "is_rules_file",
     "load_rules",
     "name_option",
     "one_of",
     "output_problem",
+    "pad",
+    "padded",
     "parse_stacks",
     "plus_minus",
     "split_list",
