@@ -676,13 +676,23 @@ def test_a_dash_whose_standard_input_fails_to_read_says_so(
     assert not (tmp_path / "r.html").exists()
 
 
-def test_a_dash_whose_standard_input_is_write_only_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["replay", "-"], "FILE: cannot read '-' (standard input)"),
+        (["bot", "random"], "cannot read standard input"),  # (the bot's host)
+    ],
+)
+def test_a_standard_input_that_is_write_only_says_so(
+    tmp_path: Path, argv: list[str], said: str
+) -> None:
     """Regression: ``ofc-fast replay - 0> FILE`` (standard input open for writing
-    only) printed ``ofc-fast: error: [Errno 9] Bad file descriptor``; it names
-    FILE, standard input and the cause, exit status 2."""
+    only) printed ``ofc-fast: error: [Errno 9] Bad file descriptor``, and so did
+    ``ofc-fast bot random 0> FILE``; each names standard input (and the argument)
+    and the cause, exit status 2."""
     with open(tmp_path / "written", "wb") as stdin:
         done = subprocess.run(
-            [sys.executable, "-m", "ofc_fast", "replay", "-"],
+            [sys.executable, "-m", "ofc_fast", *argv],
             stdin=stdin,
             capture_output=True,
             text=True,
@@ -690,8 +700,7 @@ def test_a_dash_whose_standard_input_is_write_only_says_so(tmp_path: Path) -> No
             timeout=120,
         )
     assert done.returncode == 2 and done.stderr == (
-        "ofc-fast: error: FILE: cannot read '-' (standard input): "
-        f"{os.strerror(errno.EBADF)}\n"
+        f"ofc-fast: error: {said}: {os.strerror(errno.EBADF)}\n"
     ), done.stderr
 
 
