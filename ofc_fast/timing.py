@@ -45,7 +45,7 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from .cli.options import Parser
+from .cli.options import Parser, display_width, padded
 from .errors import OfcError, quote
 
 __all__ = [
@@ -519,21 +519,31 @@ def _time(
 
 
 def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
-    """The report's table, at most :data:`WIDTH` columns."""
-    head = (
-        f"{'call':<17}{'n':>8} {'unit':<6}{'median ns':>10}{'min ns':>9}"
-        f"{'per s':>9}  {'target':<11}{'result':<6}"
+    """The report's table, at most :data:`WIDTH` columns for the usual counts (each
+    column as wide as its widest cell: a larger ``n`` widens its column, not a row)."""
+    cells = padded(
+        [["call", "n", "unit", "median ns", "min ns", "per s", "target", "result"]]
+        + [_row_cells(r, strict) for r in rows],
+        right=[False, True, False, True, True, True],
+        minimum=[16, 8, 5, 10, 8, 8, 10, 6],
     )
-    lines = [head, "-" * len(head)]
-    for r in rows:
-        target = TARGETS.get(r.label)
-        text = f"<= {target:g} ns" if target is not None else ""
-        lines.append(
-            f"{r.label:<17}{r.n:>8,} {r.unit:<6}{r.median_ns:>10.1f}"
-            f"{r.min_ns:>9.1f}{rate_text(1e9 / r.median_ns):>9}  {text:<11}"
-            f"{r.verdict(strict):<6}".rstrip()
-        )
-    return lines
+    lines = [" ".join(c[:6]) + "  " + " ".join(c[6:]) for c in cells]
+    return [lines[0], "-" * display_width(lines[0])] + [x.rstrip() for x in lines[1:]]
+
+
+def _row_cells(r: Row, strict: bool) -> list[str]:
+    """One timed call's cells in :func:`format_table`."""
+    target = TARGETS.get(r.label)
+    return [
+        r.label,
+        f"{r.n:,}",
+        r.unit,
+        f"{r.median_ns:.1f}",
+        f"{r.min_ns:.1f}",
+        rate_text(1e9 / r.median_ns),
+        f"<= {target:g} ns" if target is not None else "",
+        r.verdict(strict),
+    ]
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -88,6 +88,50 @@ def test_a_long_seat_name_keeps_the_standings_columns_aligned() -> None:
     assert rows[1].startswith(f"  {long_name} "), out.stdout  # one space, not cut
 
 
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["北京北京北京北京北京北京", "random"],  # wide: two columns each
+        ["e\u0301" * 22, "random"],  # combining accents: none
+        ["".join(chr(0xFF41 + ord(c) - 97) for c in "heuristic"), "random"],  # fullwidth
+        ["heuristic", "random"],
+    ],
+    ids=["wide", "combining", "fullwidth", "ascii"],
+)
+@pytest.mark.parametrize("points", [5, 1_234_567, -98_765_432])
+def test_the_standings_columns_line_up_as_a_terminal_shows_them(
+    capsys: pytest.CaptureFixture[str], names: list[str], points: int
+) -> None:
+    """Regression: ``arena --bot 北京北京@random`` (a name of wide East Asian
+    characters, or one with combining accents) sized the name column by code points,
+    so its row's points and mean stood further right (or left) on the terminal than
+    the other rows'; points of 1,000,000 or more (or a long negative) widened their
+    row past the others.  Every column is as wide as its widest cell as a terminal
+    shows it."""
+    from ofc_fast.arena.cli import _print_standings
+    from ofc_fast.cli.options import display_width
+
+    bots = [
+        {
+            "name": name,
+            "points": points if i == 0 else -5,
+            "points_per_hand_mean": (points if i == 0 else -5) / 3,
+            "points_per_hand_ci95": 12.5,
+            "fouls": 1,
+            "fantasylands": 0,
+            "faults": 0,
+        }
+        for i, name in enumerate(names)
+    ]
+    report = {"game_id": "ofc-pineapple", "hands": 3, "seed": 1, "forfeited_by": None}
+    _print_standings(report | {"bots": bots})
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert len(rows) == 2 and rows[0].startswith(f"  {names[0]} "), rows
+    for column in (" pts ", "/hand", " fouls ", " FL ", " faults "):
+        at = {display_width(row[: row.index(column)]) for row in rows}
+        assert len(at) == 1, (column, rows)
+
+
 def test_json_alone_prints_only_the_report() -> None:
     out = cli("arena", "--bot", "random", "--bot", "random", "--hands", "2", "--json")
     report = json.loads(out.stdout)

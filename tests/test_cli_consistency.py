@@ -6,6 +6,7 @@ and ``bench``'s verdict at the precision it prints."""
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
 import os
@@ -194,6 +195,32 @@ def test_bench_judges_the_target_at_the_printed_precision(
     line = timing.format_table([row], strict=False)[-1]
     shown = float(line.split()[3])
     assert (shown <= 5.0) == (verdict == "pass")  # the verdict agrees with the figure
+
+
+def test_every_cli_table_sizes_its_columns_as_a_terminal_shows_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: the tables of ``eval``, ``score`` and ``play`` (plain text) sized a
+    column by code points, so a cell of wide characters (``北京``) pushed its row's
+    next columns right of the header's; ``bench``'s ``n`` of 10,000,000 widened its
+    row past the header.  Both take their columns' widths from the one mechanism
+    (``ofc_fast.cli.options.padded``): the header and every row line up."""
+    from ofc_fast.cli._render import plain_table
+    from ofc_fast.cli.options import display_width
+
+    plain_table("T", ["seat", "net"], [["北京北京", -5], ["x", 1_234_567]], None, None)
+    lines = capsys.readouterr().out.splitlines()[1:]
+    # where each line's second column starts, in terminal columns
+    starts = {display_width(x[: x.rindex(" ") + 1]) for x in lines}
+    assert len(lines) == 4 and starts == {len("--------  ")}, lines
+    rows = [timing.Row("rank5_batch", "hand", n, (5e-6,)) for n in (1000, 10_000_000, 10)]
+    table = timing.format_table(rows, strict=False)
+    ends = {
+        display_width(x[: x.index(" hand") if "hand" in x else x.index(" unit")])
+        for x in [table[0], *table[2:]]
+    }
+    assert len(ends) == 1, table
+    assert len(table[1]) == len(table[0]), table
 
 
 def test_docs_cli_states_each_exit_status_of_bench(
@@ -599,6 +626,82 @@ def test_a_dash_with_standard_input_closed_names_the_argument(
     assert code == 2 and err.startswith("ofc-fast: error: FILE: '-': "), err
     code, _, err = run(capsys, "play", "--rules", "-")
     assert code == 2 and err.startswith("ofc-fast: error: --rules: '-': "), err
+
+
+class _FailingInput(io.RawIOBase):
+    """A standard input whose every read fails with EIO (a hung-up terminal, a
+    failing disk)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: object) -> int:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["replay", "-"], "FILE"),
+        (["rules", "-"], "NAME"),
+        (["play", "--hands", "1", "--rules", "-"], "--rules"),
+        (["report", "-", "{history}", "-o", "{out}"], "REPORT"),
+        (["report", "{report}", "-", "-o", "{out}"], "HISTORY"),
+        (["serve", "--port", "0", "--api-key-file", "-"], "--api-key-file"),
+    ],
+)
+def test_a_dash_whose_standard_input_fails_to_read_says_so(
+    argv: list[str],
+    option: str,
+    match_files: dict[str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: ``ofc-fast replay - 0> FILE`` (standard input that cannot be
+    read: EBADF, EIO) printed ``ofc-fast: error: [Errno 9] Bad file descriptor``,
+    naming neither the argument nor standard input (``report``: the same; ``rules
+    -``: "cannot read '-'"): every ``-`` reads standard input one way, and a failed
+    read is one line naming the argument, standard input and the cause, exit 2."""
+    from ofc_fast.serve import cli as serve_cli
+
+    monkeypatch.setattr(serve_cli, "run_server", lambda *a: pytest.fail("served"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(_FailingInput())))
+    names = {k: str(v) for k, v in match_files.items()} | {"out": str(tmp_path / "r.html")}
+    code, _, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2 and err == (
+        f"ofc-fast: error: {option}: cannot read '-' (standard input): "
+        f"{os.strerror(errno.EIO)}\n"
+    ), err
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["replay", "-"], "FILE: cannot read '-' (standard input)"),
+        (["bot", "random"], "cannot read standard input"),  # (the bot's host)
+    ],
+)
+def test_a_standard_input_that_is_write_only_says_so(
+    tmp_path: Path, argv: list[str], said: str
+) -> None:
+    """Regression: ``ofc-fast replay - 0> FILE`` (standard input open for writing
+    only) printed ``ofc-fast: error: [Errno 9] Bad file descriptor``, and so did
+    ``ofc-fast bot random 0> FILE``; each names standard input (and the argument)
+    and the cause, exit status 2."""
+    with open(tmp_path / "written", "wb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env=package_env(),
+            timeout=120,
+        )
+    assert done.returncode == 2 and done.stderr == (
+        f"ofc-fast: error: {said}: {os.strerror(errno.EBADF)}\n"
+    ), done.stderr
 
 
 def test_bot_refuses_rules_from_the_standard_input_it_plays_on(

@@ -24,6 +24,7 @@ from ..cli.options import (
     load_rules,
     named,
     one_of,
+    padded,
     plus_minus,
     write_whole,
     writing,
@@ -198,21 +199,31 @@ def _signed(x: float | None) -> str:
     return "-" if x is None else f"{x:+.3f}"
 
 
-def _bot_line(b: dict[str, Any], width: int) -> str:
-    """One bot's standing, its name padded to ``width`` (the longest name's, so that
-    the columns line up); its faults by kind, and when the arena stopped asking it
-    (killed, disconnected) and filled in its decisions, say so."""
+def _bot_cells(b: dict[str, Any]) -> list[str]:
+    """One bot's standing as the columns of its row: its name, points, mean (and
+    its confidence interval) per hand, fouls and Fantasylands."""
     ci = b["points_per_hand_ci95"]
-    mean = b["points_per_hand_mean"]
+    margin = "" if ci is None else f" {plus_minus()} {ci:.3f}"
+    return [
+        printable(b["name"]),
+        f"{b['points']:+d}",
+        f"{_signed(b['points_per_hand_mean'])}{margin}",
+        f"fouls {b['fouls']}",
+        f"FL {b['fantasylands']}",
+    ]
+
+
+def _bot_line(b: dict[str, Any], cells: list[str]) -> str:
+    """One bot's standing, its ``cells`` padded to their columns' widths (so that the
+    rows line up, whatever the names and numbers); its faults by kind, and when the
+    arena stopped asking it (killed, disconnected) and filled in its decisions, say
+    so."""
     kinds = b.get("fault_kinds") or {}
     faults = f"faults {b['faults']}" + (
         f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
     )
-    line = (
-        f"  {printable(b['name']):<{width}} {b['points']:+7d} pts  {_signed(mean)}"
-        f"{'' if ci is None else f' {plus_minus()} {ci:.3f}'}/hand  fouls {b['fouls']}  "
-        f"FL {b['fantasylands']}  {faults}"
-    )
+    name, points, mean, fouls, fl = cells
+    line = f"  {name} {points} pts  {mean}/hand  {fouls}  {fl}  {faults}"
     if b.get("stopped"):
         line += f"; {b['stopped']}"
     if b.get("substituted"):
@@ -237,9 +248,13 @@ def _print_standings(report: dict[str, Any]) -> None:
         + (f", forfeited by {printable(forfeit)}" if forfeit else "")
         + (" (interrupted)" if report.get("interrupted") else "")
     )
-    width = max([20] + [len(printable(b["name"])) for b in report["bots"]])
-    for b in report["bots"]:
-        print(_bot_line(b, width))
+    cells = padded(
+        [_bot_cells(b) for b in report["bots"]],
+        right=[False, True, True],
+        minimum=[20, 7],  # (the usual names and points: columns that stay put)
+    )
+    for b, row in zip(report["bots"], cells):
+        print(_bot_line(b, row))
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:
@@ -296,13 +311,15 @@ def _print_deals(
     return shown, hands
 
 
-def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
-    """``report`` as a file that can be read twice (:func:`_cmd_report`): a regular
-    file's path as it is; standard input, or the path of a pipe that gives its bytes
-    once (``<(gunzip -c r.json.gz)``, a FIFO), read into memory (a report is at most
-    MAX_REPORT_BYTES); a path that cannot be opened as it is (read_report says why)."""
+def _read_twice(argument: str) -> str | IO[bytes]:
+    """The report ``argument`` names as a file that can be read twice
+    (:func:`_cmd_report`): a regular file's path as it is; standard input, or the
+    path of a pipe that gives its bytes once (``<(gunzip -c r.json.gz)``, a FIFO),
+    read into memory (a report is at most MAX_REPORT_BYTES); a path that cannot be
+    opened as it is (read_report says why)."""
     from .report import MAX_REPORT_BYTES, ReadOnce
 
+    report = input_file(argument)
     if not isinstance(report, str):
         return io.BytesIO(report.read(MAX_REPORT_BYTES + 1))
     try:
@@ -315,6 +332,7 @@ def _read_twice(report: str | IO[bytes]) -> str | IO[bytes]:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from ..cli.options import StandardInputError
     from ..errors import HistoryError
     from .html import write_html_report
     from .report import read_report
@@ -322,8 +340,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     check_output("--output", args.output)
     if args.report == args.history == "-":
         raise ArenaError("REPORT, HISTORY: standard input (-) can be one of them, not both")
-    report = _read_twice(named("REPORT", input_file, args.report))
-    history = input_file(args.history)
+    report = named("REPORT", _read_twice, args.report)
+    history = named("HISTORY", input_file, args.history)
     # the files' errors name REPORT and HISTORY, as its usage calls them (a report is
     # at most MAX_REPORT_BYTES: read once more here to tell its errors apart)
     named("REPORT", read_report, report)
@@ -334,6 +352,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
         side = write_html_report(report, history, args.output, embed=args.embed)
     except HistoryError as exc:
         raise HistoryError(f"HISTORY: {exc}", exc.field) from None
+    except StandardInputError as exc:  # (REPORT's was read before: HISTORY's)
+        raise StandardInputError(f"HISTORY: {exc}") from None
     if not page_alone:
         wrote = f"wrote {shown_path(args.output)}"
         print(wrote + (f" and {shown_path(side)}" if side else ""))

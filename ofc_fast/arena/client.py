@@ -452,7 +452,8 @@ def run_stdio(
     client: BotClient, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> int:
     r""":func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes);
-    ArenaError when either is closed (``ofc-fast bot NAME <&-``), or when standard
+    ArenaError when either is closed (``ofc-fast bot NAME <&-``), when a read of
+    standard input fails (``0> FILE``: naming it and the cause), or when standard
     input ends before ``match-end``.
 
     >>> import io, tempfile
@@ -480,13 +481,17 @@ def run_stdio(
     fd_in = (stdin or sys.stdin.buffer).fileno()
     out = stdout or sys.stdout.buffer
 
+    def read(n: int) -> bytes:
+        try:
+            return os.read(fd_in, n)
+        except OSError as exc:  # (0> FILE: open for writing only; EIO)
+            raise ArenaError(f"cannot read standard input: {exc.strerror}") from None
+
     def write(data: bytes) -> None:
         out.write(data)
         out.flush()
 
-    return run_stream(
-        client, lambda n: os.read(fd_in, n), write, peer="the host (standard input)"
-    )
+    return run_stream(client, read, write, peer="the host (standard input)")
 
 
 DEFAULT_SEED = 0

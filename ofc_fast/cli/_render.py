@@ -27,6 +27,7 @@ from ..errors import ModelError, OfcError
 from ..learned import resolve_model
 from ..rules import RuleSet, RulesLike, as_rules
 from ..solver import best_setting, solution_dict, solve_fantasyland, stay_values
+from ._columns import column_widths, pad
 from .options import load_rules, named
 
 __all__ = ["cli_advise", "cli_solve"]
@@ -90,7 +91,7 @@ def plain_table(
     """Aligned plain text; within ``width`` columns (the last column wraps when
     needed), or at full width when ``width`` is None."""
     cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    widths = column_widths(cells)  # (as a terminal shows them: 北京 takes 4)
     if width is not None:
         room = width - sum(widths[:-1]) - 2 * (len(widths) - 1)
         widths[-1] = min(widths[-1], max(room, 10))
@@ -105,8 +106,7 @@ def plain_table(
             line = [c if k == 0 else "" for c in r[:-1]] + [part]
             print(
                 "  ".join(
-                    c.rjust(w) if rt and i else c.ljust(w)
-                    for c, w, rt in zip(line, widths, right)
+                    pad(c, w, right=rt and i > 0) for c, w, rt in zip(line, widths, right)
                 ).rstrip()
             )
         if i == 0:

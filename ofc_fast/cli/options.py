@@ -28,7 +28,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any, NoReturn, TypeVar, cast
+from typing import Any, NoReturn, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import (
@@ -49,6 +49,8 @@ from ..files import (
     output_key,
     temporary_file,
 )
+from ._columns import display_width, pad, padded
+from ._stdin import StandardInputError, input_file
 from ._values import (
     HANDS_WHY,
     MAX_HANDS,
@@ -64,6 +66,7 @@ __all__ = [
     "MAX_HANDS",
     "Parser",
     "SpooledList",
+    "StandardInputError",
     "StopOnSigint",
     "add_bots_option",
     "add_json_option",
@@ -75,12 +78,15 @@ __all__ = [
     "check_output",
     "count_problem",
     "dash_refused",
+    "display_width",
     "input_file",
     "is_rules_file",
     "load_rules",
     "name_option",
     "one_of",
     "output_problem",
+    "pad",
+    "padded",
     "parse_stacks",
     "plus_minus",
     "split_list",
@@ -314,21 +320,6 @@ def is_rules_file(value: str) -> bool:
     return False
 
 
-def input_file(path: str) -> str | IO[bytes]:
-    """What a command reads for its input file ``path`` (``replay FILE``, ``--rules``):
-    the path, or standard input's bytes for ``-`` (the Unix convention: ``cat
-    deals.jsonl | ofc-fast replay -``; ``./-`` is a file so named); OfcError where
-    standard input is closed (``<&-``).
-
-    >>> input_file("deals.jsonl")
-    'deals.jsonl'
-    """
-    stdin = getattr(sys.stdin, "buffer", None) if path == "-" else path
-    if stdin is None:
-        raise OfcError("'-': there is no standard input to read (it is closed)")
-    return cast("str | IO[bytes]", stdin)
-
-
 MAX_RULES_FILE_CHARS = 1 << 20
 """The longest rules JSON file ``--rules`` reads (``RuleSet.to_json()`` writes about
 2,000 characters): a longer one, or a device with no end, is refused."""
@@ -360,18 +351,14 @@ def _rules_text(value: str, option: str, wait: float) -> str:
     went, or after ``wait`` seconds); RulesError naming ``option`` and the file for
     one that cannot be read, is not UTF-8, is too long or is empty."""
     try:
-        source = named(option, input_file, value)
-        if not isinstance(source, str):  # standard input, left open after
-            stdin = io.TextIOWrapper(source, encoding="utf-8-sig")
-            try:
-                text = stdin.read(MAX_RULES_FILE_CHARS + 1)
-            finally:
-                stdin.detach()
-            return _rules_checked(text, value, option)
+        source = input_file(value)  # (a path, or standard input: closed when read)
+        opened = source if not isinstance(source, str) else open_input(value, wait)
         # (a FIFO that nothing writes to: empty after the wait; a BOM: as saved on
         # Windows)
-        with io.TextIOWrapper(open_input(value, wait), encoding="utf-8-sig") as f:
+        with io.TextIOWrapper(opened, encoding="utf-8-sig") as f:
             text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
+    except OfcError as exc:  # standard input closed, or a read of it failed
+        raise RulesError(f"{option}: {exc}") from None
     except OSError as exc:
         raise RulesError(
             f"{option}: cannot read {quote_path(value)}: {exc.strerror}"

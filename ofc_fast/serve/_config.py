@@ -340,6 +340,8 @@ def api_key(
             text = line.decode("utf-8-sig")  # (a BOM: Windows Notepad)
         except OSError as exc:
             raise OfcError(f"--api-key-file: cannot read {where}: {exc.strerror}") from None
+        except OfcError as exc:  # (standard input that cannot be read: says why)
+            raise OfcError(f"--api-key-file: {exc}") from None
         except UnicodeDecodeError:
             raise OfcError(f"--api-key-file: {where} is not UTF-8 text") from None
         key = text.strip()
