@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import reprlib
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from enum import Enum, EnumMeta
-from functools import lru_cache
+from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
 import numpy as np
@@ -198,6 +198,7 @@ class UnknownBotError(BotError):
 
 
 _E = TypeVar("_E", bound=Enum)
+_O = TypeVar("_O")
 
 
 class NamedLookup(EnumMeta):
@@ -408,6 +409,34 @@ def shown_path(path: object) -> str:
     text = str(path)
     bare = text.strip() and text.isprintable() and len(text) <= PATH_LIMIT
     return text if bare else quote_path(text)  # ('': an empty name, said as such)
+
+
+def built_repr(method: Callable[[_O], str]) -> Callable[[_O], str]:
+    """``method`` (a class's ``__repr__``) that never raises on an object its
+    ``__init__`` left half-built (it raised partway, or the object is
+    ``cls.__new__(cls)``): where the repr reads an attribute the object lacks, it is
+    ``<Class, not fully built: no name>`` (an AttributeError of another object is
+    the repr's own error, raised as it is).
+
+    >>> class Pair:
+    ...     @built_repr
+    ...     def __repr__(self) -> str:
+    ...         return f"<Pair {self.a} {self.b}>"
+    >>> p = Pair(); p.a = 1
+    >>> p
+    <Pair, not fully built: no b>
+    """
+
+    @wraps(method)
+    def __repr__(self: _O) -> str:
+        try:
+            return method(self)
+        except AttributeError as exc:
+            if exc.obj is not self:
+                raise
+            return f"<{type(self).__name__}, not fully built: no {exc.name}>"
+
+    return __repr__
 
 
 def _short_repr(limit: int = _QUOTE_LIMIT) -> reprlib.Repr:
