@@ -1,6 +1,6 @@
 """A known-good recipe: train a Pineapple (or OFC) policy with MaskablePPO in minutes.
 
-    pip install "ofc-fast[rl-train]"        # CPU torch: see docs/environments.md
+    pip install 'ofc-fast[rl-train]'        # CPU torch: see docs/environments.md
     python examples/train_ppo.py --rules pineapple --minutes 10 --out runs/ppo
 
 1. Warm start by behaviour cloning: ``HeuristicBot`` self-play (what ``ofc-fast

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import reprlib
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from enum import Enum, EnumMeta
-from functools import lru_cache
+from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
 import numpy as np
@@ -198,6 +198,7 @@ class UnknownBotError(BotError):
 
 
 _E = TypeVar("_E", bound=Enum)
+_O = TypeVar("_O")
 
 
 class NamedLookup(EnumMeta):
@@ -305,12 +306,24 @@ def count_problem(value: int, minimum: int, maximum: int | None = None) -> str |
     return None
 
 
+def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str:
+    """``n`` and its noun, singular for one (``plural``: default ``noun + "s"``;
+    ``spec``: how ``n`` is formatted): every count a message or a report prints goes
+    through here (the arena's reports, the parallel runs, serve's refusals).
+
+    >>> counted(1, "hand"), counted(0, "deck"), counted(2, "retry", "retries")
+    ('1 hand', '0 decks', '2 retries')
+    """
+    return f"{n:{spec}} {noun if n == 1 else plural or noun + 's'}"
+
+
 def whole_count(
     value: object,
     what: str,
     least: int = 1,
     error: type[OfcError] | None = None,
     most: int | None = None,
+    noun: str | None = None,
 ) -> int:
     """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool) and,
     where the count has a bound (``most``: a run's hands, whose deal indices are
@@ -320,7 +333,9 @@ def whole_count(
     in the words of the command line's counts (``count_problem``: ``--workers 0`` and
     ``workers=0`` are refused alike); ``error`` None: ExecutorError.  The one count
     check of the Python API: serve's settings, the value models' counts, a Match's
-    hands too.
+    hands too.  ``noun`` (with ``most``): a refusal that names the count's kind and
+    its range in one wording, whatever is wrong (the seat counts of
+    :mod:`ofc_fast.table`'s checks: ``players: a seat count must be an int 0..256``).
 
     >>> whole_count(0, "workers")
     Traceback (most recent call last):
@@ -337,6 +352,8 @@ def whole_count(
         if n is None
         else count_problem(n, least, most)
     )
+    if problem and noun is not None:
+        problem = f"{noun} must be an int {least}..{most}, got {quote(value)}"
     if problem:
         raise (error or ExecutorError)(f"{what}: {problem}")
     assert n is not None
@@ -392,6 +409,34 @@ def shown_path(path: object) -> str:
     text = str(path)
     bare = text.strip() and text.isprintable() and len(text) <= PATH_LIMIT
     return text if bare else quote_path(text)  # ('': an empty name, said as such)
+
+
+def built_repr(method: Callable[[_O], str]) -> Callable[[_O], str]:
+    """``method`` (a class's ``__repr__``) that never raises on an object its
+    ``__init__`` left half-built (it raised partway, or the object is
+    ``cls.__new__(cls)``): where the repr reads an attribute the object lacks, it is
+    ``<Class, not fully built: no name>`` (an AttributeError of another object is
+    the repr's own error, raised as it is).
+
+    >>> class Pair:
+    ...     @built_repr
+    ...     def __repr__(self) -> str:
+    ...         return f"<Pair {self.a} {self.b}>"
+    >>> p = Pair(); p.a = 1
+    >>> p
+    <Pair, not fully built: no b>
+    """
+
+    @wraps(method)
+    def __repr__(self: _O) -> str:
+        try:
+            return method(self)
+        except AttributeError as exc:
+            if exc.obj is not self:
+                raise
+            return f"<{type(self).__name__}, not fully built: no {exc.name}>"
+
+    return __repr__
 
 
 def _short_repr(limit: int = _QUOTE_LIMIT) -> reprlib.Repr:

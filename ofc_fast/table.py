@@ -24,7 +24,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 
 from ._native import lib
-from .errors import OfcError, TableError, flag, quote
+from .errors import OfcError, TableError, flag, quote, whole_count
 from .errors import as_int as as_int  # (its home before; every table check reads it)
 from .rules import RuleSet, as_rules
 from .rules.compiled import KIND
@@ -77,13 +77,7 @@ def _seat_count(players: object) -> int:
     """
     if type(players) is int and 0 <= players <= _SEAT_COUNT_MOST:  # at once
         return players
-    n = as_int(players)
-    if n is None or not 0 <= n <= _SEAT_COUNT_MOST:
-        raise TableError(
-            f"players: a seat count must be an int 0..{_SEAT_COUNT_MOST}, "
-            f"got {quote(players)}"
-        )
-    return n
+    return whole_count(players, "players", 0, TableError, _SEAT_COUNT_MOST, "a seat count")
 
 
 def check_players(players: object, rules: RulesLike | None, what: str = "players") -> int:

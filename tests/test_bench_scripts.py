@@ -600,7 +600,7 @@ def test_bench_serve_says_why_the_server_did_not_start(
     module = checkout_script("benchmarks/bench_serve.py")
     fake = tmp_path / "python"
     fake.write_text(
-        "#!/bin/sh\necho 'ofc-fast serve: error: pip install ofc-fast[serve]' >&2\nexit 2\n"
+        "#!/bin/sh\necho \"ofc-fast serve: error: pip install 'ofc-fast[serve]'\" >&2\nexit 2\n"
     )
     fake.chmod(0o755)
     monkeypatch.setattr(module.sys, "executable", str(fake))
@@ -608,7 +608,7 @@ def test_bench_serve_says_why_the_server_did_not_start(
         module.start_server(module.free_port(), None)
     assert str(info.value) == (
         "the server did not start (exit status 2): "
-        "ofc-fast serve: error: pip install ofc-fast[serve]"
+        "ofc-fast serve: error: pip install 'ofc-fast[serve]'"
     )
 
 

@@ -232,7 +232,7 @@ def test_a_keyword_a_class_sets_itself_is_neither_listed_nor_suggested(
 def test_a_factory_forwarding_keywords_names_itself_in_the_refusal() -> None:
     """Regression: ``pettingzoo_env(bogus=1)`` named ``OfcAECEnv()``, the class it
     makes, not the function the user called."""
-    pytest.importorskip("pettingzoo", reason="pip install ofc-fast[rl]")
+    pytest.importorskip("pettingzoo", reason="pip install 'ofc-fast[rl]'")
     from ofc_fast.env import pettingzoo_env
     from ofc_fast.errors import ArgumentError
 

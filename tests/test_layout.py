@@ -124,6 +124,38 @@ def test_the_check_finds_a_private_import_and_a_private_attribute(tmp_path: Path
     ]
 
 
+def _stats_names() -> set[str]:
+    """The names ``ofc_fast.arena._stats`` defines at module level (the arena's
+    statistics)."""
+    tree = ast.parse((PACKAGE / "arena" / "_stats.py").read_text(encoding="utf-8"))
+    return {
+        n.name
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+
+
+def test_no_layer_below_the_arena_words_its_messages_with_the_arenas_statistics() -> None:
+    """Regression: serve's 503 ("1 computation running ...") and the parallel runs'
+    counts imported the plural helper ``counted`` from ``ofc_fast.arena`` (its
+    ``_stats``): serve and parallel needed the arena's statistics module to word a
+    message.  The helper is ``ofc_fast.errors.counted``, where the other wording
+    helpers live; no module outside the arena imports a name of ``arena._stats``."""
+    from ofc_fast.errors import counted
+
+    assert counted(1, "computation") == "1 computation"
+    stats = _stats_names()
+    found = []
+    for path in _modules():
+        if path.relative_to(PACKAGE).parts[0] == "arena":
+            continue
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")).body):
+            if isinstance(node, ast.ImportFrom) and _absolute(path, node)[:1] == ["arena"]:
+                names = {a.name for a in node.names} & stats
+                found += [f"{path.relative_to(PACKAGE)}:{node.lineno}: {n}" for n in names]
+    assert found == []
+
+
 # ------------------------------------------------------------------ import circles
 
 

@@ -256,3 +256,34 @@ def test_a_ray_executor_copies_without_owning_the_cluster(
         assert shutdowns == [], take
     pool.close()
     assert shutdowns == [1]
+
+
+def test_a_half_built_match_has_a_repr() -> None:
+    """Regression: ``repr()`` of a Match its ``__init__`` left half-built (a bad
+    argument refused after the rules and players were set: a traceback's locals, a
+    debugger) or of ``object.__new__(Match)`` raised AttributeError ("'Match' object
+    has no attribute '_state_lock'"); it now says the match is not fully built, and a
+    built match's repr is as before."""
+    from ofc_fast import Match
+
+    assert repr(object.__new__(Match)) == "<Match, not fully built: no _state_lock>"
+    half = object.__new__(Match)
+    with pytest.raises(errors.GameError, match="keep_nets"):
+        half.__init__("pineapple", 2, keep_nets="no")  # type: ignore[misc]
+    assert vars(half) and repr(half).startswith("<Match, not fully built: ")
+    half.__init__("pineapple", 2, seed=3)  # type: ignore[misc]
+    assert repr(half) == "<Match PINEAPPLE 2 players, seed 3, 0 hands, totals [0, 0]>"
+
+
+def test_a_repr_that_reads_another_objects_missing_attribute_still_raises() -> None:
+    """The half-built fallback (``errors.built_repr``) answers only for the object's own
+    missing attributes: a repr's AttributeError about another object is its bug, raised
+    as it is, not hidden."""
+
+    class Holder:
+        @errors.built_repr
+        def __repr__(self) -> str:
+            return f"<Holder {object().missing}>"  # type: ignore[attr-defined]
+
+    with pytest.raises(AttributeError, match="missing"):
+        repr(Holder())

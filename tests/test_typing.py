@@ -11,10 +11,14 @@ import importlib.util
 import inspect
 import pkgutil
 import re
+import sys
+import types
 import typing
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import ofc_fast
@@ -275,6 +279,13 @@ def _upstream_base_fails(cls: type) -> bool:
     return False
 
 
+def _own_annotations(obj: Any) -> type:
+    """A class of ``obj``'s own annotations, in ``obj``'s module, without its bases."""
+    shell = type(obj.__name__, (), {"__annotations__": inspect.get_annotations(obj)})
+    shell.__module__ = obj.__module__
+    return shell
+
+
 def _unresolved(obj: object) -> str:
     """Why ``typing.get_type_hints(obj)`` fails ("" when it works); a class whose base
     from another package fails on its own is checked on its own annotations."""
@@ -284,9 +295,7 @@ def _unresolved(obj: object) -> str:
     except NameError as exc:
         if not (isinstance(obj, type) and _upstream_base_fails(obj)):
             return str(exc)
-    shell = type(obj.__name__, (), {"__annotations__": inspect.get_annotations(obj)})
-    shell.__module__ = obj.__module__
-    return _unresolved(shell)
+    return _unresolved(_own_annotations(obj))
 
 
 @pytest.mark.parametrize("module", _public_modules())
@@ -361,3 +370,84 @@ def test_no_annotation_of_the_package_is_a_bare_ndarray() -> None:
         for line in _bare_ndarrays(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert bare == [], bare
+
+
+def _holds_a_bare_array(hint: object) -> bool:
+    """Whether the resolved type ``hint`` holds an array type without its arguments:
+    ``np.ndarray`` itself, or ``npt.NDArray`` left open (its dtype NumPy's own type
+    variable), in any part (a union, a Callable's arguments, a dict's values...)."""
+    if hint is np.ndarray:
+        return True
+    if isinstance(hint, typing.TypeVar):
+        return hint.__module__.split(".")[0] == "numpy"
+    parts: list[object] = []
+    for arg in typing.get_args(hint):
+        parts += arg if isinstance(arg, list) else [arg]  # (a Callable's arguments)
+    return any(_holds_a_bare_array(p) for p in parts)
+
+
+def _bare_array_hints(module: str) -> list[str]:
+    """The hints of ``module``'s public functions, classes and methods
+    (:func:`_hint_targets`) and type aliases, resolved by ``typing.get_type_hints``
+    in their module's globals (aliases and string annotations read as what they
+    name), that hold a bare array type (:func:`_holds_a_bare_array`)."""
+    mod = importlib.import_module(module)
+    found = []
+    for name in getattr(mod, "__all__", ()):
+        obj = getattr(mod, name)
+        alias = typing.get_origin(obj) is not None or isinstance(obj, typing.TypeVar)
+        if alias and _holds_a_bare_array(obj):
+            found.append(f"{module}.{name}")
+    for name, obj in _hint_targets(module):
+        try:
+            hints = typing.get_type_hints(obj)
+        except NameError:  # an upstream base's own (see _unresolved)
+            hints = typing.get_type_hints(_own_annotations(obj))
+        found += [f"{name}: {k}" for k, h in hints.items() if _holds_a_bare_array(h)]
+    return found
+
+
+@pytest.mark.parametrize("module", _public_modules())
+def test_no_public_hint_resolves_to_a_bare_ndarray(module: str) -> None:
+    """Regression: :func:`test_no_annotation_of_the_package_is_a_bare_ndarray` reads
+    the annotations' source, so a bare array behind a type alias (``Array =
+    np.ndarray``, then ``x: Array``) or in a string annotation (``"np.ndarray"``)
+    passed it unseen, and reached users as ``Any`` dtypes: every public function's,
+    class's, method's and type alias's hints, resolved as ``typing.get_type_hints``
+    resolves them, name their arrays' arguments."""
+    try:
+        found = _bare_array_hints(module)
+    except ModuleNotFoundError as exc:  # an optional extra's module
+        pytest.skip(f"{module} needs {exc.name}: pip install {exc.name}")
+    assert found == []
+
+
+def test_the_resolved_check_finds_an_alias_and_a_string_annotation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check itself: a bare array behind an alias, in a string annotation, inside
+    a Callable's arguments, an open ``npt.NDArray`` and an alias of ``__all__`` are
+    found; ``npt.NDArray[np.uint8]`` is not (so the test above can fail)."""
+    probe = types.ModuleType("ofc_fast_probe")
+    exec(
+        "import numpy as np\n"
+        "import numpy.typing as npt\n"
+        "from collections.abc import Callable\n"
+        "Array = np.ndarray\n"
+        "Pair = tuple[int, np.ndarray]\n"
+        "def aliased(x: Array) -> None: ...\n"
+        "def quoted(x: 'dict[str, np.ndarray]') -> 'npt.NDArray[np.uint8]': ...\n"
+        "def called(f: Callable[['np.ndarray'], int]) -> None: ...\n"
+        "def opened(x: npt.NDArray) -> None: ...\n"
+        "def fine(x: npt.NDArray[np.uint8]) -> None: ...\n"
+        "__all__ = ['Pair', 'aliased', 'quoted', 'called', 'opened', 'fine']\n",
+        probe.__dict__,
+    )
+    monkeypatch.setitem(sys.modules, probe.__name__, probe)
+    assert _bare_array_hints(probe.__name__) == [
+        "ofc_fast_probe.Pair",
+        "ofc_fast_probe.aliased: x",
+        "ofc_fast_probe.quoted: x",
+        "ofc_fast_probe.called: f",
+        "ofc_fast_probe.opened: x",
+    ]

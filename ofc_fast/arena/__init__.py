@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from ._schema import reject_constant as reject_constant  # for serve
     from ._signals import sigint_deferred as sigint_deferred  # for parallel
     from ._signals import sigterm_as_sigint as sigterm_as_sigint  # for cli play
-    from ._stats import counted as counted  # for parallel (the counts it prints)
 else:  # (mypy reads the names above: one it lacks stays an error)
     __getattr__, __dir__ = lazy_exports(
         globals(),
@@ -72,6 +71,5 @@ else:  # (mypy reads the names above: one it lacks stays an error)
                 "reject_constant",
             ),
             "._signals": ("sigint_deferred", "sigterm_as_sigint"),
-            "._stats": ("counted",),
         },
     )

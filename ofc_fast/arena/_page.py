@@ -11,9 +11,9 @@ import json
 import math
 from typing import Any
 
+from ..errors import counted
 from ._digest import Digest, RunningTotals
 from ._page_assets import CSS, JS, SCRIPT_HASH
-from ._stats import counted
 
 __all__ = ["page"]
 

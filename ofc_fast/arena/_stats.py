@@ -27,7 +27,6 @@ from ..errors import ArenaError
 __all__ = [
     "PairedSums",
     "check_t_quantile",
-    "counted",
     "int_half_width",
     "latency_summary",
     "mean",
@@ -35,17 +34,6 @@ __all__ = [
     "t_half_width",
     "t_quantile",
 ]
-
-
-def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str:
-    """``n`` and its noun, singular for one (``plural``: default ``noun + "s"``;
-    ``spec``: how ``n`` is formatted): every count the arena and the parallel runs
-    print goes through here.
-
-    >>> counted(1, "hand"), counted(0, "deck"), counted(2, "retry", "retries")
-    ('1 hand', '0 decks', '2 retries')
-    """
-    return f"{n:{spec}} {noun if n == 1 else plural or noun + 's'}"
 
 
 def printable(text: str) -> str:

@@ -29,14 +29,14 @@ from ..cli.options import (
     write_whole,
     writing,
 )
-from ..errors import ArenaError, shown_path
+from ..errors import ArenaError, counted, shown_path
 from ..files import open_input
 from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
 from ._host_checks import MAX_DEADLINE_MS
 from ._signals import sigterm_as_sigint
-from ._stats import counted, printable
+from ._stats import printable
 
 __all__ = ["add_commands"]
 

@@ -35,11 +35,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, quote, quote_path, shown_path, whole_count
+from ..errors import ArenaError, counted, quote, quote_path, shown_path, whole_count
 from ..files import atomic_text, file_key, temporary_file, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
-from ._stats import counted, printable
+from ._stats import printable
 from .history import ImportedDeal, import_deal, read_histories
 from .report import check_report, read_report, source_name
 

@@ -15,11 +15,11 @@ from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import ArenaError, quote, quote_path, shown_path
+from ..errors import ArenaError, counted, quote, quote_path, shown_path
 from ..files import open_input
 from ..lazy import lazy_module
 from ._schema import parse, problem
-from ._stats import counted, int_half_width, latency_summary
+from ._stats import int_half_width, latency_summary
 from .history import FORMAT as HISTORY_FORMAT
 
 if TYPE_CHECKING:  # (the host imports this module)

@@ -35,7 +35,16 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GameError, OfcError, RulesError, TableError, quote, truth, whole_count
+from ..errors import (
+    GameError,
+    OfcError,
+    RulesError,
+    TableError,
+    built_repr,
+    quote,
+    truth,
+    whole_count,
+)
 from ..lazy import lazy_module
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
@@ -747,6 +756,7 @@ class Match:
                 state[k] = [_seat_copy(x) if type(x) is SeatStats else x for x in v]
         return state
 
+    @built_repr  # (outside consistent: a half-built match has no lock)
     @consistent
     def __repr__(self) -> str:
         return (

@@ -399,7 +399,7 @@ class ProcessExecutor(Executor):
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self.restarts > self.max_restarts:
-            from ..arena import counted
+            from ..errors import counted
 
             how = _exits(procs)
             chunks = ", ".join(str(i) for i in sorted(in_flight))
@@ -681,7 +681,7 @@ class RayExecutor(Executor):
         except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
             raise _chunk_failed(index, getattr(exc, "cause", None) or exc) from None
         except ray.exceptions.RayError as exc:  # its worker died every time
-            from ..arena import counted
+            from ..errors import counted
 
             raise ExecutorError(
                 f"chunk {index} failed after "

@@ -241,7 +241,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
             progress=not args.quiet and sys.stderr.isatty(),
         )
     if not args.quiet:
-        from ..arena import counted
+        from ..errors import counted
 
         decisions = sum(s["decisions"] for s in doc["shards"])
         print(

@@ -136,7 +136,7 @@ class Limiter:
         its batches of samples), set where ``gone()`` is done while ``fn`` runs, so
         that it ends early and frees its thread (its answer goes to nobody)."""
         if self.pending >= self.workers + self.queue:
-            from ..arena import counted  # (a count of one in the singular)
+            from ..errors import counted  # (a count of one in the singular)
 
             running = counted(self.workers, "computation")
             raise ApiError(
