@@ -275,6 +275,25 @@ def test_a_half_built_match_has_a_repr() -> None:
     assert repr(half) == "<Match PINEAPPLE 2 players, seed 3, 0 hands, totals [0, 0]>"
 
 
+def test_a_half_built_game_has_a_repr_and_a_str() -> None:
+    """Regression: ``repr()`` and ``str()`` of a Game its ``__init__`` left half-built
+    (a bad argument refused partway) or of ``object.__new__(Game)`` raised
+    AttributeError ("'Game' object has no attribute '_moves'"); both now say the game
+    is not fully built, and a built game's are as before."""
+    from ofc_fast import Game
+
+    bare = object.__new__(Game)
+    assert repr(bare).startswith("<Game, not fully built: no ")
+    assert str(bare).startswith("<Game, not fully built: no ")
+    half = object.__new__(Game)
+    with pytest.raises(errors.OfcError):
+        half.__init__("pineapple", 2, seed=-1)  # type: ignore[misc]
+    assert repr(half).startswith("<Game, not fully built: ")
+    built = Game("pineapple", 2, seed=3)
+    assert repr(built) == "<Game PINEAPPLE 2 players, button 0, seed 3, seat 1 to act>"
+    assert str(built).startswith(repr(built) + "\n  seat 0: ")
+
+
 def test_a_repr_that_reads_another_objects_missing_attribute_still_raises() -> None:
     """The half-built fallback (``errors.built_repr``) answers only for the object's own
     missing attributes: a repr's AttributeError about another object is its bug, raised

@@ -47,7 +47,7 @@ from .._native._fast import observe as _observe
 from .._native._fast import place as _place
 from ..board import Board
 from ..cards import cards_str
-from ..errors import GameError, MoveError, quote
+from ..errors import GameError, MoveError, built_repr, quote
 from ..lazy import lazy_module
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
@@ -735,6 +735,7 @@ class Game(PlaysOut):
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
+    @built_repr
     def __repr__(self) -> str:
         s = self.to_act  # (read once: a move may land between two reads)
         state = "over" if s is None else f"seat {s} to act"
@@ -743,6 +744,7 @@ class Game(PlaysOut):
             f"seed {self.seed}, {state}>"
         )
 
+    @built_repr
     @lock_free
     def __str__(self) -> str:
         lines = [repr(self)]
