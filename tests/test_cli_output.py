@@ -1671,3 +1671,25 @@ def test_advise_stopped_exact_search_advises_the_options(
     )
     assert code == 2 and out == "" and "stopped before its end" in err, err
     assert "--time" in err and "none to search" not in err and "exact True" not in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "head"),
+    [
+        ([], "PINEAPPLE: 1 deal, 2 players, seed 3"),
+        (
+            ["--workers", "1"],
+            "PINEAPPLE: 1 deal (1 deal and the Fantasyland deals it earned)",
+        ),
+    ],
+)
+def test_a_one_deal_match_says_one_deal(
+    capsys: pytest.CaptureFixture, extra: list[str], head: str
+) -> None:
+    """Regression: ``ofc-fast play --hands 1`` headed its summary "PINEAPPLE: 1 deals",
+    and with ``--workers`` "1 deals (1 deals and the Fantasyland deals they earned)";
+    the counts go through ``errors.counted`` as the other commands' do."""
+    argv = ["play", "--hands", "1", "--players", "2", "--seed", "3", "--bots", "random"]
+    code, out, _ = run(capsys, *argv, *extra)
+    assert code == 0
+    assert head in out and "1 deals" not in out

@@ -12,7 +12,7 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GameError
+from ..errors import GameError, counted
 from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
@@ -225,7 +225,8 @@ def run_play(args: argparse.Namespace) -> int:
                     row.append(d["stack"])
                 rows.append(row)
             table(
-                f"{preset.name}: {match.hands_played} deals, {players} players, seed "
+                f"{preset.name}: {counted(match.hands_played, 'deal')}, {players} "
+                "players, seed "
                 f"{match.seed}",
                 cols,
                 rows,
@@ -324,10 +325,10 @@ def play_parallel(
             fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
             rows = [seat_row(s, names[s], d, fl_key) for s, d in enumerate(match.summary())]
             what = (
-                f"{match.hands_played} deals ({units} deals and the "
-                f"Fantasyland deals they earned)"
+                f"{counted(match.hands_played, 'deal')} ({counted(units, 'deal')} and "
+                f"the Fantasyland deals {'it' if units == 1 else 'they'} earned)"
                 if chains
-                else f"{match.hands_played} independent deals"
+                else f"{counted(match.hands_played, 'independent deal')}"
             )
             table(
                 f"{preset.name}: {what}, {players} players, seed {seed}, {executor}",
