@@ -226,6 +226,23 @@ def test_a_closed_vector_env_says_so_in_its_repr() -> None:
             assert " object at 0x" not in repr(obj), name
 
 
+def test_a_half_built_vector_env_has_a_repr() -> None:
+    """Regression: ``repr()`` of a VectorEnv whose ``__init__`` raised partway (0
+    environments refused after ``rules`` was set), or of an ``object.__new__`` one, raised
+    AttributeError ('VectorEnv' object has no attribute ...): a debugger or a log of
+    the failed construction failed in turn.  A repr never raises: it says the env was
+    not made."""
+    from ofc_fast.env import VectorEnv
+
+    bare = object.__new__(VectorEnv)
+    assert repr(bare) == "<VectorEnv, not made: its __init__ did not finish>"
+    half = object.__new__(VectorEnv)
+    with pytest.raises(errors.GameError, match="num_envs"):
+        half.__init__("pineapple", 0)  # type: ignore[misc]
+    assert "rules" in vars(half) and "num_envs" not in vars(half)
+    assert repr(half) == "<VectorEnv, not made: its __init__ did not finish>"
+
+
 def test_a_ray_executor_copies_without_owning_the_cluster(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -42,7 +42,7 @@ from ._checks import OPPONENTS as OPPONENTS  # for its users
 from ._checks import buffers_error, check_bot_settings, check_num_envs
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
-from ._guard import if_open, lock_free_view, one_thread
+from ._guard import env_repr, if_open, lock_free_view, one_thread
 from ._guard import require_started as require_started  # for its users
 from ._infos import Observations, VectorInfos
 from ._restore import (
@@ -640,9 +640,12 @@ class VectorEnv:
         self.closed = True
 
     def __repr__(self) -> str:
-        return (
-            f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
-            f"opponents {self.opponents}, seed {self.seed}{', closed' * self.closed}>"
+        return env_repr(
+            self,
+            lambda: (
+                f"{self.rules.name} x{self.num_envs}, {self.players} players, "
+                f"opponents {self.opponents}, seed {self.seed}{', closed' * self.closed}"
+            ),
         )
 
 
