@@ -243,6 +243,20 @@ def test_a_half_built_vector_env_has_a_repr() -> None:
     assert repr(half) == "<VectorEnv, not made: its __init__ did not finish>"
 
 
+def test_the_gymnasium_env_repr_names_its_rules_seat_and_players() -> None:
+    """Regression: ``repr(OfcEnv(...))`` was Python's default
+    (``<ofc_fast.env.gym.OfcEnv object at 0x7f...>``): nothing of its table.  It now
+    names the rules, the agent's seat, the players and the opponents, as a
+    VectorEnv's does; a half-built one says it was not made."""
+    pytest.importorskip("gymnasium", reason="pip install 'ofc-fast[rl]'")
+    from ofc_fast.env.gym import OfcEnv
+
+    env = OfcEnv("pineapple", players=3, learner=2, opponents="heuristic")
+    assert repr(env) == "<OfcEnv PINEAPPLE, seat 2 of 3 players, opponents heuristic>"
+    bare = object.__new__(OfcEnv)
+    assert repr(bare) == "<OfcEnv, not made: its __init__ did not finish>"
+
+
 def test_a_ray_executor_copies_without_owning_the_cluster(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
