@@ -320,9 +320,11 @@ class VectorEnv:
         """Deal the next deals of environments ``envs`` (indices; :meth:`next_deal`, a
         ``reset_mask``: ``play_on``, those without an agent decision played on as with
         autoreset, their points per seat summed in ``final_rewards``).  One that fails
-        stops the deals; raises after the bots and features of those dealt are updated."""
+        stops the deals; raises after the bots and features of those dealt are updated.
+        The points of the deals played on are summed aside, in an array made only when
+        one is (a deal with an agent decision, the usual case, needs none)."""
         status = env = 0
-        todo, passed = [int(e) for e in envs], np.zeros_like(self.final_rewards)
+        todo, passed = [int(e) for e in envs], None
         with whole_step(self):
             for _ in range(MAX_SKIPPED_DEALS):
                 for env in todo:
@@ -335,10 +337,13 @@ class VectorEnv:
                 todo = [e for e in todo if play_on and self.seats[e] < 0]  # no decision
                 if status or not todo:
                     break
+                if passed is None:
+                    passed = np.zeros_like(self.final_rewards)
                 passed[todo] += self.final_rewards[todo]
             else:
                 status, env = _E_NO_DECISION, todo[0]
-            self.final_rewards += passed
+            if passed is not None:
+                self.final_rewards += passed
             self._write_features()
         if status == _E_NO_DECISION:  # (the environment then needs a reset())
             raise no_decision_error(self, int(env))
