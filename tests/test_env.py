@@ -1229,6 +1229,28 @@ def test_next_deal_takes_numpy_env_indices() -> None:
         env.next_deal(np.bool_(True))
 
 
+def test_next_deal_allocates_no_array_of_every_table() -> None:
+    """Regression: ``next_deal(i)`` (and a ``reset_mask`` reset) made a zeroed array
+    of ``num_envs`` x 4 rewards at every call (64 KiB, about 6 us at 4096 tables) to
+    sum the points of deals played on, which a deal with an agent decision never
+    has; the sum is made only when a deal is played on.  Measured in bytes
+    (tracemalloc traces NumPy's buffers), not in time: the same on any machine."""
+    import tracemalloc
+
+    env = VectorEnv("pineapple", num_envs=4096, players=2, seed=1, autoreset=False)
+    env.reset()
+    env.next_deal(0)  # (whatever a first call caches)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        env.next_deal(1)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert peak < env.num_envs * 4 * 4 // 4, peak  # a quarter of one such array
+    assert int(env.seats[1]) >= 0
+
+
 @pytest.mark.parametrize("weight", [np.float32(0.5), np.int64(1), np.float16(0.25)])
 def test_shaping_takes_numpy_numbers(weight: object) -> None:
     """A NumPy scalar weight is a finite number: it shapes as the same Python float."""

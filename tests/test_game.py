@@ -790,7 +790,7 @@ def test_move_from_dict_parses_each_card_and_row_once(monkeypatch: Any) -> None:
     from ofc_fast.game import moves as moves_mod
 
     calls: collections.Counter[str] = collections.Counter()
-    card, row = moves_mod._card, moves_mod._row
+    card, row = moves_mod.read_card, moves_mod.read_row
 
     def counted_card(value: object) -> int:
         calls["card"] += 1
@@ -800,8 +800,8 @@ def test_move_from_dict_parses_each_card_and_row_once(monkeypatch: Any) -> None:
         calls["row"] += 1
         return row(value)
 
-    monkeypatch.setattr(moves_mod, "_card", counted_card)
-    monkeypatch.setattr(moves_mod, "_row", counted_row)
+    monkeypatch.setattr(moves_mod, "read_card", counted_card)
+    monkeypatch.setattr(moves_mod, "read_row", counted_row)
     data = {"place": [["As", "front"], ["Kd", "back"]], "discard": ["2c"]}
     got = Move.from_dict(data)
     assert calls == {"card": 3, "row": 2}

@@ -1,6 +1,7 @@
 """The checks of a :class:`~ofc_fast.env.VectorEnv`'s settings that its adapters share:
-the opponents, the bots' settings, a finite number (a choice among a few texts:
-:func:`ofc_fast.errors.choice`), and the error of buffers too big to allocate."""
+the number of environments, the opponents, the bots' settings, a finite number (a choice
+among a few texts: :func:`ofc_fast.errors.choice`), and the error of buffers too big to
+allocate."""
 
 from __future__ import annotations
 
@@ -38,6 +39,17 @@ def check_finite(value: object, what: str) -> float:
     ):
         raise GameError(f"{what} must be a finite number, got {quote(value)}")
     return float(value)
+
+
+def check_num_envs(value: object) -> int:
+    """``value`` as a number of environments (an int or NumPy int, 1..2**24), else
+    GameError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise GameError(f"num_envs must be an int, got {quote(value)}")
+    num_envs = int(value)  # a NumPy int too, as players and learner take
+    if not 1 <= num_envs <= 1 << 24:
+        raise GameError(f"num_envs must be 1..16777216, got {quote(num_envs)}")
+    return num_envs
 
 
 def check_opponents(

@@ -1,6 +1,7 @@
-"""The environments a :class:`~ofc_fast.env.VectorEnv` call reads rows of: indices or a
-mask of ``num_envs`` booleans (``terminations``), checked before any row is read; the
-arrays a call takes, a ragged list among them (:func:`as_array`); a reset's options,
+"""The environments a :class:`~ofc_fast.env.VectorEnv` call reads rows of: one index
+(:func:`check_env`), indices or a mask of ``num_envs`` booleans (``terminations``),
+checked before any row is read; the arrays a call takes, a ragged list among them
+(:func:`as_array`), an encoding's ``out`` (:func:`check_out`); a reset's options,
 checked for every env (:func:`check_options`); the vector adapters' rule for a
 ``reset_mask`` (:func:`deal_on_masked`) and for a reset (:func:`reset_tables`)."""
 
@@ -23,6 +24,31 @@ def as_array(value: object) -> npt.NDArray[Any]:
         return np.asarray(value)
     except ValueError:
         return np.array(None, object)
+
+
+def check_env(env: object, num_envs: int) -> int:
+    """``env`` as an environment index (an int or NumPy int), else GameError."""
+    if (
+        isinstance(env, (bool, np.bool_))
+        or not isinstance(env, (int, np.integer))
+        or not 0 <= env < num_envs
+    ):
+        raise GameError(f"env must be an int 0..{num_envs - 1}, got {quote(env)}")
+    return int(env)
+
+
+def check_out(out: object, size: int) -> npt.NDArray[np.uint8]:
+    """``out`` when it is a contiguous, writable uint8 array of ``size`` (an
+    encoding's output), else GameError."""
+    if (
+        not isinstance(out, np.ndarray)
+        or out.shape != (size,)
+        or out.dtype != np.uint8
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        raise GameError(f"out must be a contiguous, writable uint8 array of {size}")
+    return out
 
 
 def env_flags(value: object, num_envs: int, what: str) -> npt.NDArray[Any]:

@@ -24,23 +24,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._native import ffi, lib, move_error, status_error
-from ..errors import GameError, MoveError, choice, quote
+from .._native import ffi, lib, status_error
+from ..errors import GameError, choice
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
 from ..rules import RuleSet, carried_rules
-from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed, random_seed
+from ._actions import ACTION_SPACE as ACTION_SPACE  # for its users
+from ._actions import MAX_DEALT, action_array, check_action_id, placement_array
 from ._arguments import takes_arguments
+from ._bots import make_bots
 from ._checks import OPPONENTS as OPPONENTS  # for its users
-from ._checks import STATUS_HINTS, buffers_error, check_bot_settings
+from ._checks import buffers_error, check_bot_settings, check_num_envs
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
-from ._guard import if_open, lock_free_view, one_thread
+from ._guard import env_repr, if_open, lock_free_view, one_thread
 from ._guard import require_started as require_started  # for its users
 from ._infos import Observations, VectorInfos
 from ._restore import (
@@ -50,7 +52,7 @@ from ._restore import (
     restore_seeds,
     restore_slots,
 )
-from ._rows import as_array, env_flags, env_indices, reset_mask
+from ._rows import check_env, check_out, env_flags, env_indices, reset_mask
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
@@ -58,6 +60,8 @@ from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
 from ._stuck import others_playing as others_playing
 from ._stuck import whole_step
+from ._vecenv_calls import FEATURE_SIZE as FEATURE_SIZE  # for its users
+from ._vecenv_calls import feature_rows, restart, step_error, vecenv_config
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -65,11 +69,7 @@ FANTASYLAND_MODES = ("solver", "decision")
 OBS_TYPES = ("bytes", "features")
 """``obs_type``: the uint8 encoding (:mod:`ofc_fast.encoding`) or the float32 features
 (``csrc/include/ofc_features.h``)."""
-FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
-ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
 OBS_SIZE = int(lib.OFC_ENC_SIZE)
-MAX_DEALT = 17
-_NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
@@ -156,13 +156,7 @@ class VectorEnv:
                 "classic Chinese Poker has no vector environment (its 13-card "
                 "sets have no action ids)"
             )
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(
-            num_envs, (int, np.integer)
-        ):
-            raise GameError(f"num_envs must be an int, got {quote(num_envs)}")
-        num_envs = int(num_envs)  # a NumPy int too, as players and learner take
-        if not 1 <= num_envs <= 1 << 24:
-            raise GameError(f"num_envs must be 1..16777216, got {quote(num_envs)}")
+        num_envs = check_num_envs(num_envs)
         players = check_players(players, self.rules)
         check_fantasyland(None, players, self.rules)  # one deal fits the deck
         check_deck(self.rules, players)  # and every seat in Fantasyland
@@ -177,7 +171,7 @@ class VectorEnv:
         )
         self.seed = random_seed() if seed is None else check_seed(seed)
         self.obs_type = choice(obs_type, OBS_TYPES, "obs_type", "", GameError)
-        self._c = self._config(shaping, stay_value, autoreset)
+        self._c, self._c_data = vecenv_config(self, shaping, stay_value, autoreset)
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
@@ -193,37 +187,6 @@ class VectorEnv:
             self._make_bots()
 
     # -- construction
-    def _config(self, shaping: float, stay_value: Any, autoreset: bool) -> Any:
-        from ..solver import ev_tables, stay_values
-
-        r = self.rules
-        c = ffi.new("ofc_vecenv_config *")
-        self._rules_c = game_struct(r)
-        self._ev = ev_tables(r)
-        c.rules = self._rules_c
-        c.ev = self._ev
-        c.stay_value = list(stay_values(r, stay_value))
-        c.seed = self.seed
-        c.shaping = check_finite(shaping, "shaping")
-        c.num_envs = self.num_envs
-        c.players = self.players
-        c.opponents = {"self": lib.OFC_VE_SELF, "random": lib.OFC_VE_RANDOM}.get(
-            self.opponents, lib.OFC_VE_EXTERNAL
-        )
-        c.fantasyland = (
-            lib.OFC_VE_FL_SOLVER if self.fantasyland == "solver" else lib.OFC_VE_FL_DECISION
-        )
-        c.learner = self.learner
-        c.button_frozen = int(r.fantasyland is not None and r.fantasyland.button_frozen)
-        c.autoreset = int(flag(autoreset, "autoreset", GameError))
-        c.lowball = int(r.lowball is not None)
-        status = lib.ofc_vecenv_config_check(c)
-        if status:
-            raise status_error(
-                status, "the vector environment refused the settings", GameError
-            )
-        return c
-
     def _alloc(self, n: int | None = None) -> None:
         n = self.num_envs if n is None else n
         self.encodings = np.zeros((n, OBS_SIZE), np.uint8)
@@ -282,26 +245,14 @@ class VectorEnv:
         return env_seed(self._env_seeds[i], 0)
 
     def _make_bots(self) -> None:
-        from ..bots import make_bot
-        from ..bots.registry import check_table
-
-        self._bots = [
-            [
-                make_bot(
-                    self.opponents,
-                    self.rules,
-                    seed=(self._match_seed(i) + s) % (1 << 64),
-                    **self._bot_settings,
-                )
-                if s != self.learner
-                else None
-                for s in range(self.players)
-            ]
-            for i in range(self.num_envs)
-        ]
-        for bots in self._bots:  # a bot that cannot play at this table: refused now
-            for bot in bots:
-                check_table(bot, self.players)
+        self._bots = make_bots(
+            self.opponents,
+            self.rules,
+            self._bot_settings,
+            [self._match_seed(i) for i in range(self.num_envs)],
+            self.players,
+            self.learner,
+        )
 
     # -- the gymnasium.vector-shaped API
     @one_thread
@@ -342,7 +293,9 @@ class VectorEnv:
         with whole_step(self):  # (Ctrl-C in it: reset() again)
             if self._bots is not None:
                 self._make_bots()
-            status = self._restart()
+            status = restart(
+                self._c, self._slots, self._out, self._out_rows, self._env_seeds
+            )
             if status == _E_NO_DECISION:
                 raise no_decision_error(self, int(np.argmax(self.seats < 0)))
             if status:
@@ -354,30 +307,6 @@ class VectorEnv:
             self._play_bots()
             self._write_features()
         return self.observations, self.infos()
-
-    def _restart(self) -> int:
-        """Start every match; with a list of seeds environment ``i`` as environment 0
-        of a VectorEnv seeded ``seed[i]`` (a C call on its slot and output rows, each
-        field's row i starting i * its row width in)."""
-        if self._env_seeds is None:
-            return int(
-                lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
-            )
-        one = ffi.new("ofc_vecenv_config *", self._c[0])
-        one.num_envs = 1
-        out = ffi.new("ofc_vecenv_out *")
-        stuck = 0
-        for i, s in enumerate(self._env_seeds):
-            one.seed = s
-            for field, width in self._out_rows:
-                p = getattr(self._out, field)
-                setattr(out, field, p + i * width if p != ffi.NULL else p)
-            status = lib.ofc_vecenv_reset(one, self._slots + i, 0, 1, 1, out)
-            if status == _E_NO_DECISION:
-                stuck = stuck or status
-            elif status:
-                return int(status)
-        return stuck
 
     @one_thread
     def next_deal(self, env: int) -> None:
@@ -391,9 +320,11 @@ class VectorEnv:
         """Deal the next deals of environments ``envs`` (indices; :meth:`next_deal`, a
         ``reset_mask``: ``play_on``, those without an agent decision played on as with
         autoreset, their points per seat summed in ``final_rewards``).  One that fails
-        stops the deals; raises after the bots and features of those dealt are updated."""
+        stops the deals; raises after the bots and features of those dealt are updated.
+        The points of the deals played on are summed aside, in an array made only when
+        one is (a deal with an agent decision, the usual case, needs none)."""
         status = env = 0
-        todo, passed = [int(e) for e in envs], np.zeros_like(self.final_rewards)
+        todo, passed = [int(e) for e in envs], None
         with whole_step(self):
             for _ in range(MAX_SKIPPED_DEALS):
                 for env in todo:
@@ -406,10 +337,13 @@ class VectorEnv:
                 todo = [e for e in todo if play_on and self.seats[e] < 0]  # no decision
                 if status or not todo:
                     break
+                if passed is None:
+                    passed = np.zeros_like(self.final_rewards)
                 passed[todo] += self.final_rewards[todo]
             else:
                 status, env = _E_NO_DECISION, todo[0]
-            self.final_rewards += passed
+            if passed is not None:
+                self.final_rewards += passed
             self._write_features()
         if status == _E_NO_DECISION:  # (the environment then needs a reset())
             raise no_decision_error(self, int(env))
@@ -434,10 +368,10 @@ class VectorEnv:
         ``(observations, rewards, terminations, truncations, infos)``.  MoveError (and
         no environment changes) when any action is illegal."""
         require_started(self, "step")
-        self._actions[:] = self._action_array(actions)
+        self._actions[:] = action_array(actions, self.num_envs)
         place = ffi.NULL
         if placements is not None:
-            self._placements[:] = self._placement_array(placements)
+            self._placements[:] = placement_array(placements, self.num_envs)
             place = self._p_placements
         self._step_set(place)
         return (
@@ -464,15 +398,7 @@ class VectorEnv:
         require_started(self, "step")
         if self.num_envs != 1:
             raise GameError(f"step_first() needs num_envs=1, got {self.num_envs}")
-        if (
-            isinstance(action, bool)
-            or not isinstance(action, (int, np.integer))
-            or not 0 <= action < ACTION_SPACE
-        ):
-            raise move_error(
-                int(lib.OFC_E_ACTION), f"env 0, action {action}, seat {int(self.seats[0])}"
-            )
-        self._actions[0] = action
+        self._actions[0] = check_action_id(action, int(self.seats[0]))
         self._step_set(ffi.NULL)
 
     def _step_set(self, placements: Any) -> None:
@@ -503,7 +429,7 @@ class VectorEnv:
         a = env_flags(active, self.num_envs, "active")
         if ended is not None:
             ended = env_flags(ended, self.num_envs, "ended")
-        self._actions[:] = self._action_array(actions)
+        self._actions[:] = action_array(actions, self.num_envs)
         self._active[:] = a
         with whole_step(self):
             self._call_step(ffi.NULL, self._p_active, ended)
@@ -519,42 +445,6 @@ class VectorEnv:
             )
             if status:  # pragma: no cover - the C state and its encodings always agree
                 raise status_error(status, "features", GameError)
-
-    def _action_array(self, actions: Any) -> npt.NDArray[Any]:
-        a = as_array(actions)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
-            raise MoveError(
-                f"actions must be {self.num_envs} integers, got shape "
-                f"{a.shape} of {a.dtype}",
-                "bad_action",
-            )
-        if a.dtype.kind == "u" and a.size and int(a.max()) >= ACTION_SPACE:
-            # unsigned ids past int64 would wrap to negatives (-1: play placements)
-            i = int(a.argmax())
-            raise move_error(int(lib.OFC_E_ACTION), f"env {i}, action {int(a[i])}")
-        return a
-
-    def _placement_array(self, placements: Any) -> npt.NDArray[Any]:
-        try:
-            p = np.asarray(placements)
-            if (
-                p.ndim != 2
-                or p.shape[0] != self.num_envs
-                or p.shape[1] > MAX_DEALT
-                or (p.size and (p.dtype.kind not in "iu" or p.min() < 0 or p.max() > 3))
-            ):
-                raise ValueError
-        except (ValueError, TypeError, OverflowError):
-            raise MoveError(
-                f"placements must be {self.num_envs} rows of at most "
-                f"{MAX_DEALT} destinations 0..3",
-                "bad_move",
-            ) from None
-        # past the given columns: no destination, so a row shorter than the deal is
-        # OFC_E_DESTINATION, not its last cards sent to the front (0)
-        out = np.full((self.num_envs, MAX_DEALT), _NO_DESTINATION, np.uint8)
-        out[:, : p.shape[1]] = p
-        return out
 
     def _call_step(self, placements: Any, active: Any, ended: Any = None) -> None:
         """Step ``self._actions``; the ``final_encodings`` rows where ``ended`` stay."""
@@ -579,14 +469,12 @@ class VectorEnv:
             raise no_decision_error(self, int(self._bad[0]))
         if status:
             i = int(self._bad[0])
-            hint = STATUS_HINTS.get(status, "")
-            if status == lib.OFC_E_GAME_OVER and self._c.autoreset:
-                hint = " (its deal stopped on an engine error: reset())"
-            if status == lib.OFC_E_ACTION and not self.full_sets[i]:
-                hint = ""  # an illegal id at a normal decision (no placement plays)
-            raise move_error(
+            raise step_error(
                 status,
-                f"env {i}{hint}, action {int(self._actions[i])}, seat {int(self.seats[i])}",
+                i,
+                bool(self._c.autoreset),
+                bool(self.full_sets[i]),
+                f"action {int(self._actions[i])}, seat {int(self.seats[i])}",
             )
 
     # -- bots in Python (opponents = a bot name)
@@ -649,13 +537,7 @@ class VectorEnv:
         enc: npt.NDArray[np.uint8] = self.final_encodings[env_indices(envs, self.num_envs)]
         if self.obs_type != "features":
             return enc if np.ndim(envs) else enc.reshape(-1)  # one int: its row alone
-        out = np.zeros((len(enc), FEATURE_SIZE), np.float32)
-        p_enc = ffi.from_buffer("uint8_t[]", enc)
-        status = lib.ofc_features_rows(
-            p_enc, ffi.NULL, len(enc), ffi.from_buffer("float[]", out)
-        )
-        if status:  # pragma: no cover - C wrote these encodings
-            raise status_error(status, "features", GameError)
+        out = feature_rows(enc)
         return out if np.ndim(envs) else out.reshape(-1)
 
     @if_open
@@ -675,14 +557,7 @@ class VectorEnv:
         return ffi.addressof(self._slots[self._check_env(env)], "game")
 
     def _check_env(self, env: object) -> int:
-        """``env`` as an environment index (an int or NumPy int), else GameError."""
-        if (
-            isinstance(env, (bool, np.bool_))
-            or not isinstance(env, (int, np.integer))
-            or not 0 <= env < self.num_envs
-        ):
-            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {quote(env)}")
-        return int(env)
+        return check_env(env, self.num_envs)
 
     def _check_seat(self, seat: object) -> int:
         return check_seat(
@@ -714,16 +589,7 @@ class VectorEnv:
         require_started(self, "encode")
         g = self._game(env)
         seat = self._check_seat(seat)
-        if out is None:
-            out = np.zeros(OBS_SIZE, np.uint8)
-        elif (
-            not isinstance(out, np.ndarray)
-            or out.shape != (OBS_SIZE,)
-            or out.dtype != np.uint8
-            or not out.flags.c_contiguous
-            or not out.flags.writeable
-        ):
-            raise GameError(f"out must be a contiguous, writable uint8 array of {OBS_SIZE}")
+        out = np.zeros(OBS_SIZE, np.uint8) if out is None else check_out(out, OBS_SIZE)
         lib.ofc_encode_game(
             g,
             seat,
@@ -779,9 +645,12 @@ class VectorEnv:
         self.closed = True
 
     def __repr__(self) -> str:
-        return (
-            f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
-            f"opponents {self.opponents}, seed {self.seed}{', closed' * self.closed}>"
+        return env_repr(
+            self,
+            lambda: (
+                f"{self.rules.name} x{self.num_envs}, {self.players} players, "
+                f"opponents {self.opponents}, seed {self.seed}{', closed' * self.closed}"
+            ),
         )
 
 

@@ -35,6 +35,7 @@ from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
 from ._arguments import takes_arguments
+from ._guard import env_repr
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_on, single_table
@@ -232,6 +233,13 @@ class OfcEnv(gymnasium.Env):
         """The table's rule set (a preset name given: its RuleSet): what
         :func:`ofc_fast.env.sb3.export_policy` records for a model trained on it."""
         return self._venv.rules
+
+    def __repr__(self) -> str:
+        return env_repr(self, self._describe)
+
+    def _describe(self) -> str:
+        v = self._venv
+        return f"{v.rules.name}, seat {v.learner} of {v.players} players, opponents {v.opponents}"
 
     def _obs(self) -> dict[str, NDArray[Any]]:
         v = self._venv

@@ -25,9 +25,8 @@ ints (a row of a VectorEnv's ``legal_actions``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from operator import index
 from random import Random
 from typing import Any, cast
 
@@ -37,23 +36,26 @@ from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
 from .._native._fast import distinct_ids as _distinct_ids
 from .._native._fast import moves as _moves
-from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
-from ..cards import (
-    card_str,
-    cards_str,
-    check_card_ids,
-    is_many,
-    parse_card,
-    parse_cards,
-    refuse_unordered,
-)
-from ..errors import BoardError, GameError, MoveError, OfcError, quote
-from ..table import as_int
+from ..board import ROW_SIZES, Board, Row, row_splits
+from ..cards import card_str, cards_str, check_card_ids
+from ..errors import GameError, MoveError, quote
 from ._actions import TABLES, natural_name, table_of
 from ._actions import action_destinations as action_destinations  # for its users
 from ._actions import destinations_table as destinations_table  # for its users
 from ._actions import legal_actions_of as legal_actions_of  # for its users
 from ._actions import short as _short
+from ._move_parts import (
+    board_of,
+    card_tuple,
+    free_in,
+    free_slots_of,
+    listed,
+    plain,
+    read_at,
+    read_card,
+    read_cards,
+    read_row,
+)
 
 __all__ = [
     "ACTION_SPACE",
@@ -78,103 +80,6 @@ _ROW_AT = tuple(r for r, size in enumerate(ROW_SIZES) for _ in range(size))
 """Row of each position of a 13-card setting in row order (3 front, 5 middle, 5 back)."""
 _PAIRS = tuple(tuple((c, r) for r in _ROWS) for c in range(52))  # shared (card, Row)
 _INT = {int}
-
-
-def _card(value: object) -> int:
-    if type(value) is int and 0 <= value < 52:
-        return value
-    if isinstance(value, bool):
-        raise MoveError(f"bad card {value!r}: a bool is not a card", "bad_move")
-    try:
-        return parse_card(value if isinstance(value, str) else index(value))  # type: ignore[arg-type]
-    except (OfcError, TypeError):
-        raise MoveError(
-            f"bad card {_short(value)}: expected a card id 0..51 or text such as 'As'",
-            "bad_move",
-        ) from None
-
-
-def _row(value: object) -> int:
-    if type(value) is Row:
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(Row.parse(value))
-        except OfcError as exc:
-            raise MoveError(str(exc), "bad_move") from None
-    if not isinstance(value, bool):
-        try:
-            r = index(value)  # type: ignore[arg-type]
-        except TypeError:
-            r = -1
-        if 0 <= r <= 2:
-            return r
-    raise MoveError(
-        f"bad row {_short(value)}: expected 0 (front), 1 (middle), 2 (back) or a row name",
-        "bad_move",
-    )
-
-
-def _cards(value: object, what: str = "") -> list[int]:
-    """The cards of ``value``: text, one card or a sequence of cards; ``what``: a row
-    (or the discards) of a setting, text or a sequence only (a NumPy array is no one
-    card there), named in the MoveError."""
-    if isinstance(value, str):
-        try:
-            return parse_cards(value)
-        except OfcError as exc:
-            raise MoveError(str(exc), "bad_move") from None
-    if not what and (
-        type(value) is int
-        or (
-            hasattr(value, "__index__")
-            and not isinstance(value, bool)
-            and not is_many(value)  # a 1-d array has __index__, yet holds several cards
-        )
-    ):
-        return [_card(value)]
-    try:
-        refuse_unordered(value)
-    except OfcError as exc:
-        raise MoveError(f"{what}: {exc}" if what else str(exc), "bad_move") from None
-    try:
-        items = list(value)  # type: ignore[call-overload]
-    except TypeError:
-        raise MoveError(
-            f"{what}: expected text or a sequence of cards, got {_short(value)}"
-            if what
-            else f"bad cards {_short(value)}: expected a card, text or a sequence of cards",
-            "bad_move",
-        ) from None
-    return [_card(c) for c in items]
-
-
-def _plain(value: Any) -> Any:
-    """A NumPy integer (an action id or a count read from an array) as the Python int,
-    anything else as it is (then refused by the type checks that follow)."""
-    n = as_int(value)
-    return value if n is None else n
-
-
-def _listed(value: object, field: str, what: str, size: int | None = None) -> list[Any]:
-    """The items of ``value``, a list, a tuple or a NumPy array (the dict form of a
-    move, data from JSON) of ``size`` items if given, else MoveError naming ``field``
-    and ``what`` it must be."""
-    if isinstance(value, (list, tuple)) or (
-        isinstance(value, np.ndarray) and value.ndim >= 1
-    ):
-        items = list(value)
-        if size is None or len(items) == size:
-            return items
-    raise MoveError(f"{field}: {what}, got {_short(value)}", "bad_move")
-
-
-def _at(read: Callable[[object], int], value: object, field: str) -> int:
-    """``read(value)`` (a card or a row), its MoveError naming ``field``."""
-    try:
-        return read(value)
-    except MoveError as exc:
-        raise MoveError(f"{field}: {exc}", exc.reason) from None
 
 
 class Move(tuple):  # type: ignore[type-arg]
@@ -210,8 +115,8 @@ class Move(tuple):  # type: ignore[type-arg]
         dests: list[int] = []
         if isinstance(placements, Mapping):
             for row, row_cards in placements.items():
-                r = _row(row)
-                for c in _cards(row_cards):
+                r = read_row(row)
+                for c in read_cards(row_cards):
                     cards.append(c)
                     dests.append(r)
         elif isinstance(placements, (str, bytes)):
@@ -238,10 +143,10 @@ class Move(tuple):  # type: ignore[type-arg]
                         f"bad placement {_short(item)}: expected a (card, row) pair",
                         "bad_move",
                     ) from None
-                cards.append(_card(card))
-                dests.append(_row(row))
+                cards.append(read_card(card))
+                dests.append(read_row(row))
         if discard is not None:
-            for c in _cards(discard):
+            for c in read_cards(discard):
                 cards.append(c)
                 dests.append(DISCARD)
         return cls._checked(cards, dests, declare, surrender)
@@ -272,7 +177,7 @@ class Move(tuple):  # type: ignore[type-arg]
         if cards is None:
             cards = _dealt(dealt)
         if type(action) is not int or type(discards) is not int:
-            discards, action = _plain(discards), _plain(action)
+            discards, action = plain(discards), plain(action)
         n = len(cards)
         dest = None
         if (
@@ -306,10 +211,12 @@ class Move(tuple):  # type: ignore[type-arg]
         'As / - / Ks Qs, discard 2c'
         """
         rows = tuple(
-            _cards(x, name)
+            read_cards(x, name)
             for x, name in ((front, "front"), (middle, "middle"), (back, "back"))
         )
-        cards = tuple(c for row in rows for c in row) + tuple(_cards(discard, "discard"))
+        cards = tuple(c for row in rows for c in row) + tuple(
+            read_cards(discard, "discard")
+        )
         dests = tuple(r for r, row in enumerate(rows) for _ in row) + (DISCARD,) * (
             len(cards) - sum(map(len, rows))
         )
@@ -455,18 +362,18 @@ class Move(tuple):  # type: ignore[type-arg]
             raise MoveError(
                 f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}", "bad_move"
             )
-        place = _listed(data.get("place", ()), "place", "a list of [card, row] pairs")
+        place = listed(data.get("place", ()), "place", "a list of [card, row] pairs")
         cards: list[int] = []
         dests: list[int] = []
         for i, item in enumerate(place):
-            pair = _listed(item, f"place[{i}]", "a [card, row] pair", 2)
-            cards.append(_at(_card, pair[0], f"place[{i}]"))
-            dests.append(_at(_row, pair[1], f"place[{i}]"))
+            pair = listed(item, f"place[{i}]", "a [card, row] pair", 2)
+            cards.append(read_at(read_card, pair[0], f"place[{i}]"))
+            dests.append(read_at(read_row, pair[1], f"place[{i}]"))
         discard = data.get("discard")
         for i, c in enumerate(
-            () if discard is None else _listed(discard, "discard", "a list of cards")
+            () if discard is None else listed(discard, "discard", "a list of cards")
         ):
-            cards.append(_at(_card, c, f"discard[{i}]"))
+            cards.append(read_at(read_card, c, f"discard[{i}]"))
             dests.append(DISCARD)
         return cls._checked(cards, dests, data.get("declare"), data.get("surrender", False))
 
@@ -493,80 +400,25 @@ class Move(tuple):  # type: ignore[type-arg]
         return f"Move(({items}{',' if len(pl) == 1 else ''}){disc}{extra})"
 
 
-def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
-    """The free slots of ``rows``, their cards read only where a row is text (see
-    :func:`_board`; else their counts alone: any placeholders); MoveError for rows
-    that do not fit a board."""
-    if isinstance(rows, (str, Board)) or (
-        isinstance(rows, Sequence) and any(isinstance(r, str) for r in rows)
-    ):
-        rows = _board(rows).rows
-    return _free_slots(rows)
-
-
-def _free_slots(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
-    try:
-        return free_slots(rows)
-    except BoardError as exc:
-        raise MoveError(str(exc), "bad_move") from None
-
-
-def _board(rows: object) -> Board:
-    """``rows`` (front, middle, back: card ids or text each; a Board or board text) as
-    a Board: CardError for a bad or repeated card, MoveError for what is no three rows
-    of cards that fit a board."""
-    if isinstance(rows, Board):
-        return rows
-    try:
-        if isinstance(rows, str):
-            return Board.parse(rows)
-        if isinstance(rows, Sequence) and len(rows) == 3:
-            front, middle, back = rows
-            if all(type(r) is list or type(r) is tuple for r in rows):  # the usual ids
-                return Board.from_ids(tuple(front), tuple(middle), tuple(back))
-            return Board(front, middle, back)
-    except BoardError as exc:
-        raise MoveError(str(exc), "bad_move") from None
-    _free_slots(rows)  # type: ignore[arg-type] # the MoveError naming what is wrong
-    raise MoveError(f"rows must be (front, middle, back), got {_short(rows)}", "bad_move")
-
-
 def _decision(
     dealt: Sequence[Any], rows: object
 ) -> tuple[tuple[int, ...], tuple[int, int, int]]:
-    """The dealt cards (:func:`_dealt`) and the free slots of ``rows`` (:func:`_board`)
-    of a normal decision; CardError naming a card both dealt and on the rows."""
+    """The dealt cards (:func:`_dealt`) and the free slots of ``rows``
+    (:func:`~ofc_fast.game._move_parts.board_of`) of a normal decision; CardError
+    naming a card both dealt and on the rows."""
     cards = _dealt(dealt)
-    board = _board(rows)
+    board = board_of(rows)
     check_card_ids(cards + board.cards, "dealt cards and rows")
-    return cards, _free_slots(board.rows)
-
-
-def _card_tuple(dealt: Iterable[Any]) -> tuple[Any, ...]:
-    """The dealt cards as a tuple (text parsed by :func:`~ofc_fast.cards.parse_cards`),
-    or MoveError for what holds no cards (None, a number, a mapping or a set: the
-    order of dealt cards matters)."""
-    if isinstance(dealt, str):
-        return tuple(_cards(dealt))
-    try:
-        refuse_unordered(dealt)
-    except OfcError as exc:
-        raise MoveError(f"dealt cards: {exc}", "bad_move") from None
-    try:
-        return tuple(dealt)
-    except TypeError:
-        raise MoveError(
-            f"dealt cards: expected a list of cards, got {_short(dealt)}", "bad_move"
-        ) from None
+    return cards, free_slots_of(board.rows)
 
 
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
     fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids
     if fast is not None:
         return fast
-    cards = _card_tuple(dealt)
+    cards = card_tuple(dealt)
     if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
-        cards = tuple(_card(c) for c in cards)
+        cards = tuple(read_card(c) for c in cards)
     if len(set(cards)) != len(cards):
         raise MoveError(f"dealt cards repeat a card: {cards_str(cards)}", "duplicate")
     if not 1 <= len(cards) <= 5:
@@ -590,7 +442,7 @@ def actions_for(
     >>> actions_for(2, rows)  # one slot left in each row: two cards, three rows
     (1, 2, 3, 5, 6, 7)
     """
-    return legal_actions_of(_plain(n), _plain(discards), _free(rows))
+    return legal_actions_of(plain(n), plain(discards), free_in(rows))
 
 
 def moves_for(
@@ -608,7 +460,7 @@ def moves_for(
     (27, Move((('Kd', Row.FRONT), ('7h', Row.FRONT)), discard=51))
     """
     cards, free = _decision(dealt, rows)
-    n, discards = len(cards), _plain(discards)
+    n, discards = len(cards), plain(discards)
     return [
         Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
         for a in legal_actions_of(n, discards, free)
@@ -649,7 +501,7 @@ def _valid_ids(n: int, k: int) -> frozenset[int]:
 def settings_for(dealt: Sequence[int]) -> list[Move]:
     """Every setting of 13 dealt cards (72,072 moves, front/middle/back), in the order
     of :func:`ofc_fast.board.row_splits`."""
-    cards = tuple(_card(c) for c in _card_tuple(dealt))
+    cards = tuple(read_card(c) for c in card_tuple(dealt))
     if len(cards) != 13 or len(set(cards)) != 13:
         raise MoveError(f"a setting takes 13 distinct cards, got {len(cards)}", "bad_move")
     new = tuple.__new__
@@ -681,7 +533,7 @@ def move_for_action(
     ofc_fast.errors.MoveError: action 99 is not legal here (3 cards, 1 to discard, ...)
     """
     cards, free = _decision(dealt, rows)
-    action, discards = _plain(action), _plain(discards)
+    action, discards = plain(action), plain(discards)
     legal = legal_actions_of(len(cards), discards, free)
     if type(action) is not int or action not in legal:  # `in`: no array compared
         raise MoveError(
@@ -703,7 +555,7 @@ def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     """
     if not isinstance(move, Move):
         raise MoveError(f"expected a Move, got {_short(move)}", "bad_move")
-    cards, discards = _dealt(dealt), _plain(discards)
+    cards, discards = _dealt(dealt), plain(discards)
     if type(discards) is not int or not 0 <= discards < len(cards):
         raise MoveError(
             f"{_short(discards)} discards do not fit {len(cards)} card(s)", "discard_count"
@@ -764,8 +616,8 @@ def random_move(
     if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
         raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
     if not isinstance(dealt, (list, tuple)):
-        dealt = _card_tuple(dealt)
-    discards = _plain(discards)
+        dealt = card_tuple(dealt)
+    discards = plain(discards)
     if len(dealt) <= 5:
         cards, free = _decision(dealt, rows)
         legal = legal_actions_of(len(cards), discards, free)
@@ -777,7 +629,7 @@ def random_move(
                 f"random_move: rng.choice gave {quote(i)}, none of the choices"
             ) from None
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
-    n, free = len(dealt), _free(rows)
+    n, free = len(dealt), free_in(rows)
     if not (
         lib.OFC_BOARD_CARDS <= n <= lib.OFC_GAME_MAX_DEALT
         and type(discards) is int
@@ -790,7 +642,7 @@ def random_move(
             "bad_move",
         )
     # distinct int ids (every dealt set) at once; anything else card by card
-    cards = tuple(dealt) if _distinct_ids(dealt) else tuple(_card(c) for c in dealt)
+    cards = tuple(dealt) if _distinct_ids(dealt) else tuple(read_card(c) for c in dealt)
     order = list(range(len(cards)))
     rng.shuffle(order)
     dest = [0] * len(cards)

@@ -20,7 +20,6 @@ import base64
 import os
 import re
 import stat
-import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -32,14 +31,14 @@ import numpy.typing as npt
 
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array
-from ..board import Board, board_slots
+from ..board import Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote, quote_path
 from ..files import atomic_write
 from ..rules import RuleSet, RulesLike, as_rules, play_key
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
-from ..table import MAX_SEATS, as_int
+from ..table import as_int
 from ._fingerprint import (
     earlier_fingerprints,
     fingerprint,
@@ -47,6 +46,9 @@ from ._fingerprint import (
     trained_for,
 )
 from ._lru import Lru
+from ._model_args import NO_CARD, card_mask, check_fl_value, fl_values, seats
+from ._model_args import board_bytes as board_bytes  # for its users
+from ._model_format import MAX_FILE, file_bytes, file_path, nets_payload, why
 
 __all__ = [
     "FEATURES",
@@ -66,16 +68,10 @@ __all__ = [
 FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 """The newest model file format version this library reads and writes (it reads
 every version from 1; it writes this one, its header under a checksum too)."""
-_OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
-_FL_VALUES = int(lib.OFC_VF_FL_VALUES)  # fl_value: the worth of 0..17 Fantasyland cards
-_FL_MAX = 1e6  # |fl_value| C takes (ofc_value_ctx_check)
 FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models lie: ``<rules name>-<players>p.ofcvm``."""
-_HEADER = struct.Struct("<8sIIIIIIII Q I")  # bytes 0..51: then their checksum, 4 reserved
-_MAGIC = b"OFCVALUE"
-_NO_CARD = 0xFF
 _NAME_MAX = 100  # characters of a name given with the bytes (from_bytes)
 _CONTEXTS = 64  # contexts, and tables, a model keeps (the least recently used forgotten)
 
@@ -112,33 +108,6 @@ def rules_mismatch(trained_hash: int, rules: RulesLike) -> str | None:
     if trained_hash == rules_hash(rules) or trained_hash in earlier_fingerprints(rules):
         return None  # (earlier_fingerprints: the same rules written another way)
     return trained_for(trained_hash, rules)
-
-
-def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
-    """13 slots (each row's cards first, then 0xFF) from a Board, three rows of card
-    ids, or text ``"front / middle / back"``.
-
-    >>> board_bytes("As / / Kd")[:4] == bytes([51, 255, 255, 255])
-    True
-    """
-    if isinstance(board, Board):
-        rows: list[list[int]] = [list(board.front), list(board.middle), list(board.back)]
-    elif isinstance(board, str):
-        parts = board.split("/")
-        if len(parts) != 3:
-            raise ModelError(f"a board is 'front / middle / back', got {quote(board)}")
-        rows = [parse_cards(p) if p.strip() else [] for p in parts]
-    else:
-        try:
-            rows = [parse_cards(r) for r in board]
-        except TypeError:  # not a sequence of rows
-            raise ModelError(
-                f"a board is 'front / middle / back', a Board or three rows of cards, "
-                f"got {quote(board)}"
-            ) from None
-        if len(rows) != 3:
-            raise ModelError(f"a board has three rows, got {len(rows)}")
-    return board_slots(rows, ModelError)
 
 
 @dataclass(frozen=True, eq=False)
@@ -258,7 +227,7 @@ class ValueModel:
                 f"value model {self.name}{where} was trained for other rules than "
                 f"{rules.name} ({why})"
             )
-        if players is not None and self.players not in (0, _seats(players)):
+        if players is not None and self.players not in (0, seats(players)):
             raise ModelError(
                 f"value model {self.name}{where} was trained for {self.players} players, "
                 f"not {players}"
@@ -286,16 +255,8 @@ class ValueModel:
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers within +-1e6."""
         rules = as_rules(rules, "value model")
-        players = _seats(players)
-        try:
-            values = tuple(float(v) for v in fl_value)
-        except (TypeError, ValueError, OverflowError):  # (10**400: no float)
-            values = ()
-        if len(values) != _FL_VALUES or not all(abs(v) <= _FL_MAX for v in values):
-            raise ModelError(  # (C refuses NaN, infinities and beyond: OFC_E_VALUE)
-                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), each "
-                f"within +-1e6, got {quote(fl_value)}"
-            )
+        players = seats(players)
+        values = check_fl_value(fl_value)
         key = (play_key(rules), players, values)  # (renamed rule sets: one context)
         hit = self._contexts.get(key)
         if hit is not None:
@@ -324,13 +285,13 @@ class ValueModel:
         """The value of one board: the net of its card count, or a complete board's
         expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
         rules = as_rules(rules, "value model")
-        fl = _fl_values(rules) if fl_value is None else fl_value
+        fl = fl_values(rules) if fl_value is None else fl_value
         ctx = self.context(rules, players, fl)
         out = ffi.new("double *")
         cells = board_bytes(board)
-        st = lib.ofc_value_board(ctx, cells, _mask(parse_cards(dead)), out)
+        st = lib.ofc_value_board(ctx, cells, card_mask(parse_cards(dead)), out)
         if st != OK:
-            raise self._status_error(st, sum(1 for c in cells if c != _NO_CARD))
+            raise self._status_error(st, sum(1 for c in cells if c != NO_CARD))
         return float(out[0])
 
     def action_values(
@@ -367,15 +328,15 @@ class ValueModel:
         ids = int_array(actions, np.uint8, "action_values: actions", ModelError)
         if ids.ndim != 1:
             raise ModelError(f"action_values: actions are a list of ids, got {ids.shape}")
-        dead = (1 << 52) - 1 & ~_mask(parse_cards(unseen)) & ~_mask(cards)
-        dead &= ~_mask(c for c in board if c != 0xFF)
+        dead = (1 << 52) - 1 & ~card_mask(parse_cards(unseen)) & ~card_mask(cards)
+        dead &= ~card_mask(c for c in board if c != 0xFF)
         ctx = self.context(rules, players, fl_value)
         values = ffi.new("double[]", max(1, len(ids)))
         st = lib.ofc_value_actions(
             ctx, board, bytes(cards), len(cards), k, dead, ids.tobytes(), len(ids), values
         )
         if st != OK:  # (the boards after the moves: the board, the cards kept)
-            placed = sum(1 for c in board if c != _NO_CARD) + len(cards) - k
+            placed = sum(1 for c in board if c != NO_CARD) + len(cards) - k
             raise self._status_error(st, placed)
         return [float(values[i]) for i in range(len(ids))]
 
@@ -402,52 +363,6 @@ def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
     return replace(ValueModel._parse(data, name, name), _path=path)  # (a stem: any size)
 
 
-def _seats(players: object, any_count: bool = False) -> int:
-    """``players`` as an int 2..4, or 0 (a model for any seat count) where
-    ``any_count`` (ModelError naming it otherwise)."""
-    n = as_int(players)
-    if n is None or not (2 <= n <= MAX_SEATS or (any_count and n == 0)):
-        want = "0 (any) or 2" if any_count else "an integer 2"
-        raise ModelError(f"players must be {want}..{MAX_SEATS}, got {quote(players)}")
-    return n
-
-
-def _mask(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return m
-
-
-def _fl_values(rules: RuleSet) -> list[float]:
-    from ..search.model import search_model  # the search's Fantasyland values
-
-    return list(search_model(rules).fl_value)
-
-
-_MAX_FILE = (
-    int(lib.OFC_VM_HEADER_BYTES)
-    + int(lib.OFC_VM_MAX_NETS) * 4 * (3 + int(lib.OFC_VM_MAX_LAYERS))
-    + 4 * int(lib.OFC_VM_MAX_PARAMS)
-    + 4 * _OPP_COUNTS
-)  # bytes of the largest file the format allows: header, net shapes, weights, rows
-
-
-def _file_path(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a Path (ModelError when it is no path, or empty: Path("") is the
-    current folder, which the caller never named)."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise ModelError(f"a model file's path is text, got {quote(path)}")
-    if not os.fspath(path):
-        raise ModelError("a model file's path is empty: name a file")
-    return Path(path)
-
-
-def _why(exc: Exception) -> object:
-    """Why a file could not be read or written: the OS's words, or the ValueError's."""
-    return exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-
-
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
     """Read and check a model file (ModelError naming the path, quoted as
     :func:`~ofc_fast.errors.quote_path` quotes one, when it is missing or
@@ -459,21 +374,21 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
     >>> load_model(MODEL_DIR / "pineapple-2p.ofcvm").players
     2
     """
-    p = _file_path(path)
+    p = file_path(path)
     try:
         regular = stat.S_ISREG(p.stat().st_mode)
         if regular:
             with p.open("rb") as f:
-                data = f.read(_MAX_FILE + 1)
+                data = f.read(MAX_FILE + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise ModelError(
-            f"value model {quote_path(p)}: cannot read it ({_why(exc)})"
+            f"value model {quote_path(p)}: cannot read it ({why(exc)})"
         ) from None
     if not regular:  # (a ModelError is a ValueError: raised inside, it was wrapped)
         raise ModelError(f"value model {quote_path(p)}: not a regular file")
-    if len(data) > _MAX_FILE:
+    if len(data) > MAX_FILE:
         raise ModelError(
-            f"value model {quote_path(p)}: larger than any model file ({_MAX_FILE} bytes)"
+            f"value model {quote_path(p)}: larger than any model file ({MAX_FILE} bytes)"
         )
     # named by its file as from_bytes names one: printable, short (else quoted)
     name = p.stem if p.stem.isprintable() and len(p.stem) <= _NAME_MAX else quote(p.stem)
@@ -549,9 +464,9 @@ def _pinned_file(spec: Mapping[Any, Any]) -> ValueModel:
 def _decoded(text: str, name: str) -> ValueModel:
     """The model of base64 text (cached: each bot built from the same settings, as
     the seats of a parallel run are, shares one parse)."""
-    if len(text) > (_MAX_FILE + 2) // 3 * 4:
+    if len(text) > (MAX_FILE + 2) // 3 * 4:
         raise ModelError(
-            f"value model {quote(name)}: larger than any model file ({_MAX_FILE} bytes)"
+            f"value model {quote(name)}: larger than any model file ({MAX_FILE} bytes)"
         )
     try:
         data = base64.b64decode(text, validate=True)
@@ -578,86 +493,11 @@ def model_bytes(
     >>> data[:8], ValueModel.from_bytes(data).cards
     (b'OFCVALUE', (5,))
     """
-    players = _seats(players, any_count=True)
-    payload = bytearray()
-    checked = _pairs(nets, "nets")
-    nets = [(c, _pairs(net, f"net of {quote(c)} cards: layers")) for c, net in checked]
-    for cards, layers in nets:
-        widths = _widths(cards, layers)
-        payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
-        for i, (w, b) in enumerate(layers):
-            try:
-                payload += np.asarray(w, dtype="<f4").tobytes()
-                payload += np.asarray(b, dtype="<f4").tobytes()
-            except (ValueError, TypeError):
-                raise ModelError(
-                    f"net of {cards} cards, layer {i}: weights and biases are numbers"
-                ) from None
-    if len({int(cards) for cards, _ in nets}) < len(nets):
-        raise ModelError("two nets for boards of the same card count: one per count")
-    if opponent is not None:
-        counts = int_array(opponent, np.uint32, "opponent rows", ModelError)
-        if counts.size != _OPP_COUNTS:
-            raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, got {counts.size}")
-        payload += counts.astype("<u4").tobytes()
-    checksum = int(lib.ofc_vm_checksum(bytes(payload), len(payload)))
-    head = _HEADER.pack(
-        _MAGIC,
-        FORMAT_VERSION,
-        int(lib.OFC_VM_HEADER_BYTES),
-        len(payload),
-        rules_hash(rules),
-        int(lib.OFC_VF_SET),
-        FEATURES,
-        players,
-        len(nets),
-        checksum,
-        0 if opponent is None else 1,
-    )
-    data = head + struct.pack("<Q4x", int(lib.ofc_vm_checksum(head, len(head)))) + payload
+    players = seats(players, any_count=True)
+    payload, count = nets_payload(nets, opponent)
+    data = file_bytes(payload, rules_hash(rules), players, count, opponent is not None)
     ValueModel.from_bytes(data, "new model")  # what we write, C reads
     return data
-
-
-def _pairs(items: object, what: str) -> list[tuple[Any, Any]]:
-    """``items`` (``nets``, a net's layers) as a list of pairs, else ModelError."""
-    if isinstance(items, Iterable) and not isinstance(items, (str, bytes, Mapping)):
-        pairs = [tuple(p) if isinstance(p, (tuple, list)) else () for p in items]
-        if all(len(p) == 2 for p in pairs):
-            return [(a, b) for a, b in pairs]
-    raise ModelError(f"{what}: expected a list of pairs, got {quote(items)}")
-
-
-def _widths(
-    cards: int, layers: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]
-) -> list[int]:
-    """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
-    weights are not (out, in) with ``in`` the previous width, its bias not ``out``
-    numbers (they would land in the wrong places), or the format holds no such net."""
-    n = as_int(cards)
-    if n is None or not 5 <= n <= 12:  # (C refused 4 or 13 as 'sizes out of range')
-        raise ModelError(f"a net's cards are 5..12, got {quote(cards)}")
-    widths: list[int] = []
-    for i, (w, b) in enumerate(layers):
-        shape = np.shape(w)
-        if len(shape) != 2 or (widths and shape[1] != widths[-1]):
-            raise ModelError(
-                f"net of {cards} cards, layer {i}: weights of shape {shape}, not "
-                f"(out, {widths[-1] if widths else 'inputs'})"
-            )
-        if np.size(b) != shape[0]:
-            raise ModelError(
-                f"net of {cards} cards, layer {i}: {np.size(b)} biases, not {shape[0]}"
-            )
-        widths += [int(shape[1]), int(shape[0])] if not widths else [int(shape[0])]
-    deep, wide = int(lib.OFC_VM_MAX_LAYERS), int(lib.OFC_VM_MAX_WIDTH)
-    fits = 0 < len(layers) <= deep and all(1 <= w <= wide for w in widths)
-    if not (fits and widths[0] == FEATURES and widths[-1] == 1):  # (C: 'out of range')
-        raise ModelError(
-            f"net of {cards} cards: widths {widths}; a net has 1..{deep} layers, takes "
-            f"the {FEATURES} inputs, gives 1 output, and each width is 1..{wide}"
-        )
-    return widths
 
 
 def write_model(
@@ -680,13 +520,13 @@ def write_model(
     >>> m.name.startswith("zero@"), m.players
     (True, 2)
     """
-    p = _file_path(path)
+    p = file_path(path)
     data = model_bytes(nets, rules, players, opponent)
     try:
         atomic_write(p, data)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise ModelError(
-            f"value model {quote_path(p)}: cannot write it ({_why(exc)})"
+            f"value model {quote_path(p)}: cannot write it ({why(exc)})"
         ) from None
     return ValueModel.from_bytes(data, p.stem)
 
@@ -716,7 +556,7 @@ def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     (3, None)
     """
     rules = as_rules(rules, "shipped_model")
-    players = _seats(players)
+    players = seats(players)
     key = rules_hash(rules)
     for preset in presets_by_fingerprint().get(key, ()):
         model = _shipped(preset.name, players)
