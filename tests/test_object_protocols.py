@@ -230,31 +230,31 @@ def test_a_half_built_vector_env_has_a_repr() -> None:
     """Regression: ``repr()`` of a VectorEnv whose ``__init__`` raised partway (0
     environments refused after ``rules`` was set), or of an ``object.__new__`` one, raised
     AttributeError ('VectorEnv' object has no attribute ...): a debugger or a log of
-    the failed construction failed in turn.  A repr never raises: it says the env was
-    not made."""
+    the failed construction failed in turn.  A repr never raises: it says the env is
+    not fully built (``errors.built_repr``, as Game's and Match's)."""
     from ofc_fast.env import VectorEnv
 
     bare = object.__new__(VectorEnv)
-    assert repr(bare) == "<VectorEnv, not made: its __init__ did not finish>"
+    assert repr(bare) == "<VectorEnv, not fully built: no rules>"
     half = object.__new__(VectorEnv)
     with pytest.raises(errors.GameError, match="num_envs"):
         half.__init__("pineapple", 0)  # type: ignore[misc]
     assert "rules" in vars(half) and "num_envs" not in vars(half)
-    assert repr(half) == "<VectorEnv, not made: its __init__ did not finish>"
+    assert repr(half) == "<VectorEnv, not fully built: no num_envs>"
 
 
 def test_the_gymnasium_env_repr_names_its_rules_seat_and_players() -> None:
     """Regression: ``repr(OfcEnv(...))`` was Python's default
     (``<ofc_fast.env.gym.OfcEnv object at 0x7f...>``): nothing of its table.  It now
     names the rules, the agent's seat, the players and the opponents, as a
-    VectorEnv's does; a half-built one says it was not made."""
+    VectorEnv's does; a half-built one says it is not fully built."""
     pytest.importorskip("gymnasium", reason="pip install 'ofc-fast[rl]'")
     from ofc_fast.env.gym import OfcEnv
 
     env = OfcEnv("pineapple", players=3, learner=2, opponents="heuristic")
     assert repr(env) == "<OfcEnv PINEAPPLE, seat 2 of 3 players, opponents heuristic>"
     bare = object.__new__(OfcEnv)
-    assert repr(bare) == "<OfcEnv, not made: its __init__ did not finish>"
+    assert repr(bare) == "<OfcEnv, not fully built: no _venv>"
 
 
 def test_a_ray_executor_copies_without_owning_the_cluster(

@@ -1,6 +1,5 @@
 """The guards of a :class:`~ofc_fast.env.VectorEnv`'s calls: one thread at a time,
-none once it is closed, the steps and views only after its first :meth:`reset`; and
-an env's repr, which never raises (:func:`env_repr`)."""
+none once it is closed, the steps and views only after its first :meth:`reset`."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from ..game.threads import lock_free, one_at_a_time
 
 __all__ = [
     "check_open",
-    "env_repr",
     "if_open",
     "lock_free_view",
     "one_thread",
@@ -21,17 +19,6 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def env_repr(env: object, describe: Callable[[], str]) -> str:
-    """``<Class describe()>``: an env's repr; ``<Class, not made: its __init__ did not
-    finish>`` when ``describe`` reads an attribute the env lacks (its ``__init__``
-    raised partway, or it is an ``object.__new__`` one): a repr never raises."""
-    name = type(env).__name__
-    try:
-        return f"<{name} {describe()}>"
-    except AttributeError:
-        return f"<{name}, not made: its __init__ did not finish>"
 
 
 def if_open(method: _F) -> _F:

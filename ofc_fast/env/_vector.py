@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._native import ffi, lib, status_error
-from ..errors import GameError, choice
+from ..errors import GameError, built_repr, choice
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
@@ -42,7 +42,7 @@ from ._checks import OPPONENTS as OPPONENTS  # for its users
 from ._checks import buffers_error, check_bot_settings, check_num_envs
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
-from ._guard import env_repr, if_open, lock_free_view, one_thread
+from ._guard import if_open, lock_free_view, one_thread
 from ._guard import require_started as require_started  # for its users
 from ._infos import Observations, VectorInfos
 from ._restore import (
@@ -644,13 +644,12 @@ class VectorEnv:
         self._started = False
         self.closed = True
 
+    @built_repr
     def __repr__(self) -> str:
-        return env_repr(
-            self,
-            lambda: (
-                f"{self.rules.name} x{self.num_envs}, {self.players} players, "
-                f"opponents {self.opponents}, seed {self.seed}{', closed' * self.closed}"
-            ),
+        return (
+            f"<{type(self).__name__} {self.rules.name} x{self.num_envs}, {self.players} "
+            f"players, opponents {self.opponents}, seed {self.seed}"
+            f"{', closed' * self.closed}>"
         )
 
 

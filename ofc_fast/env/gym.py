@@ -30,12 +30,11 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .._native import lib, move_error
-from ..errors import GameError, MoveError, choice, quote
+from ..errors import GameError, MoveError, built_repr, choice, quote
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
 from ._arguments import takes_arguments
-from ._guard import env_repr
 from ._rows import as_array, check_options, reset_tables
 from ._seeds import seed_list
 from ._single import check_render_mode, check_solver_sets, deal_on, single_table
@@ -234,12 +233,13 @@ class OfcEnv(gymnasium.Env):
         :func:`ofc_fast.env.sb3.export_policy` records for a model trained on it."""
         return self._venv.rules
 
+    @built_repr
     def __repr__(self) -> str:
-        return env_repr(self, self._describe)
-
-    def _describe(self) -> str:
         v = self._venv
-        return f"{v.rules.name}, seat {v.learner} of {v.players} players, opponents {v.opponents}"
+        return (
+            f"<{type(self).__name__} {v.rules.name}, seat {v.learner} of {v.players} "
+            f"players, opponents {v.opponents}>"
+        )
 
     def _obs(self) -> dict[str, NDArray[Any]]:
         v = self._venv
