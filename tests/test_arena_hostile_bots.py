@@ -352,6 +352,28 @@ def test_a_grandchild_out_of_the_bot_s_group_holds_no_thread_nor_pipe(
     assert not left, [os.readlink(f"/proc/self/fd/{fd}") for fd in left]
 
 
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self"), reason="needs /proc (Linux): run on Linux"
+)
+@pytest.mark.parametrize("mode", ["escape", "escape-start"])
+def test_a_grandchild_in_a_session_of_its_own_ends_with_the_match(
+    tmp_path: Path, mode: str
+) -> None:
+    """Regression: a ``cmd:`` bot's grandchild that started a session of its own
+    (``cmd:sh -c 'setsid sleep 1000 & exec ofc-fast bot random'``, or a bot that
+    forks one and exits mid-match) ran on after ``ofc-fast arena`` had exited: a
+    tournament leaked a process a match.  The arena now kills every process that
+    carries the bot's mark in its environment, once the bot has exited or the match
+    is over."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    pid_file = tmp_path / "grandchild.pid"
+    bots = [parse_bot_spec("heuristic"), parse_bot_spec(hostile(mode, str(pid_file)))]
+    report = Arena("pineapple", bots, 3, seed=21, timeout_ms=ROOMY_MS).run()
+    assert _gone(int(pid_file.read_text()), within_s=2.0)  # (killed here if not)
+    assert report["bots"][1]["faults"] == (mode == "escape")
+
+
 @pytest.mark.parametrize("transport", ["stdio", "tcp"])
 def test_a_last_answer_with_no_newline_is_read_at_the_end(
     tmp_path: Path, transport: str

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import ArenaError, OfcError, quote
 from ._protocol import LineSplitter, bot_crashed, decode, encode
+from ._reach import kill_marked, marked_env
 from ._signals import sigint_deferred
 from .client import BotClient
 
@@ -380,9 +381,11 @@ def check_bot_stderr(value: object) -> int | None:
     )
 
 
-def _started(argv: list[str], command: str, stderr: int | None) -> subprocess.Popen[bytes]:
-    """The bot's process, on pipes, in a new session (ArenaError where it cannot
-    start)."""
+def _started(
+    argv: list[str], command: str, stderr: int | None, env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    """The bot's process, on pipes, in a new session, with ``env`` (ArenaError where
+    it cannot start)."""
     try:
         return subprocess.Popen(
             argv,
@@ -391,6 +394,7 @@ def _started(argv: list[str], command: str, stderr: int | None) -> subprocess.Po
             stderr=stderr,
             bufsize=0,
             start_new_session=True,
+            env=env,
         )
     except OSError as exc:
         raise ArenaError(f"cannot start {quote(command)}: {exc.strerror or exc}") from None
@@ -402,7 +406,8 @@ class ProcessEndpoint(_StreamEndpoint):
     The bot runs in a new session (its own process group).  A thread watches it: when
     it exits, the rest of its group is killed and the stream ends (a disconnect),
     even if a process it forked still holds its stdout.  :meth:`kill` and
-    :meth:`close` kill the whole group."""
+    :meth:`close` kill the whole group, and the processes it started that left the
+    group, where ``/proc`` shows them (:mod:`._reach`)."""
 
     def __init__(self, command: str, stderr: int | None = None) -> None:
         super().__init__()
@@ -420,7 +425,8 @@ class ProcessEndpoint(_StreamEndpoint):
         # the child it made, left it unreaped) comes once the bot is watched
         try:
             with sigint_deferred():
-                self.proc = _started(argv, command, stderr)
+                self._mark, env = marked_env()
+                self.proc = _started(argv, command, stderr, env)
                 self._watch_proc()
         except BaseException:  # (killed and reaped here: no watcher may be there to)
             if hasattr(self, "proc"):
@@ -458,6 +464,7 @@ class ProcessEndpoint(_StreamEndpoint):
         self._watcher.start()
 
     def _kill_group(self) -> None:
+        """Kill the bot's process group, then the processes that left it."""
         try:
             if hasattr(os, "killpg"):
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -465,6 +472,7 @@ class ProcessEndpoint(_StreamEndpoint):
                 self.proc.kill()
         except (ProcessLookupError, PermissionError):
             pass
+        kill_marked(self._mark)
 
     def _watch(self) -> None:
         """Wait for the process to exit (without reaping it, so that its pid still

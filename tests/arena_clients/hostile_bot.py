@@ -23,6 +23,8 @@ TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
   the bot's process group, which the arena kills);
 * ``linger``: plays fair, forks a grandchild that sleeps (pid to ARG) and, at
   ``match-end``, does not exit;
+* ``escape-start``: plays fair, having forked a grandchild in a session of its own
+  that sleeps (pid to ARG), and exits at ``match-end``;
 * ``cut-exit``: plays fair, then writes its 4th answer with no newline at its end
   and exits;
 * ``row-list``: plays fair, but its 2nd answer names each placement's row as a list
@@ -94,8 +96,8 @@ def main():
     arg = sys.argv[3] if len(sys.argv) > 3 else None
     lines, write, token = streams(transport)
     me, acts, last = Seat(), 0, None
-    if mode == "linger":
-        fork_sleeper(arg)
+    if mode in ("linger", "escape-start"):
+        fork_sleeper(arg, session=mode == "escape-start")
     for line in lines:
         msg = json.loads(line)
         t = msg.get("t")
