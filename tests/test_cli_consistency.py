@@ -639,6 +639,27 @@ class _FailingInput(io.RawIOBase):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
 
+def test_a_line_read_from_standard_input_leaves_the_rest(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Regression: ``serve --api-key-file -`` takes the first line of standard input
+    and leaves the rest for another reader; read through a buffering wrapper, it took
+    a whole chunk (up to 8 KiB) and the rest was lost.  The ``-`` file, a line read,
+    hands standard input on where the line ends; and its ``fileno()`` is standard
+    input's (the report's never-write-over-an-input check reads it)."""
+    from ofc_fast.cli.options import input_file
+
+    path = tmp_path / "in"
+    path.write_bytes(b"key-one\nthe rest\n")
+    with open(path, "rb") as f:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(f))
+        dash = input_file("-")
+        assert not isinstance(dash, str)
+        assert dash.readline(4096) == b"key-one\n"
+        assert dash.fileno() == f.fileno()
+        assert sys.stdin.buffer.read() == b"the rest\n"
+
+
 @pytest.mark.parametrize(
     ("argv", "option"),
     [

@@ -7,6 +7,7 @@ The browser half of the page's checks is tests/test_arena_html.py."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 import random
 import re
@@ -463,6 +464,30 @@ def test_report_output_onto_an_input_names_output(
         "be written over; name another file\n"
     )
     assert rep.read_bytes() == before
+
+
+def test_report_never_writes_its_deals_file_over_the_history_on_standard_input(
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: ``ofc-fast report r.json - -o h.html < h.deals.jsonl`` wrote the
+    page's deals file over the history it was reading on standard input (exit 0,
+    "wrote h.html and h.deals.jsonl": the history lost) once ``-`` was read through a
+    wrapper without a file descriptor; it is refused again, the history intact."""
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    side = sidecar_path(tmp_path / "h.html")
+    hist.rename(side)
+    before = side.read_bytes()
+    with open(side, "rb") as f:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(f))
+        code = main(
+            ["report", str(rep), "-", "-o", str(tmp_path / "h.html"), "--embed", "0"]
+        )
+    assert code == 2
+    assert "is an input of the report" in capsys.readouterr().err
+    assert side.read_bytes() == before and not (tmp_path / "h.html").exists()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (a symbolic link)")

@@ -34,17 +34,19 @@ def input_file(path: str) -> str | IO[bytes]:
     stdin = getattr(sys.stdin, "buffer", None)
     if stdin is None:
         raise OfcError("'-': there is no standard input to read (it is closed)")
-    return io.BufferedReader(_StandardInput(stdin))
+    return cast("IO[bytes]", _StandardInput(stdin))
 
 
 class StandardInputError(OfcError):
     """A read of standard input (a ``-`` argument) failed: the message says why."""
 
 
-class _StandardInput(io.RawIOBase):
-    """Standard input's bytes (``sys.stdin.buffer``, left open when this closes): an
-    OSError of a read is a :class:`StandardInputError` naming standard input and the
-    cause."""
+class _StandardInput(io.BufferedIOBase):
+    """Standard input's bytes (``sys.stdin.buffer``, left open when this closes), read
+    through to it: a line read takes one line, the rest stays for the next reader
+    (``serve --api-key-file -``), and :meth:`fileno` is standard input's (the report's
+    check that it never writes over an input file sees it); an OSError of a read is a
+    :class:`StandardInputError` naming standard input and the cause."""
 
     def __init__(self, stdin: IO[bytes]) -> None:
         super().__init__()
@@ -54,15 +56,27 @@ class _StandardInput(io.RawIOBase):
         """Standard input is read."""
         return True
 
-    def readinto(self, buffer: Any) -> int:
-        """Read what standard input has (at most ``len(buffer)`` bytes) into
-        ``buffer``; 0 at its end."""
-        read = getattr(self._stdin, "read1", self._stdin.read)
+    def fileno(self) -> int:
+        """Standard input's file descriptor."""
+        return self._stdin.fileno()
+
+    def read(self, size: int | None = -1) -> bytes:
+        """At most ``size`` bytes (all that is left: ``-1``); ``b""`` at the end."""
+        return self._reading(self._stdin.read, size)
+
+    def read1(self, size: int = -1) -> bytes:
+        """What one read of standard input gives, at most ``size`` bytes."""
+        return self._reading(getattr(self._stdin, "read1", self._stdin.read), size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        """One line (at most ``size`` bytes), its newline kept; ``b""`` at the end."""
+        return self._reading(self._stdin.readline, size)
+
+    @staticmethod
+    def _reading(read: Any, size: int | None) -> bytes:
         try:
-            data = cast("bytes", read(len(buffer)))
+            return cast("bytes", read(-1 if size is None else size))
         except OSError as exc:
             raise StandardInputError(
                 f"cannot read {STANDARD_INPUT}: {exc.strerror or exc}"
             ) from None
-        buffer[: len(data)] = data
-        return len(data)
