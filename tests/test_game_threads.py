@@ -488,6 +488,29 @@ def test_play_out_refuses_a_bots_move_once_another_thread_moved_the_game() -> No
     assert g == ref and g.to_act == 0 and g.moves == (setting,)
 
 
+def test_play_out_goes_on_after_a_refused_try_while_a_bot_chose() -> None:
+    """Regression: a bot that tried an illegal move on the game while choosing (its
+    MoveError caught), or another thread's refused move then, stopped ``play_out``
+    with "another thread played a move on this Game" once its check and move became
+    one lock block: a refused move counts as a guarded call, though no move landed.
+    The deal plays out as a single-threaded replay of the bots' moves."""
+    from ofc_fast.bots import RandomBot
+
+    g = Game("pineapple", 2, seed=5)
+
+    class Tries(RandomBot):
+        def act(self, obs: Any) -> Any:
+            with pytest.raises(MoveError):
+                g.play_action(10**6)
+            return super().act(obs)
+
+    play_out(g, [Tries(1), Tries(2)])
+    ref = Game("pineapple", 2, seed=5)
+    for m in g.moves:
+        ref.play(m)
+    assert g.is_over and g == ref and len(g.moves) == 10
+
+
 def test_play_out_plays_through_a_subclass_play_of_the_public_signature() -> None:
     # play_out called game.play(move, seat): a Game subclass overriding play(self,
     # move), as the public signature allows, was a TypeError.  It calls play(move), and

@@ -66,7 +66,7 @@ def finish(
     """:func:`play_out` without the result (a match books it once: ``record``);
     ``illegal(seat, error)`` makes the error raised for a seat's illegal move from the
     bot's own MoveError (default: "seat S (its bot's class): " and the move's words)."""
-    if not isinstance(game, PlaysOut):
+    if not isinstance(game, _state.Game):
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
     game._finish(bots, illegal)
@@ -120,7 +120,13 @@ class PlaysOut:
                 if (
                     exact
                 ):  # it may wait for another thread's read); check and move: one step
-                    self._play_since(entries, move)
+                    try:
+                        self._play_since(entries, move)
+                    except Moved:  # (a try refused, no move landed: moved the count only)
+                        with lock:
+                            if len(booked) != step:
+                                raise
+                            self._play_since(self._entries, move)
                     continue
                 with held:
                     if len(booked) == step:
