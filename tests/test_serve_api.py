@@ -1558,6 +1558,48 @@ def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
 
 
+def test_a_body_sent_a_byte_at_a_time_is_a_408_within_the_body_s_seconds(
+    server: Server, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a client that sent its body a byte a second held its connection
+    as long as it liked (a 1 MiB body: 12 days), and enough of them (64) kept every
+    other client out.  Now the body must arrive within ``BODY_SECONDS`` of the
+    headers (30 s; 0.5 s here): a 408 problem after that, the connection closed."""
+    from ofc_fast.serve import _limits
+
+    monkeypatch.setattr(_limits, "BODY_SECONDS", 0.5)
+    head = (
+        "POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    )
+    t0 = time.monotonic()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=0.1) as sock:
+        sock.sendall(head.encode())
+        reply = b""
+        while time.monotonic() - t0 < 5:
+            try:
+                sock.sendall(b" ")  # one byte every 0.1 s: never the 100 declared
+                got = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:  # the server closed it (a reset, some byte unread)
+                break
+            if not got:
+                break
+            reply += got
+    took = time.monotonic() - t0
+    assert reply.startswith(b"HTTP/1.1 408 "), (took, reply[:200])
+    assert took < 3, took  # its seconds, then closed: not held till the client stops
+    raw_head, _, payload = reply.partition(b"\r\n\r\n")
+    headers = dict(
+        (k.strip().lower(), v.strip())
+        for k, _, v in (line.partition(":") for line in raw_head.decode().split("\r\n")[1:])
+    )
+    out = json.loads(payload)
+    check_response(doc, "POST", "/v1/score", 408, headers, out)
+    assert "0.5 s" in out["detail"], out
+
+
 def test_api_key_is_required_and_compared() -> None:
     with Server(ServeConfig(api_key="k" * 16)) as s:
         doc = s.request("GET", "/openapi.json")[2]  # the keyed server's own
@@ -2743,18 +2785,21 @@ def test_a_body_that_starts_with_a_byte_order_mark_is_read(
 
 
 def test_each_operation_documents_exactly_the_refusals_it_gives(
-    server: Server, doc: dict[str, Any]
+    server: Server, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A client generated from /openapi.json must be able to trust its responses: the
     document listed 401, 404, 413 and 422 on ``GET /v1/health`` (none can happen), 409
     on ``GET /v1/games/{id}`` and 503 on ``score`` and ``evaluate`` (answered on the
     event loop, never queued).  Here, for every operation, requests of each kind (a
     foreign ``Host``, no key, an unknown game, a deal in the wrong state, a body too
-    large, not JSON, a field it does not take, a browser's body not declared JSON, a
-    full queue) and a few malformed ones get refusals, each listed for the operation,
-    and together they give every status listed.  Left out, as docs/serve.md says:
-    405 (another method: no operation of the document), uvicorn's own plain 400 and
-    503, and 500 (a bug, never an answer to bad input)."""
+    large or never sent whole, not JSON, a field it does not take, a browser's body
+    not declared JSON, a full queue) and a few malformed ones get refusals, each
+    listed for the operation, and together they give every status listed.  Left
+    out, as docs/serve.md says: 405 (another method: no operation of the
+    document), uvicorn's own plain 400 and 503, and 500 (a bug, never an answer to bad input)."""
+    from ofc_fast.serve import _limits
+
+    monkeypatch.setattr(_limits, "BODY_SECONDS", 0.2)  # (a body never sent whole: 408)
     key = "k" * 16
     auth = {"Authorization": "Bearer " + key}
     with Server(ServeConfig(api_key=key, workers=1, queue=1, max_body=4096)) as keyed:
@@ -2780,6 +2825,7 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
             (keyed, over, auth, b'{"action": 0}'),  # 409 after the deal
             (keyed, on, auth, b"{}"),  # 409 before its end (/next)
             (keyed, on, auth, big),  # 413
+            (keyed, on, {**auth, "Content-Length": "100"}, b"{}"),  # 408: 98 never sent
             (keyed, on, auth, b'{"a": '),  # 400
             (keyed, on, auth, b"[1, 2]"),  # 400
             (keyed, on, auth, b'{"unknown_field": 1}'),  # 422

@@ -1,6 +1,6 @@
 """What bounds a client: the API key (compared in constant time), the request body's
-size, and the concurrency limit (computations on a thread pool, a bounded queue in
-front of it, 503 with ``Retry-After`` beyond).
+size and the time it takes to arrive, and the concurrency limit (computations on a
+thread pool, a bounded queue in front of it, 503 with ``Retry-After`` beyond).
 
 >>> key_ok(b"Bearer s3cret-key", "s3cret-key"), key_ok(b"Bearer nope", "s3cret-key")
 (True, False)
@@ -20,11 +20,25 @@ from typing import Any, Generic, TypeVar
 
 from ._problems import ApiError
 
-__all__ = ["IDENTITY", "Limiter", "PerLoop", "key_ok", "key_refusal", "read_body"]
+__all__ = [
+    "BODY_SECONDS",
+    "IDENTITY",
+    "Limiter",
+    "PerLoop",
+    "key_ok",
+    "key_refusal",
+    "read_body",
+]
 
 IDENTITY = "identity"
 """The one ``Content-Encoding`` a body is read in (a 415 for any other says so in
 ``Accept-Encoding``)."""
+
+BODY_SECONDS = 30.0
+"""The most seconds a request body takes to arrive, from the end of its headers (a 408
+beyond, the connection closed): a client sending a byte a second held its connection,
+one of the server's limited number, for as long as it liked (1 MiB: 12 days).  Its
+largest body, 1 MiB, in 30 s: some 35 kB/s, which any live client sends."""
 
 _T = TypeVar("_T")
 
@@ -62,13 +76,27 @@ async def read_body(
     receive: Callable[[], Awaitable[dict[str, Any]]], limit: int, declared: int | None
 ) -> bytes:
     """The request body, at most ``limit`` bytes (413 as soon as the declared length or
-    the bytes received go beyond: the rest is never buffered)."""
+    the bytes received go beyond: the rest is never buffered), all of it within
+    :data:`BODY_SECONDS` (408 once they have passed: a client that sends it a byte at
+    a time holds its connection no longer)."""
     if declared is not None and declared > limit:
         raise ApiError(413, None, f"the body has {declared} bytes, at most {limit}")
+    seconds = BODY_SECONDS
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
     parts: list[bytes] = []
     size = 0
     while True:
-        message = await receive()
+        try:
+            message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            raise ApiError(
+                408,
+                None,
+                f"the body did not arrive within {seconds:g} s ({size} bytes came): "
+                "send it at once",
+                headers={"connection": "close"},  # (RFC 9110, 15.5.9: the rest unread)
+            ) from None
         if message["type"] == "http.disconnect":
             raise ApiError(400, None, "the client went away")
         chunk = message.get("body", b"")
