@@ -290,7 +290,7 @@ class _Values:
 
 
 def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
-    """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
+    """The body as a JSON object (400 naming what is wrong: not UTF-8, empty, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
     parsers differ on which of the two values counts: ``field`` names its path);
     whole numbers are ints (:func:`~ofc_fast.arena.json_number`), those written with
@@ -317,6 +317,9 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     if text.startswith("\ufeff"):  # (json.loads would say "Unexpected UTF-8 BOM")
         detail = "the body is not JSON: it starts with more than one byte order mark"
+        raise ApiError(400, None, detail)
+    if not text.strip(" \t\n\r"):  # (the parser's "Expecting value: line 1 ...")
+        detail = "the body is empty: send a JSON object ({} where no field is needed)"
         raise ApiError(400, None, detail)
     repeated: list[bool] = []  # a key given twice: found once the text is read
     budget = [digits]
