@@ -1264,6 +1264,28 @@ def test_the_access_log_escapes_control_characters_of_the_path(
     assert any("/v1/x\\r\\n127.0.0.1" in m for m in lines), lines
 
 
+def test_the_access_log_escapes_the_client_a_forwarded_for_header_names(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: the access log wrote the client's address as the request gave it,
+    and behind a proxy that is the ``X-Forwarded-For`` header's text (a byte of
+    0x80-0xFF read as Latin-1): a NEL (0x85), a line break to ``str.splitlines``
+    and to log viewers, or a C1 terminal control (0x9b) went into the log raw,
+    forging a line.  Now the client is escaped as the path is."""
+    caplog.set_level(logging.INFO, logger="ofc_fast.serve.access")
+    forged = '10.9.8.7 "GET /v1/health" 200 64 0.1ms'
+    # (the test server believes the header from 127.0.0.1: uvicorn's default)
+    hdrs = {"X-Forwarded-For": "10.0.0.1\x85" + forged + "\x9b"}
+    assert server.request("GET", "/v1/x-forwarded", headers=hdrs)[0] == 404
+    deadline = time.monotonic() + 10  # the line is written once the answer is sent
+    while not (lines := _access_lines(caplog)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    mine = [m for m in lines if "/v1/x-forwarded" in m]
+    assert mine, lines
+    assert all(m.isascii() and len(m.splitlines()) == 1 for m in mine), mine
+    assert any(m.startswith("10.0.0.1\\x8510.9.8.7") for m in mine), mine
+
+
 def test_a_cross_site_form_or_no_cors_post_is_refused(
     server: Server, doc: dict[str, Any]
 ) -> None:

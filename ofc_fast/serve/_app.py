@@ -144,8 +144,10 @@ def _caller(scope: dict[str, Any]) -> str:
 
 
 def _loggable(text: str) -> str:
-    r"""``text`` (a request's path, percent-decoded by the server) for a log line: control
-    characters and non-ASCII escaped, so that a path holding ``%0A`` cannot forge a line.
+    r"""``text`` (a request's path, percent-decoded by the server, or its client, which
+    behind a proxy is ``X-Forwarded-For``'s text) for a log line: control characters
+    and non-ASCII escaped, so that a path holding ``%0A`` or a header holding a NEL
+    (``\x85``, read as Latin-1) cannot forge a line.
 
     >>> print(_loggable('/v1/x\r\n1.2.3.4 "GET /" 200'))
     /v1/x\r\n1.2.3.4 "GET /" 200
@@ -468,7 +470,7 @@ class App:
             status, size = await self._websocket(scope, receive, send)
         ACCESS_LOG.info(
             '%s "%s %s" %d %d %.1fms',
-            _caller(scope),
+            _loggable(_caller(scope)[:100]),  # (X-Forwarded-For's text, behind a proxy)
             scope.get("method", "WEBSOCKET"),
             _loggable(scope.get("path", "-")[:200]),
             status,
