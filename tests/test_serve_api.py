@@ -1580,6 +1580,34 @@ def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
 
 
+def _dribbled(port: int, head: str) -> tuple[int, dict[str, str], bytes, float]:
+    """Send ``head`` (a request line and headers declaring a body), then its body a
+    byte every 0.1 s, never all of it, till the server closes the connection (5 s at
+    most): the response's (status, headers, body) and the seconds it stayed open."""
+    t0 = time.monotonic()
+    reply = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=0.1) as sock:
+        sock.sendall(head.encode())
+        while time.monotonic() - t0 < 5:
+            try:
+                sock.sendall(b" ")
+                got = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:  # the server closed it (a reset, some byte unread)
+                break
+            if not got:
+                break
+            reply += got
+    took = time.monotonic() - t0
+    raw_head, _, payload = reply.partition(b"\r\n\r\n")
+    status_line, *lines = raw_head.decode().split("\r\n")
+    headers = {
+        k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines)
+    }
+    return int(status_line.split()[1]), headers, payload, took
+
+
 def test_a_body_sent_a_byte_at_a_time_is_a_408_within_the_body_s_seconds(
     server: Server, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1594,32 +1622,39 @@ def test_a_body_sent_a_byte_at_a_time_is_a_408_within_the_body_s_seconds(
         "POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
     )
-    t0 = time.monotonic()
-    with socket.create_connection(("127.0.0.1", server.port), timeout=0.1) as sock:
-        sock.sendall(head.encode())
-        reply = b""
-        while time.monotonic() - t0 < 5:
-            try:
-                sock.sendall(b" ")  # one byte every 0.1 s: never the 100 declared
-                got = sock.recv(65536)
-            except TimeoutError:
-                continue
-            except OSError:  # the server closed it (a reset, some byte unread)
-                break
-            if not got:
-                break
-            reply += got
-    took = time.monotonic() - t0
-    assert reply.startswith(b"HTTP/1.1 408 "), (took, reply[:200])
+    status, headers, payload, took = _dribbled(server.port, head)
+    assert status == 408, (took, headers, payload)
     assert took < 3, took  # its seconds, then closed: not held till the client stops
-    raw_head, _, payload = reply.partition(b"\r\n\r\n")
-    headers = dict(
-        (k.strip().lower(), v.strip())
-        for k, _, v in (line.partition(":") for line in raw_head.decode().split("\r\n")[1:])
-    )
     out = json.loads(payload)
     check_response(doc, "POST", "/v1/score", 408, headers, out)
     assert "0.5 s" in out["detail"], out
+
+
+def test_a_body_the_server_never_reads_closes_the_connection_once_answered(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a request answered without its body being read (a GET's body, a
+    path with no endpoint, a 413) left the connection open while the server read and
+    dropped the rest: 100 MB declared and sent a byte a second held it for ever.
+    Now the rest is dropped only till ``BODY_SECONDS`` (30 s; 0.5 s here) from the
+    headers; then the response says ``Connection: close`` and the connection is
+    closed once it is sent.  A client sending a whole body too large, at once,
+    still reads its 413 (``test_body_limit_is_413``)."""
+    from ofc_fast.serve import _limits
+
+    monkeypatch.setattr(_limits, "BODY_SECONDS", 0.5)
+    big = "Content-Length: 100000000\r\n\r\n"
+    for method, path, status in (
+        ("GET", "/v1/health", 200),
+        ("POST", "/v1/no-such-endpoint", 404),
+        ("POST", "/v1/score", 413),
+    ):
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{big}"
+        got, headers, _, took = _dribbled(server.port, head)
+        assert (got, headers.get("connection")) == (status, "close"), (path, headers)
+        assert took < 2.5, (path, took)
+    # a body read to its end keeps the connection for the next request
+    assert server.request("GET", "/v1/health")[1].get("connection") != "close"
 
 
 def test_api_key_is_required_and_compared() -> None:

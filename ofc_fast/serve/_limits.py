@@ -14,6 +14,7 @@ import asyncio
 import functools
 import hmac
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
@@ -23,6 +24,7 @@ from ._problems import ApiError
 __all__ = [
     "BODY_SECONDS",
     "IDENTITY",
+    "BodyWatch",
     "Limiter",
     "PerLoop",
     "key_ok",
@@ -73,29 +75,29 @@ def key_refusal(authorization: bytes | None, key: str) -> str | None:
 
 
 async def read_body(
-    receive: Callable[[], Awaitable[dict[str, Any]]], limit: int, declared: int | None
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    limit: int,
+    declared: int | None,
+    deadline: float,
 ) -> bytes:
     """The request body, at most ``limit`` bytes (413 as soon as the declared length or
-    the bytes received go beyond: the rest is never buffered), all of it within
-    :data:`BODY_SECONDS` (408 once they have passed: a client that sends it a byte at
-    a time holds its connection no longer)."""
+    the bytes received go beyond: the rest is never buffered), all of it by
+    ``deadline`` (``time.monotonic()``'s: :attr:`BodyWatch.deadline`, 408 once it has
+    passed: a client that sends it a byte at a time holds its connection no
+    longer)."""
     if declared is not None and declared > limit:
         raise ApiError(413, None, f"the body has {declared} bytes, at most {limit}")
-    seconds = BODY_SECONDS
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
     parts: list[bytes] = []
     size = 0
     while True:
         try:
-            message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            message = await asyncio.wait_for(receive(), deadline - time.monotonic())
         except asyncio.TimeoutError:
             raise ApiError(
                 408,
                 None,
-                f"the body did not arrive within {seconds:g} s ({size} bytes came): "
-                "send it at once",
-                headers={"connection": "close"},  # (RFC 9110, 15.5.9: the rest unread)
+                f"the body did not arrive within {BODY_SECONDS:g} s ({size} bytes "
+                "came): send it at once",
             ) from None
         if message["type"] == "http.disconnect":
             raise ApiError(400, None, "the client went away")
@@ -106,6 +108,57 @@ async def read_body(
         parts.append(chunk)
         if not message.get("more_body"):
             return b"".join(parts)
+
+
+class BodyWatch:
+    """A request's ``receive`` and ``send`` (ASGI), watching its body, which must
+    arrive by ``deadline`` (:data:`BODY_SECONDS` from the headers): a response sent
+    before the client has sent all of it (a refusal before the body is read, or of
+    the body itself: 413; a GET's, which reads none) first reads and drops the rest
+    till then, so that a client that sends its whole body before it reads the answer
+    reads it (not a broken pipe), then, the rest still unsent (a 408), says
+    ``Connection: close``, and the server closes the connection once it is sent.
+    Kept open, the server read and dropped the rest for as long as the client sent
+    it (100 MB declared, a byte a second: for ever).
+
+    >>> scope = {"headers": [(b"content-length", b"5")]}
+    >>> BodyWatch(scope, None, None).unread, BodyWatch({"headers": []}, None, None).unread
+    (True, False)
+    """
+
+    def __init__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length", b"0").strip()
+        self.unread = length.lstrip(b"0") != b"" or b"transfer-encoding" in headers
+        self._receive = receive
+        self._send = send
+        self.deadline = time.monotonic() + BODY_SECONDS
+
+    async def receive(self) -> dict[str, Any]:
+        """The next ASGI message of the request (its body read to the end: ``unread``
+        no longer)."""
+        message: dict[str, Any] = await self._receive()
+        if message["type"] != "http.request" or not message.get("more_body"):
+            self.unread = False
+        return message
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send an ASGI message of the response, ``Connection: close`` added to its
+        start where the body is not all read."""
+        if message["type"] == "http.response.start" and self.unread:
+            await self._drop_rest()
+        if message["type"] == "http.response.start" and self.unread:
+            closing = (b"connection", b"close")  # (RFC 9112, 9.6)
+            message = {**message, "headers": [*message["headers"], closing]}
+        await self._send(message)
+
+    async def _drop_rest(self) -> None:
+        """Read and drop the rest of the body, till it ends or ``deadline`` passes."""
+        while self.unread and (left := self.deadline - time.monotonic()) > 0:
+            try:
+                await asyncio.wait_for(self.receive(), left)
+            except asyncio.TimeoutError:
+                return
 
 
 class PerLoop(Generic[_T]):
