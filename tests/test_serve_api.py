@@ -1264,6 +1264,28 @@ def test_the_access_log_escapes_control_characters_of_the_path(
     assert any("/v1/x\\r\\n127.0.0.1" in m for m in lines), lines
 
 
+def test_the_access_log_escapes_the_client_a_forwarded_for_header_names(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: the access log wrote the client's address as the request gave it,
+    and behind a proxy that is the ``X-Forwarded-For`` header's text (a byte of
+    0x80-0xFF read as Latin-1): a NEL (0x85), a line break to ``str.splitlines``
+    and to log viewers, or a C1 terminal control (0x9b) went into the log raw,
+    forging a line.  Now the client is escaped as the path is."""
+    caplog.set_level(logging.INFO, logger="ofc_fast.serve.access")
+    forged = '10.9.8.7 "GET /v1/health" 200 64 0.1ms'
+    # (the test server believes the header from 127.0.0.1: uvicorn's default)
+    hdrs = {"X-Forwarded-For": "10.0.0.1\x85" + forged + "\x9b"}
+    assert server.request("GET", "/v1/x-forwarded", headers=hdrs)[0] == 404
+    deadline = time.monotonic() + 10  # the line is written once the answer is sent
+    while not (lines := _access_lines(caplog)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    mine = [m for m in lines if "/v1/x-forwarded" in m]
+    assert mine, lines
+    assert all(m.isascii() and len(m.splitlines()) == 1 for m in mine), mine
+    assert any(m.startswith("10.0.0.1\\x8510.9.8.7") for m in mine), mine
+
+
 def test_a_cross_site_form_or_no_cors_post_is_refused(
     server: Server, doc: dict[str, Any]
 ) -> None:
@@ -1556,6 +1578,83 @@ def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
     assert status == 413 and headers["content-type"] == "application/problem+json"
     check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
+
+
+def _dribbled(port: int, head: str) -> tuple[int, dict[str, str], bytes, float]:
+    """Send ``head`` (a request line and headers declaring a body), then its body a
+    byte every 0.1 s, never all of it, till the server closes the connection (5 s at
+    most): the response's (status, headers, body) and the seconds it stayed open."""
+    t0 = time.monotonic()
+    reply = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=0.1) as sock:
+        sock.sendall(head.encode())
+        while time.monotonic() - t0 < 5:
+            try:
+                sock.sendall(b" ")
+                got = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:  # the server closed it (a reset, some byte unread)
+                break
+            if not got:
+                break
+            reply += got
+    took = time.monotonic() - t0
+    raw_head, _, payload = reply.partition(b"\r\n\r\n")
+    status_line, *lines = raw_head.decode().split("\r\n")
+    headers = {
+        k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines)
+    }
+    return int(status_line.split()[1]), headers, payload, took
+
+
+def test_a_body_sent_a_byte_at_a_time_is_a_408_within_the_body_s_seconds(
+    server: Server, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a client that sent its body a byte a second held its connection
+    as long as it liked (a 1 MiB body: 12 days), and enough of them (64) kept every
+    other client out.  Now the body must arrive within ``BODY_SECONDS`` of the
+    headers (30 s; 0.5 s here): a 408 problem after that, the connection closed."""
+    from ofc_fast.serve import _limits
+
+    monkeypatch.setattr(_limits, "BODY_SECONDS", 0.5)
+    head = (
+        "POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    )
+    status, headers, payload, took = _dribbled(server.port, head)
+    assert status == 408, (took, headers, payload)
+    assert took < 3, took  # its seconds, then closed: not held till the client stops
+    out = json.loads(payload)
+    check_response(doc, "POST", "/v1/score", 408, headers, out)
+    assert "0.5 s" in out["detail"], out
+
+
+def test_a_body_the_server_never_reads_closes_the_connection_once_answered(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a request answered without its body being read (a GET's body, a
+    path with no endpoint, a 413) left the connection open while the server read and
+    dropped the rest: 100 MB declared and sent a byte a second held it for ever.
+    Now the rest is dropped only till ``BODY_SECONDS`` (30 s; 0.5 s here) from the
+    headers; then the response says ``Connection: close`` and the connection is
+    closed once it is sent.  A client sending a whole body too large, at once,
+    still reads its 413 (``test_body_limit_is_413``)."""
+    from ofc_fast.serve import _limits
+
+    monkeypatch.setattr(_limits, "BODY_SECONDS", 0.5)
+    big = "Content-Length: 100000000\r\n\r\n"
+    for method, path, status in (
+        ("GET", "/v1/health", 200),
+        ("POST", "/v1/no-such-endpoint", 404),
+        ("POST", "/v1/score", 413),
+    ):
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{big}"
+        got, headers, _, took = _dribbled(server.port, head)
+        assert (got, headers.get("connection")) == (status, "close"), (path, headers)
+        assert took < 2.5, (path, took)
+    # a body read to its end keeps the connection for the next request
+    assert server.request("GET", "/v1/health")[1].get("connection") != "close"
 
 
 def test_api_key_is_required_and_compared() -> None:
@@ -2743,18 +2842,21 @@ def test_a_body_that_starts_with_a_byte_order_mark_is_read(
 
 
 def test_each_operation_documents_exactly_the_refusals_it_gives(
-    server: Server, doc: dict[str, Any]
+    server: Server, doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A client generated from /openapi.json must be able to trust its responses: the
     document listed 401, 404, 413 and 422 on ``GET /v1/health`` (none can happen), 409
     on ``GET /v1/games/{id}`` and 503 on ``score`` and ``evaluate`` (answered on the
     event loop, never queued).  Here, for every operation, requests of each kind (a
     foreign ``Host``, no key, an unknown game, a deal in the wrong state, a body too
-    large, not JSON, a field it does not take, a browser's body not declared JSON, a
-    full queue) and a few malformed ones get refusals, each listed for the operation,
-    and together they give every status listed.  Left out, as docs/serve.md says:
-    405 (another method: no operation of the document), uvicorn's own plain 400 and
-    503, and 500 (a bug, never an answer to bad input)."""
+    large or never sent whole, not JSON, a field it does not take, a browser's body
+    not declared JSON, a full queue) and a few malformed ones get refusals, each
+    listed for the operation, and together they give every status listed.  Left
+    out, as docs/serve.md says: 405 (another method: no operation of the
+    document), uvicorn's own plain 400 and 503, and 500 (a bug, never an answer to bad input)."""
+    from ofc_fast.serve import _limits
+
+    monkeypatch.setattr(_limits, "BODY_SECONDS", 0.2)  # (a body never sent whole: 408)
     key = "k" * 16
     auth = {"Authorization": "Bearer " + key}
     with Server(ServeConfig(api_key=key, workers=1, queue=1, max_body=4096)) as keyed:
@@ -2780,6 +2882,7 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
             (keyed, over, auth, b'{"action": 0}'),  # 409 after the deal
             (keyed, on, auth, b"{}"),  # 409 before its end (/next)
             (keyed, on, auth, big),  # 413
+            (keyed, on, {**auth, "Content-Length": "100"}, b"{}"),  # 408: 98 never sent
             (keyed, on, auth, b'{"a": '),  # 400
             (keyed, on, auth, b"[1, 2]"),  # 400
             (keyed, on, auth, b'{"unknown_field": 1}'),  # 422

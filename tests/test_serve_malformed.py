@@ -395,6 +395,25 @@ _NOT_CARD: list[Any] = [True, 1.5, None, [1], {}]
 _NOT_TEXT: list[Any] = [True, 1, 1.5, None, ["x"], {}]
 
 
+def test_a_request_sent_without_a_body_is_told_its_body_is_empty(server: Server) -> None:
+    """Regression: a POST sent with no body (or only whitespace), as a client that
+    forgot it does, got a 400 saying "the body is not JSON: Expecting value: line 1
+    column 1 (char 0)", the parser's words for a body the client never sent.  Now
+    the detail says the body is empty and what to send; ``next``, which takes no
+    field, still takes an empty body."""
+    for path in ("/v1/games", "/v1/score", "/v1/analyze"):
+        for raw in (b"", b" \r\n\t", b"\xef\xbb\xbf"):  # none, whitespace, a BOM alone
+            status, headers, out = server.request("POST", path, raw=raw, headers=AUTH)
+            assert status == 400, (path, raw, out)
+            assert headers["content-type"] == "application/problem+json"
+            assert out["detail"].startswith("the body is empty: send a JSON object"), out
+    game = server.request("POST", "/v1/games", {"seed": 1}, headers=AUTH)[2]
+    status, _, out = server.request(
+        "POST", f"/v1/games/{game['id']}/next", raw=b"", headers=AUTH
+    )
+    assert status == 409, out  # (the deal is on: read, refused for the game's state)
+
+
 def test_a_list_item_of_the_wrong_type_is_a_400_naming_it(server: Server) -> None:
     """docs/serve.md: a field of the wrong type is a 400 naming its path.  Items of
     ``score``'s ``stacks`` and of a game's ``fantasyland`` that were no integers

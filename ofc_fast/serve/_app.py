@@ -36,7 +36,7 @@ from ._config import ServeConfig, checked_config, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
-from ._limits import Limiter, key_refusal, read_body
+from ._limits import BodyWatch, Limiter, key_refusal, read_body
 from ._problems import ApiError, page
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
@@ -144,8 +144,10 @@ def _caller(scope: dict[str, Any]) -> str:
 
 
 def _loggable(text: str) -> str:
-    r"""``text`` (a request's path, percent-decoded by the server) for a log line: control
-    characters and non-ASCII escaped, so that a path holding ``%0A`` cannot forge a line.
+    r"""``text`` (a request's path, percent-decoded by the server, or its client, which
+    behind a proxy is ``X-Forwarded-For``'s text) for a log line: control characters
+    and non-ASCII escaped, so that a path holding ``%0A`` or a header holding a NEL
+    (``\x85``, read as Latin-1) cannot forge a line.
 
     >>> print(_loggable('/v1/x\r\n1.2.3.4 "GET /" 200'))
     /v1/x\r\n1.2.3.4 "GET /" 200
@@ -290,7 +292,7 @@ class _Values:
 
 
 def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
-    """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
+    """The body as a JSON object (400 naming what is wrong: not UTF-8, empty, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
     parsers differ on which of the two values counts: ``field`` names its path);
     whole numbers are ints (:func:`~ofc_fast.arena.json_number`), those written with
@@ -317,6 +319,9 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     if text.startswith("\ufeff"):  # (json.loads would say "Unexpected UTF-8 BOM")
         detail = "the body is not JSON: it starts with more than one byte order mark"
+        raise ApiError(400, None, detail)
+    if not text.strip(" \t\n\r"):  # (the parser's "Expecting value: line 1 ...")
+        detail = "the body is empty: send a JSON object ({} where no field is needed)"
         raise ApiError(400, None, detail)
     repeated: list[bool] = []  # a key given twice: found once the text is read
     budget = [digits]
@@ -465,7 +470,7 @@ class App:
             status, size = await self._websocket(scope, receive, send)
         ACCESS_LOG.info(
             '%s "%s %s" %d %d %.1fms',
-            _caller(scope),
+            _loggable(_caller(scope)[:100]),  # (X-Forwarded-For's text, behind a proxy)
             scope.get("method", "WEBSOCKET"),
             _loggable(scope.get("path", "-")[:200]),
             status,
@@ -503,6 +508,8 @@ class App:
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
+        watch = BodyWatch(scope, receive, send)  # a body left unread: the connection
+        receive, send = watch.receive, watch.send  # closed once the answer is sent
         where = target(scope, self.config.root_path)  # the path routed: a run of
         # slashes as one, below the ASGI server's root_path
         path, method = where.path, scope.get("method", "GET")
@@ -546,7 +553,8 @@ class App:
                     length = int(declared) if declared is not None else None
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
-                sent = await read_body(receive, self.config.max_body, length)
+                limit = self.config.max_body
+                sent = await read_body(receive, limit, length, watch.deadline)
                 empty = not route.fields and not sent.strip()  # (none taken: none sent)
                 body = {} if empty else _parse(sent, self.config.max_body)
                 check_known(body, route.fields)

@@ -1,6 +1,6 @@
 """What bounds a client: the API key (compared in constant time), the request body's
-size, and the concurrency limit (computations on a thread pool, a bounded queue in
-front of it, 503 with ``Retry-After`` beyond).
+size and the time it takes to arrive, and the concurrency limit (computations on a
+thread pool, a bounded queue in front of it, 503 with ``Retry-After`` beyond).
 
 >>> key_ok(b"Bearer s3cret-key", "s3cret-key"), key_ok(b"Bearer nope", "s3cret-key")
 (True, False)
@@ -14,17 +14,33 @@ import asyncio
 import functools
 import hmac
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
 from ._problems import ApiError
 
-__all__ = ["IDENTITY", "Limiter", "PerLoop", "key_ok", "key_refusal", "read_body"]
+__all__ = [
+    "BODY_SECONDS",
+    "IDENTITY",
+    "BodyWatch",
+    "Limiter",
+    "PerLoop",
+    "key_ok",
+    "key_refusal",
+    "read_body",
+]
 
 IDENTITY = "identity"
 """The one ``Content-Encoding`` a body is read in (a 415 for any other says so in
 ``Accept-Encoding``)."""
+
+BODY_SECONDS = 30.0
+"""The most seconds a request body takes to arrive, from the end of its headers (a 408
+beyond, the connection closed): a client sending a byte a second held its connection,
+one of the server's limited number, for as long as it liked (1 MiB: 12 days).  Its
+largest body, 1 MiB, in 30 s: some 35 kB/s, which any live client sends."""
 
 _T = TypeVar("_T")
 
@@ -59,16 +75,30 @@ def key_refusal(authorization: bytes | None, key: str) -> str | None:
 
 
 async def read_body(
-    receive: Callable[[], Awaitable[dict[str, Any]]], limit: int, declared: int | None
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    limit: int,
+    declared: int | None,
+    deadline: float,
 ) -> bytes:
     """The request body, at most ``limit`` bytes (413 as soon as the declared length or
-    the bytes received go beyond: the rest is never buffered)."""
+    the bytes received go beyond: the rest is never buffered), all of it by
+    ``deadline`` (``time.monotonic()``'s: :attr:`BodyWatch.deadline`, 408 once it has
+    passed: a client that sends it a byte at a time holds its connection no
+    longer)."""
     if declared is not None and declared > limit:
         raise ApiError(413, None, f"the body has {declared} bytes, at most {limit}")
     parts: list[bytes] = []
     size = 0
     while True:
-        message = await receive()
+        try:
+            message = await asyncio.wait_for(receive(), deadline - time.monotonic())
+        except asyncio.TimeoutError:
+            raise ApiError(
+                408,
+                None,
+                f"the body did not arrive within {BODY_SECONDS:g} s ({size} bytes "
+                "came): send it at once",
+            ) from None
         if message["type"] == "http.disconnect":
             raise ApiError(400, None, "the client went away")
         chunk = message.get("body", b"")
@@ -78,6 +108,57 @@ async def read_body(
         parts.append(chunk)
         if not message.get("more_body"):
             return b"".join(parts)
+
+
+class BodyWatch:
+    """A request's ``receive`` and ``send`` (ASGI), watching its body, which must
+    arrive by ``deadline`` (:data:`BODY_SECONDS` from the headers): a response sent
+    before the client has sent all of it (a refusal before the body is read, or of
+    the body itself: 413; a GET's, which reads none) first reads and drops the rest
+    till then, so that a client that sends its whole body before it reads the answer
+    reads it (not a broken pipe), then, the rest still unsent (a 408), says
+    ``Connection: close``, and the server closes the connection once it is sent.
+    Kept open, the server read and dropped the rest for as long as the client sent
+    it (100 MB declared, a byte a second: for ever).
+
+    >>> scope = {"headers": [(b"content-length", b"5")]}
+    >>> BodyWatch(scope, None, None).unread, BodyWatch({"headers": []}, None, None).unread
+    (True, False)
+    """
+
+    def __init__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length", b"0").strip()
+        self.unread = length.lstrip(b"0") != b"" or b"transfer-encoding" in headers
+        self._receive = receive
+        self._send = send
+        self.deadline = time.monotonic() + BODY_SECONDS
+
+    async def receive(self) -> dict[str, Any]:
+        """The next ASGI message of the request (its body read to the end: ``unread``
+        no longer)."""
+        message: dict[str, Any] = await self._receive()
+        if message["type"] != "http.request" or not message.get("more_body"):
+            self.unread = False
+        return message
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send an ASGI message of the response, ``Connection: close`` added to its
+        start where the body is not all read."""
+        if message["type"] == "http.response.start" and self.unread:
+            await self._drop_rest()
+        if message["type"] == "http.response.start" and self.unread:
+            closing = (b"connection", b"close")  # (RFC 9112, 9.6)
+            message = {**message, "headers": [*message["headers"], closing]}
+        await self._send(message)
+
+    async def _drop_rest(self) -> None:
+        """Read and drop the rest of the body, till it ends or ``deadline`` passes."""
+        while self.unread and (left := self.deadline - time.monotonic()) > 0:
+            try:
+                await asyncio.wait_for(self.receive(), left)
+            except asyncio.TimeoutError:
+                return
 
 
 class PerLoop(Generic[_T]):

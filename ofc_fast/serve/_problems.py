@@ -69,6 +69,12 @@ TITLES: dict[int, ProblemType] = {
         "Method not allowed",
         "the path is answered with another method, which Allow names",
     ),
+    408: ProblemType(
+        "request-timeout",
+        "The request body did not arrive in time",
+        "the body did not arrive within 30 s of the request's headers (a client "
+        "sending it a byte at a time): the connection is closed",
+    ),
     409: ProblemType(
         "conflict",
         "The request does not fit the resource's state",

@@ -573,23 +573,23 @@ class Operation:
         """The refusals this operation can give on a server with an API key
         (``keyed``) or without: 400 (a ``Host`` not the server's, a body that is not
         JSON of the expected shape), 401 (no key: ``keyed``, not ``keyless``), 404,
-        409, 413 and
-        422 (a body too large, or refused), 415 (any POST: a browser's not declared
-        JSON, a body compressed) and 503; 409 and 422 where it takes an
-        ``Idempotency-Key`` (its request still running, the key sent with another).
+        408, 409, 413 and 422 (a body too slow to arrive, too large, or refused), 415
+        (any POST: a browser's not declared JSON, a body compressed) and 503; 409
+        and 422 where it takes an ``Idempotency-Key`` (its request still running,
+        the key sent with another).
 
         >>> OPERATIONS["/v1/health"]["get"].statuses(keyed=True)
         (400,)
         >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses(keyed=True)
-        (400, 401, 404, 409, 413, 415, 422, 503)
+        (400, 401, 404, 408, 409, 413, 415, 422, 503)
         >>> OPERATIONS["/v1/score"]["post"].statuses()
-        (400, 413, 415, 422)
+        (400, 408, 413, 415, 422)
         """
         codes = [400]
         codes += [401] if keyed and not self.keyless else []
         codes += [404] if self.game else []
         codes += [409] if self.conflict or self.idempotent else []
-        codes += [] if self.request is None else [413]
+        codes += [] if self.request is None else [408, 413]
         codes += [422] if self.request is not None or self.idempotent else []
         codes += [415] if self.method == "POST" else []
         codes += [503] if self.pooled else []
