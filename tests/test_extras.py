@@ -269,7 +269,9 @@ def test_the_docs_and_tests_write_an_install_hint_as_the_package_does() -> None:
     messages say ``pip install 'ofc-fast[arena]'``: every ``pip install`` of an extra
     of ofc-fast in the README, CONTRIBUTING.md, docs/, examples/, benchmarks/ and
     tests/ is written the package's one way (``X``: the README's any extra; this file
-    names the old forms it refuses)."""
+    names the old forms it refuses); and outside tests/ (whose docstrings quote old
+    forms) every ``ofc-fast[`` is single-quoted, a hint after an option or in prose
+    too (docs/serve.md: ``"ofc-fast[serve]" once released``)."""
     extras = set(_extras()) | {"{extra}", "EXTRA", "X"}
     bad, seen = [], 0
     for top in HINT_PAGES:
@@ -279,6 +281,10 @@ def test_the_docs_and_tests_write_an_install_hint_as_the_package_does() -> None:
                 __file__
             ):
                 continue
+            text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            for n, line in enumerate(text, 1):  # (after an option: pip install -U ...)
+                if top != "tests" and re.search(r"(?<!')ofc-fast\[", line):
+                    bad.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
             for n, what in _hints(path):
                 if re.search(r"ofc[-_]fast\[", what):
                     seen += 1
