@@ -122,8 +122,8 @@ OFC_API int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dea
  * @pre first + count is at most num_envs and each slot passed
  *      ofc_vecenv_slot_check() (num_envs is not given here: not checked).
  * @return OFC_OK, OFC_E_VALUE (slots, enc or out NULL with count > 0, or out's rows
- *         first .. first+count-1 sharing a byte with enc's: they would overwrite
- *         encodings not yet read; nothing written), OFC_E_COUNT
+ *         first .. first+count-1 sharing a byte with enc's or with those slots: they
+ *         would overwrite encodings or slots not yet read; nothing written), OFC_E_COUNT
  *         (first + count over 2^32 - 1), or OFC_E_CARD for an encoding that does not
  *         match its slot (then rows from the first bad one on are left as they are). */
 OFC_API int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first,

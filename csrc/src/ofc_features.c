@@ -326,11 +326,16 @@ int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_
         return OFC_E_VALUE;
     if (count > UINT32_MAX - first)
         return OFC_E_COUNT; /* past the last environment any table can have */
-    if (count > 0 && ofc_bytes_overlap(out + (size_t)first * OFC_FEAT_SIZE,
-                                       (size_t)count * OFC_FEAT_SIZE * sizeof *out,
-                                       enc + (size_t)first * OFC_ENC_SIZE,
-                                       (size_t)count * OFC_ENC_SIZE))
-        return OFC_E_VALUE; /* the rows written would overwrite encodings not yet read */
+    if (count > 0) {
+        /* the rows read, encodings and slots: the rows written would overwrite ones
+         * not yet read (a slot overwritten: its deal read from the floats) */
+        const ofc_span in[2] = {
+            {enc + (size_t)first * OFC_ENC_SIZE, (size_t)count * OFC_ENC_SIZE},
+            {slots + first, (size_t)count * sizeof *slots}};
+        if (ofc_over_any(out + (size_t)first * OFC_FEAT_SIZE,
+                         (size_t)count * OFC_FEAT_SIZE * sizeof *out, in, 2))
+            return OFC_E_VALUE;
+    }
     for (i = first; i < first + count; i++) {
         const ofc_game *g = &slots[i].game;
         const uint8_t *row = enc + (size_t)i * OFC_ENC_SIZE;

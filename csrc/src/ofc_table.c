@@ -172,16 +172,13 @@ static int32_t stakes_block(const uint8_t pairs[][2], const int32_t *amount, siz
     return OFC_OK;
 }
 
-/* Room for n transfers at scratch, sharing no byte with the other buffers. */
+/* Room for n transfers at scratch, sharing no byte with the other buffers (the
+ * transfers' arrays `rows`: pairs, amount, actual). */
 static int scratch_ok(const ofc_stakes_transfer *scratch, size_t room, const int32_t *given,
-                      size_t seats, const uint8_t pairs[][2], const int32_t *amount,
-                      size_t n, const int32_t *actual)
+                      size_t seats, const ofc_span rows[3], size_t n)
 {
-    size_t bytes = n * sizeof *scratch;
-    return room >= n && !ofc_bytes_overlap(scratch, bytes, given, seats * sizeof *given) &&
-           !ofc_bytes_overlap(scratch, bytes, pairs, 2 * n) &&
-           !ofc_bytes_overlap(scratch, bytes, amount, n * sizeof *amount) &&
-           !ofc_bytes_overlap(scratch, bytes, actual, n * sizeof *actual);
+    const ofc_span in[4] = {{given, seats * sizeof *given}, rows[0], rows[1], rows[2]};
+    return room >= n && !ofc_rows_over_any(scratch, n, sizeof *scratch, in, 4);
 }
 
 int32_t ofc_apply_stakes_scratch(uint32_t model, const int32_t *given, size_t seats,
@@ -194,15 +191,18 @@ int32_t ofc_apply_stakes_scratch(uint32_t model, const int32_t *given, size_t se
     uint8_t p[OFC_COPY_BLOCK][2];
     size_t k, m = 0, start;
     int pass;
+    /* the transfers' arrays, their sizes saturated (ofc_rows()): a count n whose bytes
+     * overflow size_t describes no array, where a wrapped size let an array laid
+     * over another pass as apart from it */
+    const ofc_span rows[3] = {ofc_rows(pairs, n, 2), ofc_rows(amount, n, sizeof *amount),
+                              ofc_rows(actual, n, sizeof *actual)};
     if (model > OFC_STAKES_CHIPS || given == NULL || seats == 0 || seats > 256 ||
         (n > 0 && (pairs == NULL || amount == NULL || actual == NULL ||
-                   ofc_bytes_overlap(actual, n * sizeof *actual, pairs, 2 * n) ||
+                   ofc_rows_over_any(actual, n, sizeof *actual, rows, 1) ||
                    (actual != amount && /* capped in place: each block read first */
-                    ofc_bytes_overlap(actual, n * sizeof *actual, amount,
-                                      n * sizeof *amount)))) ||
+                    ofc_rows_over_any(actual, n, sizeof *actual, rows + 1, 1)))) ||
         (scratch == NULL ? scratch_len != 0
-                         : !scratch_ok(scratch, scratch_len, given, seats, pairs, amount, n,
-                                       actual))) {
+                         : !scratch_ok(scratch, scratch_len, given, seats, rows, n))) {
         return OFC_E_VALUE;
     }
     /* the stacks read once, then the transfers a block at a time, checked (all of them

@@ -1,7 +1,9 @@
 /* test_batch_counts.c -- the batch functions refuse a count n whose rows' size
  * overflows size_t (n x a row's bytes) when an output lies past its input: the
  * overlap check saturates that size (ofc_rows_over_any()), where a wrapped product
- * (a few bytes) let the output pass as apart from the input.
+ * (a few bytes) let the output pass as apart from the input.  ofc_apply_stakes() likewise:
+ * n transfers of 4 bytes whose size wraps, the capped transfers laid past the amounts
+ * (or before the pairs) they are computed from.
  *
  * Built by tests/c/run.sh (plain, ASan + UBSan, TSan).  The tables and rows lie in one
  * object, the tables first, so only the input rows' size decides the check. */
@@ -50,6 +52,19 @@ int main(void)
     CHECK_EQ(ofc_best_settings(&w.rules, &w.ev, cards, n13, OFC_OBJECTIVE_ROYALTIES, NULL,
                                (double *)past, NULL),
              OFC_E_VALUE);
+    {
+        /* Regression: ofc_apply_stakes() given such a count passed its overlap check
+         * (n x 4 bytes wrapped to 4) and read past the transfers until it crashed. */
+        const int32_t stacks[2] = {100, 100};
+        int32_t *amount = (int32_t *)(void *)w.rows;
+        const uint8_t(*pairs)[2] = (const uint8_t(*)[2])(const void *)(amount + 2);
+        CHECK_EQ(ofc_apply_stakes(OFC_STAKES_WIN_CAP, stacks, 2, pairs, amount, wrapping(4),
+                                  amount + 2),
+                 OFC_E_VALUE); /* actual 8 bytes past amount */
+        CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 2, pairs, amount + 4, wrapping(4),
+                                  amount),
+                 OFC_E_VALUE); /* actual 8 bytes before pairs */
+    }
     if (failures) {
         fprintf(stderr, "test_batch_counts: %d of %d checks failed\n", failures, checks);
         return 1;

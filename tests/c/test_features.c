@@ -113,11 +113,42 @@ static void test_known_row_and_refusals(void)
     CHECK(x[OFC_FEAT_DEALT + 1] == 1.0f && x[OFC_FEAT_DEALT + OFC_FEAT_SLOT + 13] == 1.0f);
 }
 
+/* Regression: ofc_features_slots() given the features array over the slots it reads
+ * (rows 1 and 2 laid where slots 1 and 2 lay) wrote row 0 over them, then read their
+ * deals from those floats: OFC_OK with wrong features for rows 1 and 2, and the
+ * caller's slots overwritten.  Such an array is now refused with OFC_E_VALUE, nothing
+ * written. */
+static void test_features_over_slots(void)
+{
+    static struct {
+        float lead[OFC_FEAT_SIZE]; /* row 0 of an array whose row 1 is slot 0 */
+        ofc_vecenv_slot slots[3];
+        float room[3 * OFC_FEAT_SIZE];
+    } w;
+    static uint8_t enc[3][OFC_ENC_SIZE];
+    static ofc_vecenv_slot saved[3];
+    uint32_t i;
+    for (i = 0; i < 3; i++) {
+        CHECK_EQ(ofc_game_init(&rules, &w.slots[i].game, 2, 0, NULL, 11 + i, NULL), OFC_OK);
+        CHECK_EQ(ofc_encode_game(&w.slots[i].game, w.slots[i].game.steps[0].seat, 0, enc[i]),
+                 OFC_OK);
+    }
+    memcpy(saved, w.slots, sizeof saved);
+    CHECK_EQ(ofc_features_slots(w.slots, 0, 3, enc[0], feats[0]), OFC_OK);
+    CHECK_EQ(ofc_features_slots(w.slots, 0, 3, enc[0], (float *)(void *)&w.slots[1]),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_features_slots(w.slots, 1, 2, enc[0], w.lead), OFC_E_VALUE);
+    CHECK(memcmp(saved, w.slots, sizeof saved) == 0); /* nothing written */
+    CHECK_EQ(ofc_features_slots(w.slots, 0, 3, enc[0], w.room), OFC_OK); /* next to them */
+    CHECK(memcmp(w.room, feats[0], 3 * sizeof feats[0]) == 0);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_game_rules_init_pineapple(&rules), OFC_OK);
     test_vector_env();
     test_known_row_and_refusals();
+    test_features_over_slots();
     printf("test_features: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
