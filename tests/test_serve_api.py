@@ -1613,11 +1613,13 @@ def test_a_body_sent_a_byte_at_a_time_is_a_408_within_the_body_s_seconds(
 ) -> None:
     """Regression: a client that sent its body a byte a second held its connection
     as long as it liked (a 1 MiB body: 12 days), and enough of them (64) kept every
-    other client out.  Now the body must arrive within ``BODY_SECONDS`` of the
-    headers (30 s; 0.5 s here): a 408 problem after that, the connection closed."""
+    other client out.  Now the body must arrive within ``body_seconds(max_body)`` of
+    the headers (94 s at 1 MiB; 0.5 s here): a 408 problem after that, the connection
+    closed."""
     from ofc_fast.serve import _limits
 
     monkeypatch.setattr(_limits, "BODY_SECONDS", 0.5)
+    monkeypatch.setattr(_limits, "BODY_RATE", float("inf"))  # (no seconds for its size)
     head = (
         "POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
@@ -1636,13 +1638,14 @@ def test_a_body_the_server_never_reads_closes_the_connection_once_answered(
     """Regression: a request answered without its body being read (a GET's body, a
     path with no endpoint, a 413) left the connection open while the server read and
     dropped the rest: 100 MB declared and sent a byte a second held it for ever.
-    Now the rest is dropped only till ``BODY_SECONDS`` (30 s; 0.5 s here) from the
+    Now the rest is dropped only till ``body_seconds(max_body)`` (0.5 s here) from the
     headers; then the response says ``Connection: close`` and the connection is
     closed once it is sent.  A client sending a whole body too large, at once,
     still reads its 413 (``test_body_limit_is_413``)."""
     from ofc_fast.serve import _limits
 
     monkeypatch.setattr(_limits, "BODY_SECONDS", 0.5)
+    monkeypatch.setattr(_limits, "BODY_RATE", float("inf"))  # (no seconds for its size)
     big = "Content-Length: 100000000\r\n\r\n"
     for method, path, status in (
         ("GET", "/v1/health", 200),
@@ -1655,6 +1658,22 @@ def test_a_body_the_server_never_reads_closes_the_connection_once_answered(
         assert took < 2.5, (path, took)
     # a body read to its end keeps the connection for the next request
     assert server.request("GET", "/v1/health")[1].get("connection") != "close"
+
+
+def test_a_body_is_given_seconds_for_the_largest_body_the_server_takes() -> None:
+    """Regression (review): a body was given 30 s whatever ``--max-body`` allowed: at
+    100 MiB an honest upload needed 3.4 MB/s, and at 1 MiB a 280 kbit/s uplink got a
+    408.  A body now has 30 s plus the server's largest body at 16 KiB/s (128 kbit/s),
+    and a 408 names those seconds; and the timer is one per message, not a Task."""
+    import time
+
+    from ofc_fast.serve._limits import BodyWatch, body_seconds
+
+    assert body_seconds(1 << 20) == 94.0
+    assert body_seconds(100 << 20) == 30 + 6400
+    scope = {"headers": [(b"content-length", b"5")]}
+    left = BodyWatch(scope, None, None, body_seconds(100 << 20)).deadline - time.monotonic()
+    assert 6420 < left <= 6430
 
 
 def test_api_key_is_required_and_compared() -> None:

@@ -36,7 +36,7 @@ from ._config import ServeConfig, checked_config, host_allowed, host_names
 from ._fields import check_known, check_query, given
 from ._headers import check_charset, check_coding, check_media_type
 from ._idempotency import Keyed, keyed
-from ._limits import BodyWatch, Limiter, key_refusal, read_body
+from ._limits import BodyWatch, Limiter, body_seconds, key_refusal, read_body
 from ._problems import ApiError, page
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
@@ -508,7 +508,10 @@ class App:
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
-        watch = BodyWatch(scope, receive, send)  # a body left unread: the connection
+        seconds = body_seconds(self.config.max_body)
+        watch = BodyWatch(
+            scope, receive, send, seconds
+        )  # a body left unread: the connection
         receive, send = watch.receive, watch.send  # closed once the answer is sent
         where = target(scope, self.config.root_path)  # the path routed: a run of
         # slashes as one, below the ASGI server's root_path
@@ -554,7 +557,7 @@ class App:
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
                 limit = self.config.max_body
-                sent = await read_body(receive, limit, length, watch.deadline)
+                sent = await read_body(receive, limit, length, watch.deadline, seconds)
                 empty = not route.fields and not sent.strip()  # (none taken: none sent)
                 body = {} if empty else _parse(sent, self.config.max_body)
                 check_known(body, route.fields)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -22,11 +23,13 @@ from typing import Any, Generic, TypeVar
 from ._problems import ApiError
 
 __all__ = [
+    "BODY_RATE",
     "BODY_SECONDS",
     "IDENTITY",
     "BodyWatch",
     "Limiter",
     "PerLoop",
+    "body_seconds",
     "key_ok",
     "key_refusal",
     "read_body",
@@ -37,12 +40,41 @@ IDENTITY = "identity"
 ``Accept-Encoding``)."""
 
 BODY_SECONDS = 30.0
-"""The most seconds a request body takes to arrive, from the end of its headers (a 408
-beyond, the connection closed): a client sending a byte a second held its connection,
-one of the server's limited number, for as long as it liked (1 MiB: 12 days).  Its
-largest body, 1 MiB, in 30 s: some 35 kB/s, which any live client sends."""
+"""The seconds a request body is given to arrive from the end of its headers, whatever
+its size, before :data:`BODY_RATE`'s for the largest body the server takes
+(:func:`body_seconds`; a 408 beyond, the connection closed): a client sending a byte a
+second held its connection, one of the server's limited number, for as long as it
+liked (1 MiB: 12 days)."""
+
+BODY_RATE = 16 * 1024
+"""The slowest upload, bytes a second, that still sends the server's largest body in
+time (128 kbit/s: a weak mobile uplink): 1 MiB, the default, is given 30 + 64 s; a
+``--max-body`` of 100 MiB, 30 + 6,400 s."""
 
 _T = TypeVar("_T")
+
+
+def body_seconds(max_body: int) -> float:
+    """The seconds a request body is given to arrive where the server takes bodies of
+    ``max_body`` bytes at most: :data:`BODY_SECONDS` plus ``max_body`` at
+    :data:`BODY_RATE`.
+
+    >>> body_seconds(1 << 20)
+    94.0
+    """
+    return BODY_SECONDS + max_body / BODY_RATE
+
+
+async def _before(awaitable: Awaitable[_T], deadline: float) -> _T:
+    """What ``awaitable`` gives, or asyncio.TimeoutError once ``time.monotonic()`` has
+    passed ``deadline``: on Python 3.11+ one timer on the loop (``asyncio.timeout_at``),
+    where ``asyncio.wait_for`` made a Task of each message (some 27 us against 0.5 a
+    request's body)."""
+    if sys.version_info >= (3, 11):
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout_at(loop.time() + (deadline - time.monotonic())):
+            return await awaitable
+    return await asyncio.wait_for(awaitable, deadline - time.monotonic())
 
 
 def key_ok(authorization: bytes | None, key: str) -> bool:
@@ -79,24 +111,25 @@ async def read_body(
     limit: int,
     declared: int | None,
     deadline: float,
+    seconds: float,
 ) -> bytes:
     """The request body, at most ``limit`` bytes (413 as soon as the declared length or
     the bytes received go beyond: the rest is never buffered), all of it by
-    ``deadline`` (``time.monotonic()``'s: :attr:`BodyWatch.deadline`, 408 once it has
-    passed: a client that sends it a byte at a time holds its connection no
-    longer)."""
+    ``deadline`` (``time.monotonic()``'s: :attr:`BodyWatch.deadline`, ``seconds`` after
+    the headers; 408 once it has passed: a client that sends it a byte at a time
+    holds its connection no longer)."""
     if declared is not None and declared > limit:
         raise ApiError(413, None, f"the body has {declared} bytes, at most {limit}")
     parts: list[bytes] = []
     size = 0
     while True:
         try:
-            message = await asyncio.wait_for(receive(), deadline - time.monotonic())
+            message = await _before(receive(), deadline)
         except asyncio.TimeoutError:
             raise ApiError(
                 408,
                 None,
-                f"the body did not arrive within {BODY_SECONDS:g} s ({size} bytes "
+                f"the body did not arrive within {seconds:g} s ({size} bytes "
                 "came): send it at once",
             ) from None
         if message["type"] == "http.disconnect":
@@ -112,7 +145,8 @@ async def read_body(
 
 class BodyWatch:
     """A request's ``receive`` and ``send`` (ASGI), watching its body, which must
-    arrive by ``deadline`` (:data:`BODY_SECONDS` from the headers): a response sent
+    arrive by ``deadline`` (``seconds`` from the headers: :func:`body_seconds`): a
+    response sent
     before the client has sent all of it (a refusal before the body is read, or of
     the body itself: 413; a GET's, which reads none) first reads and drops the rest
     till then, so that a client that sends its whole body before it reads the answer
@@ -122,17 +156,20 @@ class BodyWatch:
     it (100 MB declared, a byte a second: for ever).
 
     >>> scope = {"headers": [(b"content-length", b"5")]}
-    >>> BodyWatch(scope, None, None).unread, BodyWatch({"headers": []}, None, None).unread
+    >>> BodyWatch(scope, None, None, 94).unread, BodyWatch({"headers": []}, None, None, 94).unread
     (True, False)
     """
 
-    def __init__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def __init__(
+        self, scope: dict[str, Any], receive: Any, send: Any, seconds: float
+    ) -> None:
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length", b"0").strip()
         self.unread = length.lstrip(b"0") != b"" or b"transfer-encoding" in headers
         self._receive = receive
         self._send = send
-        self.deadline = time.monotonic() + BODY_SECONDS
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
 
     async def receive(self) -> dict[str, Any]:
         """The next ASGI message of the request (its body read to the end: ``unread``
@@ -154,9 +191,9 @@ class BodyWatch:
 
     async def _drop_rest(self) -> None:
         """Read and drop the rest of the body, till it ends or ``deadline`` passes."""
-        while self.unread and (left := self.deadline - time.monotonic()) > 0:
+        while self.unread and self.deadline > time.monotonic():
             try:
-                await asyncio.wait_for(self.receive(), left)
+                await _before(self.receive(), self.deadline)
             except asyncio.TimeoutError:
                 return
 
