@@ -374,6 +374,31 @@ def test_a_grandchild_in_a_session_of_its_own_ends_with_the_match(
     assert report["bots"][1]["faults"] == (mode == "escape")
 
 
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self"), reason="needs /proc (Linux): run on Linux"
+)
+def test_a_process_started_without_the_mark_outlives_the_match(tmp_path: Path) -> None:
+    """Regression (review): a process a bot starts to outlive the match (an ssh
+    ControlMaster, a tmux server, a model server shared by later matches) was killed
+    with it once the arena killed every process carrying the bot's mark.  Each bot is
+    told its mark's name, ``OFC_FAST_ARENA_MARK``; a process started without that
+    variable (``env -u "$OFC_FAST_ARENA_MARK" daemon``) is left running."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    pid_file = tmp_path / "daemon.pid"
+    bots = [
+        parse_bot_spec("heuristic"),
+        parse_bot_spec(hostile("keep-start", str(pid_file))),
+    ]
+    report = Arena("pineapple", bots, 3, seed=21, timeout_ms=ROOMY_MS).run()
+    pid = int(pid_file.read_text())
+    try:
+        time.sleep(0.3)  # (a kill would have landed by now: the arena has returned)
+        assert _alive(pid) and report["bots"][1]["faults"] == 0
+    finally:
+        _gone(pid, within_s=0)
+
+
 @pytest.mark.parametrize("transport", ["stdio", "tcp"])
 def test_a_last_answer_with_no_newline_is_read_at_the_end(
     tmp_path: Path, transport: str

@@ -6,7 +6,9 @@ exited, is no longer its child either (it was reparented).  Each bot is started
 with a variable of its own in its environment, ``OFC_FAST_ARENA_BOT_<token>=1``,
 that every process it starts inherits; where ``/proc`` lists processes and their
 environments (Linux), the arena kills each process of its user whose starting
-environment holds it (:func:`kill_marked`).  Out of reach: a process that was
+environment holds it (:func:`kill_marked`); ``OFC_FAST_ARENA_MARK`` names that
+variable, so that a process meant to outlive the match is started without it (``env
+-u "$OFC_FAST_ARENA_MARK" daemon``).  Out of reach: a process that was
 started with an environment of its own (``env -i``), one that runs as another
 user, and every such process where there is no ``/proc`` (only the group is
 killed there).
@@ -18,10 +20,14 @@ import os
 import secrets
 import signal
 
-__all__ = ["MARK_PREFIX", "kill_marked", "marked_env"]
+__all__ = ["MARK_NAME", "MARK_PREFIX", "kill_marked", "marked_env"]
 
 MARK_PREFIX = "OFC_FAST_ARENA_BOT_"
 """The start of the name of the variable that marks one bot's processes."""
+MARK_NAME = "OFC_FAST_ARENA_MARK"
+"""The variable that names a bot's mark (``OFC_FAST_ARENA_BOT_<token>``), so that a
+process meant to outlive the match is started without it: ``env -u
+"$OFC_FAST_ARENA_MARK" daemon`` (an ssh ControlMaster, a model server)."""
 _ROUNDS = 10
 """Most scans of ``/proc`` per kill (a marked process may fork while it is killed)."""
 
@@ -30,7 +36,7 @@ def marked_env() -> tuple[str, dict[str, str]]:
     """A new bot's mark (a random token) and its environment: this process's, with
     the variable naming the mark (the marks of enclosing arenas kept)."""
     token = secrets.token_hex(8)
-    return token, {**os.environ, MARK_PREFIX + token: "1"}
+    return token, {**os.environ, MARK_PREFIX + token: "1", MARK_NAME: MARK_PREFIX + token}
 
 
 def _is_marked(pid: int, needle: bytes) -> bool:

@@ -25,6 +25,8 @@ TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
   ``match-end``, does not exit;
 * ``escape-start``: plays fair, having forked a grandchild in a session of its own
   that sleeps (pid to ARG), and exits at ``match-end``;
+* ``keep-start``: as ``escape-start``, but the grandchild runs ``sleep`` without the
+  arena's mark (``env -u "$OFC_FAST_ARENA_MARK"``): one meant to outlive the match;
 * ``cut-exit``: plays fair, then writes its 4th answer with no newline at its end
   and exits;
 * ``row-list``: plays fair, but its 2nd answer names each placement's row as a list
@@ -75,11 +77,15 @@ def streams(transport):
     return reader, send, token or None
 
 
-def fork_sleeper(pid_file, session=False):
+def fork_sleeper(pid_file, session=False, keep=False):
     pid = os.fork()
     if pid == 0:  # the grandchild: keeps every inherited descriptor open
         if session:
             os.setsid()
+        if keep:  # started again without the mark: out of the arena's reach
+            env = dict(os.environ)
+            del env[env["OFC_FAST_ARENA_MARK"]]
+            os.execvpe("sleep", ["sleep", "600"], env)
         time.sleep(600)
         os._exit(0)
     with open(pid_file, "w") as f:
@@ -96,8 +102,8 @@ def main():
     arg = sys.argv[3] if len(sys.argv) > 3 else None
     lines, write, token = streams(transport)
     me, acts, last = Seat(), 0, None
-    if mode in ("linger", "escape-start"):
-        fork_sleeper(arg, session=mode == "escape-start")
+    if mode in ("linger", "escape-start", "keep-start"):
+        fork_sleeper(arg, session=mode != "linger", keep=mode == "keep-start")
     for line in lines:
         msg = json.loads(line)
         t = msg.get("t")
