@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 import serve_paths
 from scripts import checkout_file, free_port, package_env
-from serve_helpers import Server, check_response, jsonschema, template_of
+from serve_helpers import Server, check_response, http_parser, jsonschema, template_of
 from test_search_stats import brute_stats
 
 import ofc_fast as ofc
@@ -2223,6 +2223,9 @@ def test_a_new_game_sent_again_with_its_idempotency_key_is_the_same_game(
                 raw=raw,
                 headers={"Idempotency-Key": bad.encode("utf-8").decode("latin-1")},
             )
+            if bad == "a\x01b" and http_parser() == "httptools":  # (its parser refuses a
+                assert status == 400  # control byte in a header before the app reads
+                continue  # it: uvicorn's own plain 400)
             check_response(doc, "POST", "/v1/games", status, hs, out)
             assert (status, out["field"]) == (400, "Idempotency-Key"), (bad, out)
         assert post(body, "x" * 255)[0] == 200  # a's second game

@@ -1,11 +1,14 @@
 """A real ofc-fast server (uvicorn, on a free port of 127.0.0.1, in a thread) for the
 serve tests, a small HTTP client over http.client, and the check of a response
-against the server's own /openapi.json."""
+against the server's own /openapi.json.  ``OFC_SERVE_HTTP`` and ``OFC_SERVE_LOOP`` pick
+uvicorn's HTTP parser and event loop (default ``auto``: httptools and uvloop where
+installed, else h11 and asyncio; CI runs the serve tests on each)."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import socket
 import threading
@@ -20,6 +23,19 @@ jsonschema = pytest.importorskip("jsonschema", reason='pip install ".[test]" (js
 from ofc_fast.serve import ServeConfig, create_app  # noqa: E402
 
 
+def http_parser() -> str:
+    """The HTTP parser the test servers run on: ``OFC_SERVE_HTTP``'s, or ``auto``'s
+    pick (httptools where it is installed, as uvicorn picks)."""
+    chosen = os.environ.get("OFC_SERVE_HTTP", "auto")
+    if chosen != "auto":
+        return chosen
+    try:
+        import httptools  # noqa: F401
+    except ImportError:
+        return "h11"
+    return "httptools"
+
+
 class Server:
     """``with Server(config) as s:`` serves on ``s.port`` until the block ends."""
 
@@ -31,6 +47,8 @@ class Server:
         self.port = self.sock.getsockname()[1]
         cfg = uvicorn.Config(
             self.app,
+            http=os.environ.get("OFC_SERVE_HTTP", "auto"),  # CI: httptools too
+            loop=os.environ.get("OFC_SERVE_LOOP", "auto"),
             log_level="warning",
             access_log=False,
             lifespan="on",
