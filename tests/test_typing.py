@@ -372,18 +372,26 @@ def test_no_annotation_of_the_package_is_a_bare_ndarray() -> None:
     assert bare == [], bare
 
 
-def _holds_a_bare_array(hint: object) -> bool:
+def _holds_a_bare_array(hint: object, names: dict[str, Any]) -> bool:
     """Whether the resolved type ``hint`` holds an array type without its arguments:
     ``np.ndarray`` itself, or ``npt.NDArray`` left open (its dtype NumPy's own type
-    variable), in any part (a union, a Callable's arguments, a dict's values...)."""
+    variable), in any part (a union, a Callable's arguments, a dict's values...).  A
+    part left a string (Python 3.10's ``get_type_hints`` leaves the strings of a
+    ``collections.abc.Callable``'s arguments as they are) is read in ``names``, the
+    hint's module's globals."""
+    if isinstance(hint, (str, typing.ForwardRef)):
+        text = hint if isinstance(hint, str) else hint.__forward_arg__
+        hint = eval(text, names)  # (a hint of the package's own source: trusted)
     if hint is np.ndarray:
         return True
     if isinstance(hint, typing.TypeVar):
         return hint.__module__.split(".")[0] == "numpy"
+    if typing.get_origin(hint) is typing.Literal:  # (its strings are values)
+        return False
     parts: list[object] = []
     for arg in typing.get_args(hint):
         parts += arg if isinstance(arg, list) else [arg]  # (a Callable's arguments)
-    return any(_holds_a_bare_array(p) for p in parts)
+    return any(_holds_a_bare_array(p, names) for p in parts)
 
 
 def _bare_array_hints(module: str) -> list[str]:
@@ -396,14 +404,15 @@ def _bare_array_hints(module: str) -> list[str]:
     for name in getattr(mod, "__all__", ()):
         obj = getattr(mod, name)
         alias = typing.get_origin(obj) is not None or isinstance(obj, typing.TypeVar)
-        if alias and _holds_a_bare_array(obj):
+        if alias and _holds_a_bare_array(obj, vars(mod)):
             found.append(f"{module}.{name}")
     for name, obj in _hint_targets(module):
         try:
             hints = typing.get_type_hints(obj)
         except NameError:  # an upstream base's own (see _unresolved)
             hints = typing.get_type_hints(_own_annotations(obj))
-        found += [f"{name}: {k}" for k, h in hints.items() if _holds_a_bare_array(h)]
+        names = vars(sys.modules[getattr(obj, "__module__", module)])
+        found += [f"{name}: {k}" for k, h in hints.items() if _holds_a_bare_array(h, names)]
     return found
 
 
