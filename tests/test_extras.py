@@ -44,6 +44,7 @@ ELSEWHERE = {
     "ray": "the ray extra",
     "torch": "the learn and rl-train extras",
     "markdown": "the docs extra (the link check renders pages as mkdocs does)",
+    "httptools": "the serve extra (which HTTP parser the test servers run on)",
     "matplotlib": "the learn extra (the training report's plot)",
     "mkdocs": "the docs extra (the link check reads mkdocs.yml as mkdocs does)",
     "sb3_contrib": "the rl-train extra",
