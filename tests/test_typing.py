@@ -382,6 +382,11 @@ def _holds_a_bare_array(hint: object, names: dict[str, Any]) -> bool:
     if isinstance(hint, (str, typing.ForwardRef)):
         text = hint if isinstance(hint, str) else hint.__forward_arg__
         hint = eval(text, names)  # (a hint of the package's own source: trusted)
+    alias_type = getattr(typing, "TypeAliasType", None)  # (Python 3.12+)
+    if alias_type is not None and isinstance(hint, alias_type):  # npt.NDArray of NumPy
+        if hint.__module__.split(".")[0] == "numpy" and hint.__type_params__:  # 2.3+,
+            return True  # left open (its type variable's __module__ is "typing")
+        return _holds_a_bare_array(hint.__value__, names)
     if hint is np.ndarray:
         return True
     if isinstance(hint, typing.TypeVar):
