@@ -508,11 +508,9 @@ class App:
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
     ) -> tuple[int, int]:
-        seconds = body_seconds(self.config.max_body)
-        watch = BodyWatch(
-            scope, receive, send, seconds
-        )  # a body left unread: the connection
-        receive, send = watch.receive, watch.send  # closed once the answer is sent
+        # a body left unread: the connection closed once the answer is sent
+        watch = BodyWatch(scope, receive, send, body_seconds(self.config.max_body))
+        receive, send = watch.receive, watch.send
         where = target(scope, self.config.root_path)  # the path routed: a run of
         # slashes as one, below the ASGI server's root_path
         path, method = where.path, scope.get("method", "GET")
@@ -557,7 +555,9 @@ class App:
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
                 limit = self.config.max_body
-                sent = await read_body(receive, limit, length, watch.deadline, seconds)
+                sent = await read_body(
+                    receive, limit, length, watch.deadline, watch.seconds
+                )
                 empty = not route.fields and not sent.strip()  # (none taken: none sent)
                 body = {} if empty else _parse(sent, self.config.max_body)
                 check_known(body, route.fields)
